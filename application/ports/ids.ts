@@ -1,0 +1,4 @@
+/** Sortable, unguessable ids (UUIDv7). */
+export interface IdGenerator {
+  next(): string;
+}

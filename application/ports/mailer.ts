@@ -1,0 +1,24 @@
+/** Outgoing mail. Embedded: the dev mailbox (stored, logged, readable on /dev/mailbox); production: SMTP. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface DevMailboxEntry {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}
+
+/** Only the dev mailbox adapter implements this. */
+export interface DevMailbox {
+  list(limit?: number): Promise<DevMailboxEntry[]>;
+}

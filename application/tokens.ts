@@ -1,0 +1,27 @@
+/**
+ * Inversify tokens. esbuild emits no decorator metadata, so every constructor
+ * parameter names its token explicitly with @inject(TOKENS.X).
+ */
+export const TOKENS = {
+  Config: Symbol.for("Config"),
+  Logger: Symbol.for("Logger"),
+  Clock: Symbol.for("Clock"),
+  Ids: Symbol.for("Ids"),
+  EventStore: Symbol.for("EventStore"),
+  ReadModelStore: Symbol.for("ReadModelStore"),
+  BlobStore: Symbol.for("BlobStore"),
+  Projectors: Symbol.for("Projectors"),
+  ProjectionRunner: Symbol.for("ProjectionRunner"),
+  ProjectionWaiter: Symbol.for("ProjectionWaiter"),
+  WorkflowEngine: Symbol.for("WorkflowEngine"),
+  JobQueue: Symbol.for("JobQueue"),
+  Mailer: Symbol.for("Mailer"),
+  DevMailbox: Symbol.for("DevMailbox"),
+  SessionStore: Symbol.for("SessionStore"),
+  PasswordHasher: Symbol.for("PasswordHasher"),
+  SecretHasher: Symbol.for("SecretHasher"),
+  RateLimiter: Symbol.for("RateLimiter"),
+  CommandBus: Symbol.for("CommandBus"),
+  IdentityCommands: Symbol.for("IdentityCommands"),
+  IdentityQueries: Symbol.for("IdentityQueries"),
+} as const;
