@@ -38,7 +38,6 @@ export default defineConfig({
           environment: "node",
           pool: "forks",
           poolOptions: { forks: { singleFork: true } },
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           setupFiles: ["reflect-metadata"],

@@ -1,0 +1,31 @@
+import { TOKENS } from "#application/tokens";
+import type { DevMailbox } from "#application/ports/mailer";
+import { IdentityQueries } from "#application/identity/identity-queries";
+import { IdentityService } from "#application/identity/identity-service";
+import { loadConfig } from "#infrastructure/config/config";
+import { type AppRuntime, createRuntime } from "#infrastructure/container";
+
+declare global {
+  // One runtime per process, kept on globalThis so dev rebuilds of the server bundle reuse it.
+  // eslint-disable-next-line no-var
+  var __docuchatRuntime: Promise<AppRuntime> | undefined;
+}
+
+export function getRuntime(): Promise<AppRuntime> {
+  globalThis.__docuchatRuntime ??= createRuntime(loadConfig());
+  return globalThis.__docuchatRuntime;
+}
+
+export async function getServices() {
+  const runtime = await getRuntime();
+  const { config } = runtime;
+  return {
+    config: { productName: config.productName, cookieSecure: config.cookieSecure, appSecret: config.appSecret },
+    logger: runtime.logger,
+    identity: runtime.container.get(IdentityService),
+    identityQueries: runtime.container.get(IdentityQueries),
+    devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
+  };
+}
+
+export type Services = Awaited<ReturnType<typeof getServices>>;

@@ -1,0 +1,91 @@
+import { redirect } from "@remix-run/node";
+import type { CurrentUser } from "#application/identity/identity-queries";
+import { getCookies } from "./cookies.server";
+import { getRequestContext } from "./request-context.server";
+import { getServices } from "./services.server";
+import { redirectWithToast, type Toast, toastHeader } from "./toast.server";
+
+export type { CurrentUser };
+
+async function sessionToken(request: Request): Promise<string | null> {
+  const { session } = await getCookies();
+  const token = await session.parse(request.headers.get("Cookie"));
+  return typeof token === "string" ? token : null;
+}
+
+/** Resolved once per request even when several loaders ask. */
+const resolved = new WeakMap<Request, Promise<CurrentUser | null>>();
+
+export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+  let pending = resolved.get(request);
+  if (!pending) {
+    pending = (async () => {
+      const token = await sessionToken(request);
+      if (!token) return null;
+      const { identity, identityQueries } = await getServices();
+      const session = await identity.resolveSession(token);
+      if (!session) return null;
+      return identityQueries.currentUser(session.userId, session.impersonatorId);
+    })();
+    resolved.set(request, pending);
+  }
+  return pending;
+}
+
+/** Only same-site paths: an attacker's `redirectTo=//evil.example` must not leave the app. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+/**
+ * Guards protected pages: the root goes to /login; other pages go to /login
+ * with the way back remembered and the spec's toast.
+ */
+export async function requireUser(request: Request): Promise<CurrentUser> {
+  const user = await getCurrentUser(request);
+  if (user) return user;
+  const url = new URL(request.url);
+  if (url.pathname === "/") throw redirect("/login");
+  const back = `${url.pathname}${url.search}`;
+  throw await redirectWithToast(`/login?redirectTo=${encodeURIComponent(back)}`, {
+    type: "error",
+    message: "Log in to unlock more features!",
+  });
+}
+
+export async function requireAnonymous(request: Request): Promise<void> {
+  const user = await getCurrentUser(request);
+  if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")));
+}
+
+export async function startUserSession(
+  request: Request,
+  userId: string,
+  options: { redirectTo?: string | null; toast?: Toast },
+): Promise<Response> {
+  const { identity } = await getServices();
+  // A session token that existed before login is dropped, not reused (fixation).
+  const previous = await sessionToken(request);
+  if (previous) await identity.endSession(previous, getRequestContext(request));
+  const { token, expiresAt } = await identity.startSession(userId, getRequestContext(request, { actorId: userId }));
+  const { session } = await getCookies();
+  const headers = new Headers();
+  headers.append("Set-Cookie", await session.serialize(token, { expires: expiresAt }));
+  if (options.toast) headers.append("Set-Cookie", await toastHeader(options.toast));
+  return redirect(safeRedirect(options.redirectTo), { headers });
+}
+
+export async function endUserSession(request: Request): Promise<Response> {
+  const token = await sessionToken(request);
+  const { identity } = await getServices();
+  if (token) {
+    const user = await getCurrentUser(request);
+    await identity.endSession(token, getRequestContext(request, { actorId: user?.id }));
+  }
+  const { session } = await getCookies();
+  const headers = new Headers();
+  headers.append("Set-Cookie", await session.serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await toastHeader({ type: "success", message: "Logged out successfully" }));
+  return redirect("/", { headers });
+}

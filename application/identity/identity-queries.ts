@@ -1,0 +1,50 @@
+import { inject, injectable } from "inversify";
+import { TOKENS } from "#application/tokens";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import type { AppSettings } from "#application/shared/app-settings";
+import { USERS, type UserReadModel } from "#projections/identity/users.projector";
+
+export type Role = "admin" | "member" | "impersonate";
+
+export interface CurrentUser {
+  id: string;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** "First Last", or null when neither is known yet. */
+  displayName: string | null;
+  role: Role;
+  status: UserReadModel["status"];
+  isOnboarded: boolean;
+}
+
+@injectable()
+export class IdentityQueries {
+  constructor(
+    @inject(TOKENS.ReadModelStore) private readonly store: ReadModelStore,
+    @inject(TOKENS.Config) private readonly settings: AppSettings,
+  ) {}
+
+  async currentUser(userId: string, impersonatorId: string | null): Promise<CurrentUser | null> {
+    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    if (!user) return null;
+    const displayName = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
+    const role: Role = impersonatorId
+      ? "impersonate"
+      : this.settings.adminUsernames.includes(user.usernameLower)
+        ? "admin"
+        : "member";
+    return {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      displayName,
+      role,
+      status: user.status,
+      isOnboarded: user.isOnboarded,
+    };
+  }
+}

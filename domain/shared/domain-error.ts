@@ -1,0 +1,16 @@
+/**
+ * A rule of the domain was broken. `code` is stable (routes map it to the
+ * spec's message); `message` is the user-facing text.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;

@@ -1,0 +1,42 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), "cfg-"));
+
+describe("configuration", () => {
+  it("chooses every embedded adapter when no server variable is set", () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config.adapters).toEqual({
+      eventStore: "sqlite",
+      readModels: "sqlite",
+      search: "sqlite",
+      blobs: "local",
+      integrationEvents: "none",
+      jobs: "embedded",
+      workflows: "embedded",
+      mail: "dev-mailbox",
+      payments: "disabled",
+    });
+  });
+
+  it("switches one adapter per variable", () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), REDIS_URL: "redis://127.0.0.1:6379" });
+    expect(config.adapters.jobs).toBe("bullmq");
+    expect(config.adapters.eventStore).toBe("sqlite");
+  });
+
+  it("stops with a message naming the variable when a value is bad", () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: "eighty" })).toThrowError(/PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), MONGODB_URL: "not a url" })).toThrowError(/MONGODB_URL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), APP_SECRET: "short" })).toThrowError(/APP_SECRET/);
+  });
+
+  it("requires an explicit secret in production and keeps a generated one elsewhere", () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DEPLOYMENT_ENV: "production" })).toThrow(ConfigError);
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(loadConfig({ DATA_DIR: dir }).appSecret);
+  });
+});

@@ -1,0 +1,33 @@
+import type Database from "better-sqlite3";
+import type { Logger } from "pino";
+import type { IdGenerator } from "#application/ports/ids";
+import type { DevMailbox, DevMailboxEntry, MailMessage, Mailer } from "#application/ports/mailer";
+
+/**
+ * The embedded mailer: keeps every message in the runtime database and logs it,
+ * so a developer can sign up on one machine with no SMTP server (/dev/mailbox).
+ */
+export class DevMailboxMailer implements Mailer, DevMailbox {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly ids: IdGenerator,
+    private readonly logger: Logger,
+  ) {
+    db.exec(`CREATE TABLE IF NOT EXISTS dev_mailbox (
+      id TEXT PRIMARY KEY, recipient TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, sent_at TEXT NOT NULL)`);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const entry: DevMailboxEntry = { id: this.ids.next(), to: message.to, subject: message.subject, text: message.text, sentAt: new Date().toISOString() };
+    this.db
+      .prepare(`INSERT INTO dev_mailbox (id, recipient, subject, body, sent_at) VALUES (?, ?, ?, ?, ?)`)
+      .run(entry.id, entry.to, entry.subject, entry.text, entry.sentAt);
+    this.logger.info({ mail: { to: entry.to, subject: entry.subject } }, `dev mailbox: ${entry.text}`);
+  }
+
+  async list(limit = 50): Promise<DevMailboxEntry[]> {
+    return this.db
+      .prepare(`SELECT id, recipient AS "to", subject, body AS text, sent_at AS sentAt FROM dev_mailbox ORDER BY id DESC LIMIT ?`)
+      .all(limit) as DevMailboxEntry[];
+  }
+}

@@ -1,0 +1,21 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino, { type Logger } from "pino";
+
+/** Carries the request id through async calls so every log line of a request names it. */
+export const logContext = new AsyncLocalStorage<{ requestId: string }>();
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      mixin: () => {
+        const ctx = logContext.getStore();
+        return ctx ? { requestId: ctx.requestId } : {};
+      },
+      // Secrets never reach the log, whatever a caller passes.
+      redact: { paths: ["password", "*.password", "apiKey", "*.apiKey", "token", "*.token", "cookie", "*.cookie"], censor: "[redacted]" },
+    },
+    destination,
+  );
+}

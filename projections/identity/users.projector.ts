@@ -1,0 +1,64 @@
+import type { RecordedEvent } from "#application/ports/event-store";
+import type { Projector } from "#application/ports/projection";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import type { UserEvent } from "#domain/identity/user";
+
+/** The account as screens need it. Rebuilt from `user-*` streams. */
+export interface UserReadModel {
+  id: string;
+  username: string;
+  usernameLower: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  status: "ACTIVE" | "PENDING_DELETE" | "";
+  confirmed: boolean;
+  isOnboarded: boolean;
+  refCode: string | null;
+  registeredAt: string;
+  lastLoginAt: string | null;
+}
+
+export const USERS = "identity_users";
+
+export const usersProjector: Projector = {
+  name: "identity.users",
+  collections: [USERS],
+  async setup(store: ReadModelStore) {
+    await store.collection<UserReadModel>(USERS).ensureIndex(["usernameLower"], { unique: true });
+  },
+  async handle(recorded: RecordedEvent, store: ReadModelStore) {
+    if (!recorded.streamId.startsWith("user-")) return;
+    const users = store.collection<UserReadModel>(USERS);
+    const event = recorded as unknown as UserEvent;
+    const userId = recorded.streamId.slice("user-".length);
+    switch (event.type) {
+      case "UserRegistered":
+        // upsert keeps a replay of the same event harmless.
+        await users.upsert({
+          id: userId,
+          username: event.data.personal.username,
+          usernameLower: event.data.personal.username.toLowerCase(),
+          email: event.data.personal.email,
+          firstName: "",
+          lastName: "",
+          status: "",
+          confirmed: false,
+          isOnboarded: false,
+          refCode: event.data.refCode,
+          registeredAt: event.data.registeredAt,
+          lastLoginAt: null,
+        });
+        return;
+      case "SignupConfirmed":
+        await users.patch(userId, { confirmed: true, status: "ACTIVE" });
+        return;
+      case "UserLoggedIn":
+        await users.patch(userId, { lastLoginAt: event.data.loggedInAt });
+        return;
+      default:
+        return;
+    }
+  },
+};
+

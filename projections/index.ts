@@ -1,0 +1,5 @@
+import type { Projector } from "#application/ports/projection";
+import { usersProjector } from "./identity/users.projector";
+
+/** Every projector of every context; the runner and `projections:rebuild` use this list. */
+export const allProjectors: Projector[] = [usersProjector];
