@@ -1,0 +1,21 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+
+/**
+ * Opens (creating when missing) an embedded SQLite database with the settings
+ * every embedded adapter relies on. ":memory:" gives a private in-memory database.
+ */
+export function openDatabase(file: string): Database.Database {
+  const inMemory = file === ":memory:" || file === "";
+  if (!inMemory) mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  // WAL lets readers (queries, another process such as a CLI) run beside the single writer.
+  if (!inMemory) db.pragma("journal_mode = WAL");
+  // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
+  db.pragma("synchronous = NORMAL");
+  // Another process holding the write lock makes us wait instead of failing with SQLITE_BUSY.
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+  return db;
+}
