@@ -57,6 +57,12 @@ const server = app.listen(config.port, config.host, () => {
   console.log(`\n  ${config.productName} is running at http://${config.host}:${port}\n`);
 });
 
+server.on("error", (error) => {
+  const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: set PORT to another port.` : "";
+  console.error(`\nCannot listen on ${config.host}:${config.port}: ${error.message}.${hint}\n`);
+  process.exit(1);
+});
+
 async function shutdown(signal) {
   logger.info({ signal }, "shutting down");
   server.close();

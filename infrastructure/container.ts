@@ -7,7 +7,7 @@ import type { Clock } from "#application/ports/clock";
 import type { EventStore } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { PasswordHasher } from "#application/ports/sessions";
-import type { ActivityRegistry, WorkflowDefinition } from "#application/ports/workflow";
+import type { ActivityRegistry, JobHandlerRegistry, WorkflowDefinition } from "#application/ports/workflow";
 import type { Projector } from "#application/ports/projection";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
@@ -21,7 +21,7 @@ import { SqliteEventStore } from "./embedded/sqlite/sqlite-event-store";
 import { SqliteReadModelStore } from "./embedded/sqlite/sqlite-read-model-store";
 import { ProjectionRunner } from "./embedded/projection-runner";
 import { LocalBlobStore } from "./embedded/local-blob-store";
-import { EmbeddedJobQueue, EmbeddedWorkflowEngine } from "./embedded/durable-runner";
+import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
 import { SqliteSessionStore } from "./embedded/sqlite-session-store";
 import { SqliteRateLimiter } from "./embedded/sqlite-rate-limiter";
 import { DevMailboxMailer } from "./embedded/dev-mailbox";
@@ -36,6 +36,7 @@ export interface RuntimeOptions {
   projectors?: Projector[];
   workflows?: WorkflowDefinition<any, any>[];
   activities?: ActivityRegistry;
+  jobHandlers?: JobHandlerRegistry;
 }
 
 export interface AppRuntime {
@@ -92,7 +93,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   container.bind(IdentityQueries).toSelf();
 
   const engine = new EmbeddedWorkflowEngine(workflowsDb, {
-    activities: options.activities ?? {},
+    activities: { ...options.activities, ...jobActivities(options.jobHandlers ?? {}) },
     definitions: options.workflows ?? allWorkflows,
     clock,
     logger,
