@@ -8,6 +8,7 @@ export const TOKENS = {
   Clock: Symbol.for("Clock"),
   Ids: Symbol.for("Ids"),
   EventStore: Symbol.for("EventStore"),
+  SubjectKeys: Symbol.for("SubjectKeys"),
   ReadModelStore: Symbol.for("ReadModelStore"),
   BlobStore: Symbol.for("BlobStore"),
   Projectors: Symbol.for("Projectors"),

@@ -1,11 +1,8 @@
 import "reflect-metadata";
-import path from "node:path";
 import { Container } from "inversify";
 import type { Logger } from "pino";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
-import type { EventStore } from "#application/ports/event-store";
-import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { PasswordHasher } from "#application/ports/sessions";
 import type { ActivityRegistry, JobHandlerRegistry, WorkflowDefinition } from "#application/ports/workflow";
 import type { Projector } from "#application/ports/projection";
@@ -16,10 +13,8 @@ import { allProjectors } from "#projections/index";
 import { allWorkflows } from "#workflows/index";
 import type { AppConfig } from "./config/config";
 import { createLogger } from "./logging/logger";
-import { openDatabase } from "./embedded/sqlite/open-database";
-import { SqliteEventStore } from "./embedded/sqlite/sqlite-event-store";
-import { SqliteReadModelStore } from "./embedded/sqlite/sqlite-read-model-store";
 import { ProjectionRunner } from "./embedded/projection-runner";
+import { openEmbeddedStores } from "./embedded/embedded-stores";
 import { LocalBlobStore } from "./embedded/local-blob-store";
 import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
 import { SqliteSessionStore } from "./embedded/sqlite-session-store";
@@ -56,15 +51,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   refuseUnbuiltAdapters(config);
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const file = (name: string) => path.join(config.dataDir, name);
-
-  const eventsDb = openDatabase(file("events.db"));
-  const readModelsDb = openDatabase(file("read-models.db"));
-  const runtimeDb = openDatabase(file("runtime.db"));
-  const workflowsDb = openDatabase(file("workflows.db"));
-
-  const eventStore: EventStore = new SqliteEventStore(eventsDb);
-  const readModels: ReadModelStore = new SqliteReadModelStore(readModelsDb);
+  const stores = openEmbeddedStores(config);
+  const { eventStore, readModels, subjectKeys, runtimeDb, workflowsDb } = stores;
   const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger);
   const settings: AppSettings = {
     productName: config.productName,
@@ -78,10 +66,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   container.bind(TOKENS.Clock).toConstantValue(clock);
   container.bind(TOKENS.Ids).toConstantValue(uuidV7Ids);
   container.bind(TOKENS.EventStore).toConstantValue(eventStore);
+  container.bind(TOKENS.SubjectKeys).toConstantValue(subjectKeys);
   container.bind(TOKENS.ReadModelStore).toConstantValue(readModels);
   container.bind(TOKENS.ProjectionRunner).toConstantValue(projections);
   container.bind(TOKENS.ProjectionWaiter).toConstantValue(projections);
-  container.bind(TOKENS.BlobStore).toConstantValue(new LocalBlobStore(file("blobs")));
+  container.bind(TOKENS.BlobStore).toConstantValue(new LocalBlobStore(stores.blobRoot));
   container.bind(TOKENS.SessionStore).toConstantValue(new SqliteSessionStore(runtimeDb));
   container.bind(TOKENS.RateLimiter).toConstantValue(new SqliteRateLimiter(runtimeDb, clock));
   container.bind(TOKENS.PasswordHasher).toConstantValue(options.passwordHasher ?? new ScryptPasswordHasher());
@@ -113,9 +102,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     async stop() {
       await engine.stop();
       await projections.stop();
-      await eventStore.close();
-      await readModels.close();
-      for (const db of [eventsDb, readModelsDb, runtimeDb, workflowsDb]) if (db.open) db.close();
+      await stores.close();
     },
   };
 }

@@ -21,7 +21,8 @@ export type UserEvent =
       "UserRegistered",
       {
         userId: string;
-        personal: { username: string; email: string; passwordHash: string };
+        /** null once the account's personal data has been crypto-shredded. */
+        personal: { username: string; email: string; passwordHash: string } | null;
         refCode: string | null;
         registeredAt: string;
       }
@@ -181,9 +182,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return {
         registered: true,
         userId: event.data.userId,
-        username: event.data.personal.username,
-        email: event.data.personal.email,
-        passwordHash: event.data.personal.passwordHash,
+        username: event.data.personal?.username ?? "",
+        email: event.data.personal?.email ?? "",
+        passwordHash: event.data.personal?.passwordHash ?? "",
         confirmed: false,
         codes: [],
         openSessions: [],

@@ -33,7 +33,9 @@ export const usersProjector: Projector = {
     const event = recorded as unknown as UserEvent;
     const userId = recorded.streamId.slice("user-".length);
     switch (event.type) {
-      case "UserRegistered":
+      case "UserRegistered": {
+        // A forgotten (purged) account leaves no row behind.
+        if (!event.data.personal) return;
         // upsert keeps a replay of the same event harmless.
         await users.upsert({
           id: userId,
@@ -50,6 +52,7 @@ export const usersProjector: Projector = {
           lastLoginAt: null,
         });
         return;
+      }
       case "SignupConfirmed":
         await users.patch(userId, { confirmed: true, status: "ACTIVE" });
         return;
