@@ -1,0 +1,107 @@
+// Moves an embedded installation (DATA_DIR) onto the production servers:
+//   1. every event of the SQLite log into EventStoreDB, in log order, with the
+//      same event ids, stream versions and recording times;
+//   2. every blob under DATA_DIR/blobs into the S3 bucket;
+//   3. every read model rebuilt into MongoDB from the copied log.
+// Stop the app first. Running it again is safe: appends are idempotent by
+// event id and blobs already in the bucket (same size) are skipped.
+//
+//   EVENTSTORE_URL=esdb://... MONGODB_URL=mongodb://... S3_BUCKET=... [S3_ENDPOINT=...] \
+//   DATA_DIR=./data APP_SECRET=... npm run migrate:production
+//
+// Personal data stays sealed: events are copied as stored; the per-user keys
+// stay in DATA_DIR/runtime.db, which the production app keeps using.
+import "reflect-metadata";
+import path from "node:path";
+import type { RecordedEvent } from "#application/ports/event-store";
+import { loadConfig } from "#infrastructure/config/config";
+import { LocalBlobStore } from "#infrastructure/embedded/local-blob-store";
+import { rebuildProjections } from "#infrastructure/embedded/projection-runner";
+import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
+import { SqliteEventStore } from "#infrastructure/embedded/sqlite/sqlite-event-store";
+import { EventStoreDbEventStore } from "#infrastructure/production/eventstoredb-event-store";
+import { MongoReadModelStore } from "#infrastructure/production/mongodb-read-model-store";
+import { S3BlobStore } from "#infrastructure/production/s3-blob-store";
+import { PersonalDataEventStore } from "#infrastructure/security/personal-data-event-store";
+import { SqliteSubjectKeyStore } from "#infrastructure/security/sqlite-subject-key-store";
+import { allProjectors } from "#projections/index";
+
+const BATCH = 500;
+
+const config = loadConfig();
+const env = config.raw;
+const missing = [
+  ["EVENTSTORE_URL", env.EVENTSTORE_URL],
+  ["MONGODB_URL", env.MONGODB_URL],
+  ["S3_BUCKET", env.S3_BUCKET],
+].filter(([, value]) => !value);
+if (missing.length > 0) {
+  console.error(`Set ${missing.map(([name]) => name).join(", ")}: the servers to migrate to (see docker/.env.example).`);
+  process.exit(1);
+}
+
+const file = (name: string) => path.join(config.dataDir, name);
+const eventsDb = openDatabase(file("events.db"));
+const runtimeDb = openDatabase(file("runtime.db"));
+const source = new SqliteEventStore(eventsDb);
+const target = EventStoreDbEventStore.fromConnectionString(env.EVENTSTORE_URL!);
+const readModels = await MongoReadModelStore.connect(env.MONGODB_URL!);
+const blobsFrom = new LocalBlobStore(file("blobs"));
+const blobsTo = S3BlobStore.create({ bucket: env.S3_BUCKET!, endpoint: env.S3_ENDPOINT, region: env.S3_REGION });
+
+try {
+  // 1. Events, in global order. Consecutive events of one stream go in one append.
+  const started = Date.now();
+  let copied = 0;
+  let position = 0;
+  for (;;) {
+    const batch = await source.readAll(position, BATCH);
+    if (batch.length === 0) break;
+    let run: RecordedEvent[] = [];
+    const flush = async () => {
+      if (run.length === 0) return;
+      const result = await target.importRecorded(run);
+      const last = run[run.length - 1];
+      if (result.nextExpectedVersion !== last.streamVersion) {
+        throw new Error(`${last.streamId}: EventStoreDB is at version ${result.nextExpectedVersion}, the embedded log at ${last.streamVersion}`);
+      }
+      copied += run.length;
+      run = [];
+    };
+    for (const event of batch) {
+      if (run.length > 0 && run[0].streamId !== event.streamId) await flush();
+      run.push(event);
+    }
+    await flush();
+    position = batch[batch.length - 1].position;
+    console.log(`events: ${copied} copied (embedded position ${position})`);
+  }
+  console.log(`events: ${copied} copied in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  // 2. Blobs.
+  let uploaded = 0;
+  let skipped = 0;
+  for (const info of await blobsFrom.list("")) {
+    const existing = await blobsTo.head(info.key);
+    if (existing && existing.size === info.size) {
+      skipped += 1;
+      continue;
+    }
+    const blob = await blobsFrom.get(info.key);
+    if (!blob) continue;
+    await blobsTo.put(info.key, blob.body, { contentType: blob.contentType, metadata: blob.metadata });
+    uploaded += 1;
+  }
+  console.log(`blobs: ${uploaded} uploaded, ${skipped} already there`);
+
+  // 3. Read models, rebuilt from the copied log (personal data opened with the installation's keys).
+  const subjectKeys = new SqliteSubjectKeyStore(runtimeDb, config.appSecret);
+  const { events, ms } = await rebuildProjections(new PersonalDataEventStore(target, subjectKeys), readModels, allProjectors);
+  console.log(`read models: ${allProjectors.length} projections rebuilt in MongoDB (${readModels.databaseName}) from ${events} events in ${Math.round(ms)} ms`);
+} finally {
+  await source.close();
+  await target.close();
+  await readModels.close();
+  eventsDb.close();
+  runtimeDb.close();
+}
