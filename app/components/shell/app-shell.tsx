@@ -1,0 +1,112 @@
+import { Callout, IconButton, Theme } from "@radix-ui/themes";
+import { useLocation } from "@remix-run/react";
+import { Dialog, VisuallyHidden } from "radix-ui";
+import { useEffect, useState, type ReactNode } from "react";
+import { AlertIcon, CloseIcon, MenuIcon } from "#app/components/icons";
+import { Logo } from "#app/components/logo";
+import type { CurrentUser } from "#app/utils/session.server";
+import { Breadcrumbs } from "./breadcrumbs";
+import { LogoutDialog } from "./logout-dialog";
+import { SidebarContent } from "./sidebar";
+
+const COLLAPSED_KEY = "docuchat.sidebar.collapsed";
+
+/**
+ * Signed-in layout (spec 000 §2): a collapsible sidebar above 1024 px, a
+ * hamburger-opened slide-in panel at 1024 px and below.
+ */
+export function AppShell({ user, productName, children }: { user: CurrentUser; productName: string; children: ReactNode }) {
+  const [collapsed, setCollapsed] = useState(false);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [logoutOpen, setLogoutOpen] = useState(false);
+  const location = useLocation();
+
+  useEffect(() => {
+    setCollapsed(window.localStorage.getItem(COLLAPSED_KEY) === "1");
+  }, []);
+  useEffect(() => setMobileOpen(false), [location.pathname]);
+
+  const toggleCollapsed = () =>
+    setCollapsed((c) => {
+      window.localStorage.setItem(COLLAPSED_KEY, c ? "0" : "1");
+      return !c;
+    });
+  const askLogout = () => {
+    setMobileOpen(false);
+    setLogoutOpen(true);
+  };
+
+  return (
+    <div className={`dc-shell${collapsed ? " is-collapsed" : ""}`}>
+      <a href="#main" className="dc-skip-link">
+        Skip to content
+      </a>
+      <aside className="dc-sidebar dc-sidebar--desktop" aria-label="Sidebar">
+        <SidebarContent
+          variant="desktop"
+          user={user}
+          productName={productName}
+          collapsed={collapsed}
+          onToggleCollapsed={toggleCollapsed}
+          onLogout={askLogout}
+        />
+      </aside>
+
+      <div className="dc-shell__main">
+        <header className="dc-topbar">
+          <Dialog.Root open={mobileOpen} onOpenChange={setMobileOpen}>
+            <Dialog.Trigger asChild>
+              <IconButton variant="ghost" color="gray" size="3" aria-label="Open menu" data-testid="open-menu">
+                <MenuIcon size={22} />
+              </IconButton>
+            </Dialog.Trigger>
+            <Dialog.Portal>
+              <Theme accentColor="indigo" grayColor="slate" radius="large" className="dc-drawer-theme">
+                <Dialog.Overlay className="dc-drawer-overlay" />
+                <Dialog.Content className="dc-drawer" aria-describedby={undefined}>
+                  <VisuallyHidden.Root asChild>
+                    <Dialog.Title>Navigation</Dialog.Title>
+                  </VisuallyHidden.Root>
+                  <Dialog.Close asChild>
+                    <IconButton variant="ghost" color="gray" size="2" className="dc-drawer__close" aria-label="Close menu">
+                      <CloseIcon />
+                    </IconButton>
+                  </Dialog.Close>
+                  <SidebarContent
+                    variant="mobile"
+                    user={user}
+                    productName={productName}
+                    onNavigate={() => setMobileOpen(false)}
+                    onLogout={askLogout}
+                  />
+                </Dialog.Content>
+              </Theme>
+            </Dialog.Portal>
+          </Dialog.Root>
+          <Logo productName={productName} size={28} />
+        </header>
+
+        {user.status === "PENDING_DELETE" ? (
+          <Callout.Root color="red" variant="surface" className="dc-delete-banner" role="status">
+            <Callout.Icon>
+              <AlertIcon size={16} />
+            </Callout.Icon>
+            <Callout.Text>
+              <strong>Account Deletion is in Progress.</strong> Your account and documents will be removed at the end of the
+              grace period. You can retrieve the account from your profile before then.
+            </Callout.Text>
+          </Callout.Root>
+        ) : null}
+
+        <div className="dc-shell__crumbs">
+          <Breadcrumbs productName={productName} />
+        </div>
+        <main id="main" className="dc-shell__content" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+
+      <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} />
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ComponentType } from "react";
+import {
+  CommunityIcon,
+  DocumentsIcon,
+  FileIcon,
+  GlobeIcon,
+  HomeIcon,
+  LinkIcon,
+  LockIcon,
+  MicIcon,
+  ShieldIcon,
+  UploadIcon,
+  VideoIcon,
+  WorkspaceIcon,
+} from "#app/components/icons";
+
+type Icon = ComponentType<{ size?: number }>;
+
+/** A sidebar entry. `to` only for pages that exist; everything else renders disabled. */
+export type NavItem = { id: string; label: string; icon: Icon; to?: string; adminOnly?: boolean; children?: NavChild[] };
+export type NavChild = { id: string; label: string; icon: Icon; to?: string };
+
+/** Spec 000 §2 App shell: Home, Upload Files, My Documents, My Workspaces, Community, Admin Dashboard. */
+export const NAV_ITEMS: NavItem[] = [
+  { id: "home", label: "Home", icon: HomeIcon, to: "/" },
+  {
+    id: "upload",
+    label: "Upload Files",
+    icon: UploadIcon,
+    children: [
+      { id: "upload-file", label: "File", icon: FileIcon },
+      { id: "upload-urls", label: "URLs", icon: LinkIcon },
+      { id: "upload-audio", label: "Audio", icon: MicIcon },
+      { id: "upload-video", label: "Video", icon: VideoIcon },
+    ],
+  },
+  { id: "documents", label: "My Documents", icon: DocumentsIcon },
+  { id: "workspaces", label: "My Workspaces", icon: WorkspaceIcon },
+  {
+    id: "community",
+    label: "Community",
+    icon: CommunityIcon,
+    children: [
+      { id: "community-public", label: "Public", icon: GlobeIcon },
+      { id: "community-personal", label: "Personal", icon: LockIcon },
+    ],
+  },
+  { id: "admin", label: "Admin Dashboard", icon: ShieldIcon, adminOnly: true },
+];

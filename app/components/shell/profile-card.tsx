@@ -1,0 +1,46 @@
+import { Text } from "@radix-ui/themes";
+import type { CurrentUser } from "#app/utils/session.server";
+
+export const NAME_FADE_AFTER = 12;
+export const EMAIL_FADE_AFTER = 20;
+
+export function initials(user: Pick<CurrentUser, "firstName" | "lastName" | "username">): string {
+  const fromName = `${user.firstName.trim()[0] ?? ""}${user.lastName.trim()[0] ?? ""}`;
+  return (fromName || user.username.slice(0, 2)).toUpperCase();
+}
+
+/** Spec 000 §2: '---' when either name is empty (fades after 12 chars); email or 'No email provided' (fades after 20). */
+export function ProfileCard({ user, compact = false }: { user: CurrentUser; compact?: boolean }) {
+  const fullName = user.firstName.trim() && user.lastName.trim() ? `${user.firstName.trim()} ${user.lastName.trim()}` : "---";
+  const email = user.email.trim() || "No email provided";
+  return (
+    <div className="dc-profile" data-testid="profile-card">
+      {/* Plain initials (no image yet): server-rendered, so they show without JavaScript too. */}
+      <span className="dc-avatar" aria-hidden="true">
+        {initials(user)}
+      </span>
+      {compact ? null : (
+        <div className="dc-profile__text">
+          <Text
+            as="div"
+            size="2"
+            weight="bold"
+            className={`dc-profile__name${fullName.length > NAME_FADE_AFTER ? " dc-fade dc-fade--name" : ""}`}
+            title={fullName}
+          >
+            {fullName}
+          </Text>
+          <Text
+            as="div"
+            size="1"
+            color="gray"
+            className={`dc-profile__email${email.length > EMAIL_FADE_AFTER ? " dc-fade dc-fade--email" : ""}`}
+            title={email}
+          >
+            {email}
+          </Text>
+        </div>
+      )}
+    </div>
+  );
+}

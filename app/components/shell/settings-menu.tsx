@@ -1,0 +1,97 @@
+import { IconButton, Popover, Separator, Text, Tooltip } from "@radix-ui/themes";
+import { useState, type ReactNode } from "react";
+import { EXTERNAL_LINKS } from "#app/components/external-links";
+import { CompassIcon, ExternalIcon, HelpIcon, LogoutIcon, MailIcon, ScrollIcon, SettingsIcon, ShieldIcon, UserIcon } from "#app/components/icons";
+import { LATER_RELEASE } from "#app/components/later-release";
+
+function MenuRow({ icon, children, trailing }: { icon: ReactNode; children: ReactNode; trailing?: ReactNode }) {
+  return (
+    <>
+      <span className="dc-menu__icon">{icon}</span>
+      <span className="dc-menu__label">{children}</span>
+      {trailing ? <span className="dc-menu__trailing">{trailing}</span> : null}
+    </>
+  );
+}
+
+function External({ href, icon, children }: { href: string; icon: ReactNode; children: ReactNode }) {
+  return (
+    <a className="dc-menu__item" href={href} target="_blank" rel="noopener noreferrer">
+      <MenuRow icon={icon} trailing={<ExternalIcon size={14} />}>
+        {children}
+        <span className="dc-visually-hidden"> (opens in a new tab)</span>
+      </MenuRow>
+    </a>
+  );
+}
+
+function Later({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <Tooltip content={LATER_RELEASE} side="right">
+      <button type="button" className="dc-menu__item" aria-disabled="true" onClick={(e) => e.preventDefault()}>
+        <MenuRow icon={icon}>{children}</MenuRow>
+      </button>
+    </Tooltip>
+  );
+}
+
+/**
+ * The Settings popover (spec 000 §2). Read-only (impersonating) sessions get a
+ * dimmed, inert trigger instead.
+ */
+export function SettingsMenu({ readOnly, onLogout, side = "top" }: { readOnly: boolean; onLogout: () => void; side?: "top" | "right" }) {
+  const [open, setOpen] = useState(false);
+  if (readOnly) {
+    return (
+      <Tooltip content="Settings are read-only while impersonating">
+        <IconButton variant="ghost" color="gray" size="3" aria-label="Settings" aria-disabled="true" className="dc-disabled-control" onClick={(e) => e.preventDefault()}>
+          <SettingsIcon />
+        </IconButton>
+      </Tooltip>
+    );
+  }
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Tooltip content="Settings">
+        <Popover.Trigger>
+          <IconButton variant="ghost" color="gray" size="3" aria-label="Settings" data-testid="settings-button">
+            <SettingsIcon />
+          </IconButton>
+        </Popover.Trigger>
+      </Tooltip>
+      <Popover.Content side={side} align="end" sideOffset={10} width="260px" className="dc-menu" aria-label="Settings">
+        <Text as="div" size="1" weight="bold" color="gray" className="dc-menu__heading">
+          Settings
+        </Text>
+        <div className="dc-menu__list">
+          <Later icon={<UserIcon size={16} />}>My Profile</Later>
+          <Later icon={<CompassIcon size={16} />}>Restart App Tour</Later>
+          <Separator size="4" my="1" />
+          <External href={EXTERNAL_LINKS.contact} icon={<MailIcon size={16} />}>
+            Contact Us
+          </External>
+          <External href={EXTERNAL_LINKS.help} icon={<HelpIcon size={16} />}>
+            Help &amp; FAQs
+          </External>
+          <External href={EXTERNAL_LINKS.terms} icon={<ScrollIcon size={16} />}>
+            Terms of Service
+          </External>
+          <External href={EXTERNAL_LINKS.privacy} icon={<ShieldIcon size={16} />}>
+            Privacy Policy
+          </External>
+          <Separator size="4" my="1" />
+          <button
+            type="button"
+            className="dc-menu__item dc-menu__item--danger"
+            onClick={() => {
+              setOpen(false);
+              onLogout();
+            }}
+          >
+            <MenuRow icon={<LogoutIcon size={16} />}>Logout</MenuRow>
+          </button>
+        </div>
+      </Popover.Content>
+    </Popover.Root>
+  );
+}
