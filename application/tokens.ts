@@ -22,7 +22,10 @@ export const TOKENS = {
   PasswordHasher: Symbol.for("PasswordHasher"),
   SecretHasher: Symbol.for("SecretHasher"),
   RateLimiter: Symbol.for("RateLimiter"),
-  CommandBus: Symbol.for("CommandBus"),
-  IdentityCommands: Symbol.for("IdentityCommands"),
-  IdentityQueries: Symbol.for("IdentityQueries"),
+  TextExtractor: Symbol.for("TextExtractor"),
+  Egress: Symbol.for("Egress"),
+  WebsiteCrawler: Symbol.for("WebsiteCrawler"),
+  VideoSource: Symbol.for("VideoSource"),
+  Transcriber: Symbol.for("Transcriber"),
+  SearchIndex: Symbol.for("SearchIndex"),
 } as const;

@@ -1,28 +1,49 @@
 import "reflect-metadata";
+import path from "node:path";
 import { Container } from "inversify";
 import type { Logger } from "pino";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
+import type { Egress } from "#application/ports/egress";
 import type { PasswordHasher } from "#application/ports/sessions";
-import type { ActivityRegistry, JobHandlerRegistry, WorkflowDefinition } from "#application/ports/workflow";
+import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
+import type {
+  ActivityRegistry,
+  JobHandlerRegistry,
+  JobQueue,
+  WorkflowDefinition,
+  WorkflowEngine,
+} from "#application/ports/workflow";
 import type { Projector } from "#application/ports/projection";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { IngestionActivities } from "#application/library/ingestion-activities";
+import { LibraryQueries } from "#application/library/library-queries";
+import { LibraryService } from "#application/library/library-service";
 import type { AppSettings } from "#application/shared/app-settings";
 import { allProjectors } from "#projections/index";
 import { allWorkflows } from "#workflows/index";
 import type { AppConfig } from "./config/config";
 import { createLogger } from "./logging/logger";
+import { openStores } from "./stores";
 import { ProjectionRunner } from "./embedded/projection-runner";
-import { openEmbeddedStores } from "./embedded/embedded-stores";
-import { LocalBlobStore } from "./embedded/local-blob-store";
 import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
 import { SqliteSessionStore } from "./embedded/sqlite-session-store";
 import { SqliteRateLimiter } from "./embedded/sqlite-rate-limiter";
+import { SqliteSearchIndex } from "./embedded/sqlite/sqlite-search-index";
+import { openDatabase } from "./embedded/sqlite/open-database";
 import { DevMailboxMailer } from "./embedded/dev-mailbox";
 import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
+import { SafeEgress } from "./egress/safe-egress";
+import { SiteCrawler } from "./crawler/site-crawler";
+import { EgressVideoSource } from "./video/video-source";
+import { DefaultTextExtractor } from "./extraction/text-extractor";
+import { NoSpeechModel } from "./speech/no-speech-model";
+import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
+import { KafkaRelay } from "./production/kafka-relay";
+import { TemporalWorkflowEngine } from "./production/temporal/temporal-workflow-engine";
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -32,100 +53,186 @@ export interface RuntimeOptions {
   workflows?: WorkflowDefinition<any, any>[];
   activities?: ActivityRegistry;
   jobHandlers?: JobHandlerRegistry;
+  /** Replaces the egress (tests reach local servers through an allow-list instead). */
+  egress?: Egress;
+  transcriber?: Transcriber;
+  videoSource?: VideoSource;
+  /** The Temporal worker runs activities only: no projections, no embedded workflows. */
+  role?: "app" | "worker";
 }
 
 export interface AppRuntime {
   config: AppConfig;
   container: Container;
   logger: Logger;
+  /** Every activity of every workflow, by name (the embedded runner's and the Temporal worker's). */
+  activities: ActivityRegistry;
   get<T>(token: symbol): T;
   stop(): Promise<void>;
 }
 
 /**
  * Wires every port to its adapter (embedded by default; a production adapter
- * when its variable is set) and starts the background parts: projections and
- * the durable runner. One runtime per process.
+ * when its variable is set, ARCHITECTURE §4) and starts the background parts:
+ * projections, the durable runner or the job worker, the Kafka relay.
  */
 export async function createRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<AppRuntime> {
   refuseUnbuiltAdapters(config);
+  const role = options.role ?? "app";
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const stores = openEmbeddedStores(config);
+  const stores = await openStores(config);
   const { eventStore, readModels, subjectKeys, runtimeDb, workflowsDb } = stores;
+  const searchDb = openDatabase(path.join(config.dataDir, "search.db"));
   const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger);
   const settings: AppSettings = {
     productName: config.productName,
     adminUsernames: config.adminUsernames,
     isProduction: config.isProduction,
   };
+  const egress: Egress =
+    options.egress ?? new SafeEgress({ allowPrivateHosts: config.egressAllowPrivateHosts, userAgent: `${config.productName}/1.0` });
+  const crawler: WebsiteCrawler = new SiteCrawler(egress, { userAgent: config.productName });
+  const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
   const container = new Container({ defaultScope: "Singleton" });
-  container.bind(TOKENS.Config).toConstantValue(settings);
-  container.bind(TOKENS.Logger).toConstantValue(logger);
-  container.bind(TOKENS.Clock).toConstantValue(clock);
-  container.bind(TOKENS.Ids).toConstantValue(uuidV7Ids);
-  container.bind(TOKENS.EventStore).toConstantValue(eventStore);
-  container.bind(TOKENS.SubjectKeys).toConstantValue(subjectKeys);
-  container.bind(TOKENS.ReadModelStore).toConstantValue(readModels);
-  container.bind(TOKENS.ProjectionRunner).toConstantValue(projections);
-  container.bind(TOKENS.ProjectionWaiter).toConstantValue(projections);
-  container.bind(TOKENS.BlobStore).toConstantValue(new LocalBlobStore(stores.blobRoot));
-  container.bind(TOKENS.SessionStore).toConstantValue(new SqliteSessionStore(runtimeDb));
-  container.bind(TOKENS.RateLimiter).toConstantValue(new SqliteRateLimiter(runtimeDb, clock));
-  container.bind(TOKENS.PasswordHasher).toConstantValue(options.passwordHasher ?? new ScryptPasswordHasher());
-  container.bind(TOKENS.SecretHasher).toConstantValue(new HmacSecretHasher(config.appSecret));
+  const constant = (token: symbol, value: unknown) => container.bind(token).toConstantValue(value);
+  constant(TOKENS.Config, settings);
+  constant(TOKENS.Logger, logger);
+  constant(TOKENS.Clock, clock);
+  constant(TOKENS.Ids, uuidV7Ids);
+  constant(TOKENS.EventStore, eventStore);
+  constant(TOKENS.SubjectKeys, subjectKeys);
+  constant(TOKENS.ReadModelStore, readModels);
+  constant(TOKENS.ProjectionRunner, projections);
+  constant(TOKENS.ProjectionWaiter, projections);
+  constant(TOKENS.BlobStore, stores.blobs);
+  constant(TOKENS.SearchIndex, new SqliteSearchIndex(searchDb));
+  constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
+  constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock));
+  constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
+  constant(TOKENS.SecretHasher, new HmacSecretHasher(config.appSecret));
+  constant(TOKENS.TextExtractor, new DefaultTextExtractor());
+  constant(TOKENS.Egress, egress);
+  constant(TOKENS.WebsiteCrawler, crawler);
+  constant(TOKENS.VideoSource, video);
+  constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
   const mailbox = new DevMailboxMailer(runtimeDb, uuidV7Ids, logger);
-  container.bind(TOKENS.Mailer).toConstantValue(mailbox);
-  container.bind(TOKENS.DevMailbox).toConstantValue(mailbox);
-  container.bind(IdentityService).toSelf();
-  container.bind(IdentityQueries).toSelf();
+  constant(TOKENS.Mailer, mailbox);
+  constant(TOKENS.DevMailbox, mailbox);
+  for (const service of [IdentityService, IdentityQueries, LibraryService, LibraryQueries, IngestionActivities]) {
+    container.bind(service).toSelf();
+  }
 
-  const engine = new EmbeddedWorkflowEngine(workflowsDb, {
-    activities: { ...options.activities, ...jobActivities(options.jobHandlers ?? {}) },
-    definitions: options.workflows ?? allWorkflows,
-    clock,
-    logger,
-  });
-  container.bind(TOKENS.WorkflowEngine).toConstantValue(engine);
-  container.bind(TOKENS.JobQueue).toConstantValue(new EmbeddedJobQueue(engine));
+  // Services that start workflows are built before the engine, which needs their activities: they get the engine through this delegate.
+  let engine: WorkflowEngine | null = null;
+  const started = () => {
+    if (!engine) throw new Error("The workflow engine is not started yet");
+    return engine;
+  };
+  const workflowsDelegate: WorkflowEngine = {
+    start: (definition, id, input) => started().start(definition, id, input),
+    signal: (id, signal, payload) => started().signal(id, signal, payload),
+    describe: (id) => started().describe(id),
+    list: (listOptions) => started().list(listOptions),
+    waitForCompletion: (id, timeoutMs) => started().waitForCompletion(id, timeoutMs),
+  };
+  constant(TOKENS.WorkflowEngine, workflowsDelegate);
 
-  await projections.start();
-  await engine.resume();
-  logger.info({ dataDir: config.dataDir, adapters: config.adapters }, "runtime started");
+  const jobHandlers = options.jobHandlers ?? {};
+  const activities: ActivityRegistry = {
+    ...container.get(IngestionActivities).registry(),
+    ...options.activities,
+    ...jobActivities(jobHandlers),
+  };
+
+  // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does.
+  const needsEmbeddedEngine = role === "app" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");
+  const embeddedEngine = needsEmbeddedEngine
+    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger })
+    : null;
+  const workflows: WorkflowEngine =
+    config.adapters.workflows === "temporal"
+      ? await TemporalWorkflowEngine.connect({
+          address: config.raw.TEMPORAL_ADDRESS!,
+          namespace: config.raw.TEMPORAL_NAMESPACE,
+          taskQueue: config.raw.TEMPORAL_TASK_QUEUE,
+        })
+      : embeddedEngine!;
+  engine = workflows;
+
+  const stoppers: (() => Promise<void>)[] = [];
+  let jobs: JobQueue;
+  if (config.adapters.jobs === "bullmq") {
+    const connection = redisConnectionFromUrl(config.raw.REDIS_URL!);
+    const queue = new BullmqJobQueue({ connection });
+    jobs = queue;
+    stoppers.push(() => queue.close());
+    if (role === "app") {
+      const worker = new BullmqJobWorker({ connection, handlers: jobHandlers, logger });
+      stoppers.push(() => worker.close());
+    }
+  } else {
+    jobs = new EmbeddedJobQueue(embeddedEngine!);
+  }
+  constant(TOKENS.JobQueue, jobs);
+
+  if (role === "app") {
+    await projections.start();
+    stoppers.push(() => projections.stop());
+    if (embeddedEngine) {
+      await embeddedEngine.resume();
+      stoppers.push(() => embeddedEngine.stop());
+    }
+    if (config.adapters.integrationEvents === "kafka") {
+      const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
+      await producer.connect();
+      const relay = new KafkaRelay({ eventStore, checkpoints: readModels, producer, logger, contexts: STREAM_CONTEXTS });
+      await relay.start();
+      stoppers.push(async () => {
+        await relay.stop();
+        await producer.disconnect();
+      });
+    }
+  }
+  if (workflows instanceof TemporalWorkflowEngine) stoppers.push(() => workflows.close());
+  logger.info({ role, dataDir: config.dataDir, adapters: config.adapters }, "runtime started");
 
   return {
     config,
     container,
     logger,
+    activities,
     get: <T>(token: symbol) => container.get<T>(token),
     async stop() {
-      await engine.stop();
-      await projections.stop();
+      for (const stop of stoppers.reverse()) await stop();
       await stores.close();
+      if (searchDb.open) searchDb.close();
     },
   };
 }
 
+/** Stream category -> bounded context, for the Kafka topics (one per context). */
+const STREAM_CONTEXTS: Record<string, string> = {
+  user: "identity",
+  username: "identity",
+  email: "identity",
+  document: "library",
+};
+
 /**
- * Production adapters land with their own issue; until then a server variable
- * must not be silently ignored (the data would go somewhere the operator did not expect).
+ * Adapters that do not exist yet: a server variable must not be silently
+ * ignored (the data would go somewhere the operator did not expect).
  */
 function refuseUnbuiltAdapters(config: AppConfig) {
   const unbuilt: [string, boolean][] = [
-    ["EVENTSTORE_URL", config.adapters.eventStore !== "sqlite"],
-    ["MONGODB_URL", config.adapters.readModels !== "sqlite"],
     ["QDRANT_URL", config.adapters.search !== "sqlite"],
-    ["S3_BUCKET", config.adapters.blobs !== "local"],
-    ["KAFKA_BROKERS", config.adapters.integrationEvents !== "none"],
-    ["REDIS_URL", config.adapters.jobs !== "embedded"],
-    ["TEMPORAL_ADDRESS", config.adapters.workflows !== "embedded"],
     ["SMTP_URL", config.adapters.mail !== "dev-mailbox"],
   ];
   const set = unbuilt.filter(([, on]) => on).map(([name]) => name);
   if (set.length > 0) {
     throw new Error(
-      `${set.join(", ")} ${set.length === 1 ? "is" : "are"} set, but the production adapter for ${set.length === 1 ? "it" : "them"} is not part of this build yet. Unset ${set.length === 1 ? "it" : "them"} to run on the embedded adapters.`,
+      `${set.join(", ")} ${set.length === 1 ? "is" : "are"} set, but the adapter for ${set.length === 1 ? "it" : "them"} is not part of this build yet. Unset ${set.length === 1 ? "it" : "them"} to run on the embedded adapters.`,
     );
   }
 }

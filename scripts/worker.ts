@@ -4,8 +4,8 @@
 // starts them on. Needs TEMPORAL_ADDRESS (host:port); TEMPORAL_NAMESPACE and
 // TEMPORAL_TASK_QUEUE are optional.
 import "reflect-metadata";
-import type { ActivityRegistry } from "#application/ports/workflow";
 import { loadConfig } from "#infrastructure/config/config";
+import { createRuntime } from "#infrastructure/container";
 import { createLogger } from "#infrastructure/logging/logger";
 import { createTemporalWorker } from "#infrastructure/production/temporal/worker";
 
@@ -17,22 +17,19 @@ if (!address) {
   process.exit(1);
 }
 
-/**
- * The application's activities (idempotent calls into the application layer).
- * Workflows and their activities arrive with their slices (ingestion,
- * workspace launch, account deletion, impersonation expiry); each adds its
- * registry here, as it does to the embedded runner's in infrastructure/container.ts.
- */
-const activities: ActivityRegistry = {};
+// The application's activities (idempotent calls into the application layer),
+// the same registry the embedded runner uses.
+const runtime = await createRuntime(config, { role: "worker", logger });
+const activities = runtime.activities;
 
 const worker = await createTemporalWorker({
   address,
-  namespace: process.env.TEMPORAL_NAMESPACE,
-  taskQueue: process.env.TEMPORAL_TASK_QUEUE,
+  namespace: config.raw.TEMPORAL_NAMESPACE,
+  taskQueue: config.raw.TEMPORAL_TASK_QUEUE,
   activities,
   logger,
 });
-logger.info({ address, taskQueue: process.env.TEMPORAL_TASK_QUEUE ?? "docuchat", activities: Object.keys(activities) }, "temporal worker started");
+logger.info({ address, taskQueue: config.raw.TEMPORAL_TASK_QUEUE, activities: Object.keys(activities) }, "temporal worker started");
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     logger.info({ signal }, "temporal worker shutting down");
@@ -40,4 +37,5 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 await worker.run();
+await runtime.stop();
 logger.info({}, "temporal worker stopped");

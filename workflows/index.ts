@@ -1,4 +1,5 @@
 import type { WorkflowDefinition } from "#application/ports/workflow";
+import { ingestionWorkflow } from "./ingestion";
 
 /** Every workflow definition, run by the embedded runner or by the Temporal worker. */
-export const allWorkflows: WorkflowDefinition<any, any>[] = [];
+export const allWorkflows: WorkflowDefinition<any, any>[] = [ingestionWorkflow];

@@ -2,6 +2,8 @@ import { TOKENS } from "#application/tokens";
 import type { DevMailbox } from "#application/ports/mailer";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { LibraryQueries } from "#application/library/library-queries";
+import { LibraryService } from "#application/library/library-service";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -24,6 +26,8 @@ export async function getServices() {
     logger: runtime.logger,
     identity: runtime.container.get(IdentityService),
     identityQueries: runtime.container.get(IdentityQueries),
+    library: runtime.container.get(LibraryService),
+    libraryQueries: runtime.container.get(LibraryQueries),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
   };
 }

@@ -9,6 +9,7 @@ import type { ProjectionWaiter } from "#application/ports/projection";
 import type { PasswordHasher, RateLimiter, SecretHasher, SessionRecord, SessionStore } from "#application/ports/sessions";
 import { handleCommand } from "#application/shared/command-handler";
 import type { RequestContext } from "#application/shared/request-context";
+import { parseInput } from "#application/shared/parse";
 import type { AppSettings } from "#application/shared/app-settings";
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
@@ -53,7 +54,7 @@ export class IdentityService {
   ) {}
 
   async register(input: unknown, ctx: RequestContext): Promise<{ userId: string }> {
-    const form = parseOrThrow(signupSchema, input);
+    const form = parseInput(signupSchema, input);
     await this.throttle(`register:${ctx.clientAddress}`, LIMITS.registerPerAddress);
     const userId = this.ids.next();
     const now = this.clock.now();
@@ -99,7 +100,7 @@ export class IdentityService {
 
   /** Sends a fresh sign-up code. Unknown or confirmed names get the same silent answer (no enumeration). */
   async resendVerificationCode(input: { username: string }, ctx: RequestContext): Promise<void> {
-    const username = parseOrThrow(usernameSchema, input.username);
+    const username = parseInput(usernameSchema, input.username);
     await this.throttle(`code-request:${ctx.clientAddress}`, LIMITS.codeRequestsPerAddress);
     const userId = await this.userIdFor("username", username);
     if (!userId) return;
@@ -118,7 +119,7 @@ export class IdentityService {
   }
 
   async confirmSignup(input: unknown, ctx: RequestContext): Promise<{ userId: string }> {
-    const form = parseOrThrow(confirmSignupSchema, input);
+    const form = parseInput(confirmSignupSchema, input);
     await this.throttle(`confirm:${ctx.clientAddress}`, LIMITS.confirmPerAddress);
     const userId = await this.userIdFor("username", form.username);
     if (!userId) throw new DomainError("CODE_INVALID", "Invalid verification code provided, please try again.");
@@ -142,7 +143,7 @@ export class IdentityService {
    * password; only a correct password reveals that the account is unconfirmed.
    */
   async login(input: unknown, ctx: RequestContext): Promise<{ userId: string }> {
-    const form = parseOrThrow(loginSchema, input);
+    const form = parseInput(loginSchema, input);
     await this.throttle(`login:${ctx.clientAddress}`, LIMITS.loginPerAddress, "LOGIN_THROTTLED");
     const accountKey = `login-failures:${normaliseUsername(form.username)}`;
     const { limit, windowMs } = LIMITS.loginFailuresPerAccount;
@@ -285,11 +286,4 @@ export class IdentityService {
       subjectId,
     };
   }
-}
-
-function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: (string | number)[]; message: string }[] } } }, input: unknown): T {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new DomainError("VALIDATION", issue?.message ?? "Invalid input", issue?.path[0]?.toString());
 }

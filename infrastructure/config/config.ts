@@ -26,6 +26,8 @@ const schema = z.object({
   PRODUCT_NAME: z.string().min(1).default("DocuChat"),
   /** Comma-separated usernames that get the admin role (the admin group). */
   ADMIN_USERNAMES: z.string().default(""),
+  /** Host names the server may fetch even though they resolve to a private address (e.g. a model server on the LAN). */
+  EGRESS_ALLOW_PRIVATE_HOSTS: z.string().default(""),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -33,9 +35,13 @@ const schema = z.object({
   S3_BUCKET: z.string().min(3).optional(),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().optional(),
+  /** Endpoint browsers use for presigned URLs when it differs from S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: optionalUrl,
   KAFKA_BROKERS: z.string().optional(),
   REDIS_URL: optionalUrl,
   TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default("default"),
+  TEMPORAL_TASK_QUEUE: z.string().default("docuchat"),
   OIDC_ISSUER: optionalUrl,
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
@@ -57,6 +63,7 @@ export interface AppConfig {
   cookieSecure: boolean;
   productName: string;
   adminUsernames: string[];
+  egressAllowPrivateHosts: string[];
   adapters: {
     eventStore: "sqlite" | "eventstoredb";
     readModels: "sqlite" | "mongodb";
@@ -97,7 +104,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === "true" : env.DEPLOYMENT_ENV === "production",
     productName: env.PRODUCT_NAME,
-    adminUsernames: env.ADMIN_USERNAMES.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    adminUsernames: list(env.ADMIN_USERNAMES),
+    egressAllowPrivateHosts: list(env.EGRESS_ALLOW_PRIVATE_HOSTS),
     adapters: {
       eventStore: env.EVENTSTORE_URL ? "eventstoredb" : "sqlite",
       readModels: env.MONGODB_URL ? "mongodb" : "sqlite",
@@ -112,6 +120,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     raw: env,
   };
 }
+
+const list = (value: string) => value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
 
 /**
  * On one machine with embedded defaults we keep a generated secret in the data

@@ -1,0 +1,259 @@
+import { inject, injectable } from "inversify";
+import { TOKENS } from "#application/tokens";
+import type { BlobStore } from "#application/ports/blob-store";
+import type { Clock } from "#application/ports/clock";
+import type { EventStore } from "#application/ports/event-store";
+import type { IdGenerator } from "#application/ports/ids";
+import type { ProjectionWaiter } from "#application/ports/projection";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import type { SecretHasher } from "#application/ports/sessions";
+import type { TextExtractor } from "#application/ports/text-extraction";
+import { ExtractionError } from "#application/ports/text-extraction";
+import type { WorkflowEngine } from "#application/ports/workflow";
+import { handleCommand } from "#application/shared/command-handler";
+import type { RequestContext } from "#application/shared/request-context";
+import { parseInput } from "#application/shared/parse";
+import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
+import { fold } from "#domain/shared/decider";
+import { DomainError } from "#domain/shared/domain-error";
+import {
+  type DocumentCommand,
+  type DocumentEvent,
+  type DocumentSource,
+  documentDecider,
+  documentStreamId,
+  type IngestionSettings,
+  isInProgress,
+} from "#domain/library/document";
+import { documentLinkSchema, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
+import {
+  extensionOf,
+  AUDIO_EXTENSIONS,
+  MAX_AUDIO_BYTES,
+  MAX_FILE_BYTES,
+  pageAllowanceError,
+  registerUploadSchema,
+} from "#domain/library/upload-rules";
+import { DOCUMENTS, type DocumentReadModel, PAGE_USAGE, type PageUsageReadModel } from "#projections/library/documents.projector";
+import { ingestionWorkflow } from "#workflows/ingestion";
+
+/** Upload URLs are good for this long, like a presigned S3 URL. */
+const UPLOAD_URL_TTL_MS = 15 * 60_000;
+
+export const sourceBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/source`;
+export const pagesBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/pages.json`;
+
+export interface RegisteredUpload {
+  url: string;
+  document_id: string;
+  user_id: string;
+}
+
+@injectable()
+export class LibraryService {
+  constructor(
+    @inject(TOKENS.EventStore) private readonly eventStore: EventStore,
+    @inject(TOKENS.ReadModelStore) private readonly readModels: ReadModelStore,
+    @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
+    @inject(TOKENS.Ids) private readonly ids: IdGenerator,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
+    @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
+    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
+    @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
+  ) {}
+
+  /** Pages left this month on the owner's plan. */
+  async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
+    const month = usageMonthKey(this.clock.now());
+    const rows = await this.readModels.collection<PageUsageReadModel>(PAGE_USAGE).find({ ownerId, month });
+    const used = rows.reduce((sum, row) => sum + row.pages, 0);
+    const limit = PLANS[DEFAULT_PLAN].limits.pagesPerMonth;
+    return { used, limit, remaining: Math.max(0, limit - used) };
+  }
+
+  /**
+   * POST /documents: registers a document in UPLOADING and answers with a
+   * short-lived upload URL (the embedded twin of an S3 presigned URL).
+   */
+  async registerUpload(ownerId: string, input: unknown, ctx: RequestContext): Promise<RegisteredUpload> {
+    const payload = parseInput(registerUploadSchema, input);
+    const isAudio = payload.document_source === "audio" || (AUDIO_EXTENSIONS as readonly string[]).includes(extensionOf(payload.document_name));
+    if (payload.document_size > (isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES)) {
+      throw new DomainError("FILE_TOO_LARGE", `"${payload.document_name}" is larger than ${Math.round((isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES) / 1024 / 1024)} MB.`);
+    }
+    await this.checkAllowance(ownerId, payload.page_count);
+    const documentId = this.ids.next();
+    await this.execute(documentId, ownerId, ctx, {
+      type: "RegisterDocument",
+      documentId,
+      ownerId,
+      source: isAudio ? "audio" : "file",
+      name: payload.document_name,
+      sourceUrl: null,
+      declaredType: payload.document_type,
+      declaredSize: payload.document_size,
+      declaredPageCount: payload.page_count,
+      settings: {
+        ocr: payload.ocr,
+        ragType: payload.rag_type === "" ? null : payload.rag_type,
+        embedding: payload.embedding_data ? { keysetId: payload.embedding_data.keyset_id, model: payload.embedding_data.model } : null,
+        maxDepth: null,
+      },
+      now: this.clock.now(),
+    });
+    const expires = this.clock.now().getTime() + UPLOAD_URL_TTL_MS;
+    const token = `${expires}.${this.uploadSignature(documentId, ownerId, expires)}`;
+    return { url: `/api/documents/${documentId}/upload?token=${encodeURIComponent(token)}`, document_id: documentId, user_id: ownerId };
+  }
+
+  /**
+   * The PUT to the upload URL: checks the signature, stores the bytes under a
+   * generated key, checks that content and name agree, then starts ingestion.
+   */
+  async receiveUpload(documentId: string, token: string, body: Buffer, contentType: string, ctx: RequestContext): Promise<void> {
+    const state = await this.load(documentId);
+    const [expiresText, signature] = token.split(".");
+    const expires = Number(expiresText);
+    if (
+      !state.exists ||
+      !signature ||
+      !Number.isFinite(expires) ||
+      expires < this.clock.now().getTime() ||
+      signature !== this.uploadSignature(documentId, state.ownerId, expires)
+    ) {
+      throw new DomainError("UPLOAD_URL_INVALID", "This upload link is invalid or has expired. Please upload the file again.");
+    }
+    if (state.blobKey) return; // a retried PUT of an upload already received
+    const name = await this.documentName(documentId, state.ownerId);
+    const limit = state.source === "audio" ? MAX_AUDIO_BYTES : MAX_FILE_BYTES;
+    if (body.length === 0 || body.length > limit) throw new DomainError("INVALID_SIZE", "Invalid size");
+    let kind: string;
+    try {
+      kind = state.source === "audio" ? "audio" : this.extractor.detectKind(body, name);
+    } catch (error) {
+      const reason = error instanceof ExtractionError ? error.message : "The file could not be read.";
+      await this.execute(documentId, state.ownerId, ctx, { type: "Fail", reason, now: this.clock.now() });
+      throw new DomainError("FILE_REJECTED", reason);
+    }
+    const blobKey = sourceBlobKey(state.ownerId, documentId);
+    await this.blobs.put(blobKey, body, {
+      contentType: contentType || "application/octet-stream",
+      metadata: { document_id: documentId, user_id: state.ownerId },
+    });
+    await this.execute(documentId, state.ownerId, ctx, {
+      type: "ReceiveFile",
+      blobKey,
+      size: body.length,
+      kind,
+      contentType: contentType || "application/octet-stream",
+      now: this.clock.now(),
+    });
+    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+  }
+
+  /** Document, website and video links: registered and handed to ingestion, which fetches them. */
+  async registerLink(
+    ownerId: string,
+    input: { source: Extract<DocumentSource, "document_url" | "website_url" | "youtube_link">; url: unknown; maxDepth?: unknown; ocr?: boolean },
+    ctx: RequestContext,
+  ): Promise<{ documentId: string }> {
+    const { url, name, maxDepth } = this.parseLink(input);
+    const documentId = this.ids.next();
+    const settings: IngestionSettings = { ocr: input.ocr ?? false, ragType: null, embedding: null, maxDepth };
+    const result = await this.execute(documentId, ownerId, ctx, {
+      type: "RegisterDocument",
+      documentId,
+      ownerId,
+      source: input.source,
+      name,
+      sourceUrl: url,
+      declaredType: input.source === "website_url" ? "text/html" : input.source === "youtube_link" ? "video/youtube" : "application/octet-stream",
+      declaredSize: 0,
+      declaredPageCount: 0,
+      settings,
+      now: this.clock.now(),
+    });
+    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+    await this.projections.waitForPosition(result.position);
+    return { documentId };
+  }
+
+  /** Deletes the owner's documents; in-progress ones are refused as the spec says. */
+  async deleteDocuments(ownerId: string, documentIds: string[], ctx: RequestContext): Promise<void> {
+    const documents = await Promise.all(documentIds.map((id) => this.ownedDocument(ownerId, id)));
+    if (documents.some((d) => isInProgress(d.status))) {
+      throw new DomainError("DOCUMENT_IN_PROGRESS", "Please remove in-progress files before deleting documents.");
+    }
+    let position = 0;
+    for (const document of documents) {
+      const result = await this.execute(document.id, ownerId, ctx, { type: "Delete", now: this.clock.now() });
+      position = Math.max(position, result.position);
+      await this.blobs.deletePrefix(`documents/${ownerId}/${document.id}/`);
+    }
+    await this.projections.waitForPosition(position);
+  }
+
+  /** The owner's document, or DOCUMENT_NOT_FOUND — also for another user's id (never reveal it exists). */
+  async ownedDocument(ownerId: string, documentId: string): Promise<DocumentReadModel> {
+    const document = await this.readModels.collection<DocumentReadModel>(DOCUMENTS).get(documentId);
+    if (!document || document.ownerId !== ownerId) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
+    return document;
+  }
+
+  async execute(documentId: string, ownerId: string, ctx: RequestContext | null, command: DocumentCommand) {
+    return handleCommand(this.eventStore, this.ids, documentDecider, documentStreamId(documentId), command, {
+      metadata: {
+        correlationId: ctx?.requestId ?? `ingestion-${documentId}`,
+        actorId: ctx?.actorId ?? ownerId,
+        impersonatorId: ctx?.impersonatorId,
+        subjectId: ownerId,
+      },
+    });
+  }
+
+  async events(documentId: string): Promise<DocumentEvent[]> {
+    return (await this.eventStore.readStream(documentStreamId(documentId))) as unknown as DocumentEvent[];
+  }
+
+  async load(documentId: string) {
+    return fold(documentDecider, await this.events(documentId));
+  }
+
+  /** The name from the event log (the read model may lag right after registration). */
+  async documentName(documentId: string, ownerId: string): Promise<string> {
+    const registered = (await this.events(documentId)).find((e) => e.type === "DocumentRegistered");
+    if (!registered || registered.type !== "DocumentRegistered" || registered.data.ownerId !== ownerId) return "";
+    return registered.data.personal?.name ?? "";
+  }
+
+  private parseLink(input: { source: string; url: unknown; maxDepth?: unknown }) {
+    if (input.source === "website_url") {
+      const form = parseInput(websiteLinkSchema, { url: input.url, maxDepth: input.maxDepth });
+      return { url: form.url, name: hostAndPath(form.url), maxDepth: form.maxDepth };
+    }
+    if (input.source === "youtube_link") {
+      const form = parseInput(videoLinkSchema, { url: input.url });
+      return { url: form.url, name: `YouTube video ${form.videoId}`, maxDepth: null };
+    }
+    const form = parseInput(documentLinkSchema, { url: input.url });
+    return { url: form.url, name: decodeURIComponent(new URL(form.url).pathname.split("/").pop() || form.url), maxDepth: null };
+  }
+
+  private async checkAllowance(ownerId: string, pages: number) {
+    const { used, limit } = await this.remainingPages(ownerId);
+    const error = pageAllowanceError(pages, used, limit);
+    if (error) throw new DomainError("PAGE_LIMIT", error);
+  }
+
+  private uploadSignature(documentId: string, ownerId: string, expires: number) {
+    return this.secrets.hash("upload-url", `${documentId}:${ownerId}:${expires}`);
+  }
+}
+
+export const ingestionWorkflowId = (documentId: string) => `ingestion-${documentId}`;
+
+function hostAndPath(url: string) {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`;
+}

@@ -1,0 +1,46 @@
+/**
+ * The one way the server fetches user-given URLs (ARCHITECTURE §8): http(s)
+ * only, every resolved address checked (no loopback, private, link-local,
+ * IPv4-mapped, NAT64 or metadata addresses), every redirect re-checked, size
+ * and time limits.
+ */
+export interface EgressRequest {
+  url: string;
+  /** Largest body accepted, in bytes. */
+  maxBytes?: number;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  headers?: Record<string, string>;
+}
+
+export interface EgressResponse {
+  /** The URL finally fetched, after redirects. */
+  url: string;
+  status: number;
+  contentType: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A refused or failed fetch, with a message the user can read. */
+export class EgressError extends Error {
+  constructor(
+    readonly code:
+      | "INVALID_URL"
+      | "SCHEME_NOT_ALLOWED"
+      | "ADDRESS_NOT_ALLOWED"
+      | "TOO_MANY_REDIRECTS"
+      | "TOO_LARGE"
+      | "TIMEOUT"
+      | "HTTP_ERROR"
+      | "NETWORK_ERROR",
+    message: string,
+  ) {
+    super(message);
+    this.name = "EgressError";
+  }
+}
+
+export interface Egress {
+  fetch(request: EgressRequest): Promise<EgressResponse>;
+}

@@ -1,0 +1,77 @@
+/**
+ * Ingestion text extraction throughput: DefaultTextExtractor on a generated 200-page PDF, beside
+ * poppler's `pdftotext` on the same file in the same run (ARCHITECTURE §10), so the ratio means
+ * something on a noisy machine. Not a test: nothing is asserted.
+ *
+ *   npx tsx bench/ingestion.bench.ts
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { promisify } from "node:util";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor";
+
+const run = promisify(execFile);
+const PAGES = 200;
+const LINES_PER_PAGE = 45;
+const ROUNDS = 3;
+
+const WORDS = "the quarterly report shows revenue growth across all regions while operating costs remained stable and cash flow improved".split(" ");
+
+async function makeBenchPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.TimesRoman);
+  for (let p = 0; p < PAGES; p++) {
+    const page = doc.addPage([595.28, 841.89]);
+    page.drawText(`Section ${p + 1}`, { x: 72, y: 780, size: 16, font });
+    for (let l = 0; l < LINES_PER_PAGE; l++) {
+      // Vary the words per line so lines differ, as real prose does.
+      const line = Array.from({ length: 12 }, (_, w) => WORDS[(p * 7 + l * 3 + w) % WORDS.length]).join(" ");
+      // A paragraph break every 9 lines gives several blocks per page.
+      const gap = Math.floor(l / 9) * 8;
+      page.drawText(line, { x: 72, y: 750 - l * 14 - gap, size: 11, font });
+    }
+  }
+  return Buffer.from(await doc.save());
+}
+
+async function time(label: string, fn: () => Promise<number>): Promise<{ label: string; seconds: number; chars: number }> {
+  let best = Infinity;
+  let chars = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const start = performance.now();
+    chars = await fn();
+    best = Math.min(best, (performance.now() - start) / 1000);
+  }
+  return { label, seconds: best, chars };
+}
+
+const dir = await mkdtemp(join(tmpdir(), "ingestion-bench-"));
+try {
+  const bytes = await makeBenchPdf();
+  const path = join(dir, "bench.pdf");
+  await writeFile(path, bytes);
+  const extractor = new DefaultTextExtractor({ tempDir: dir });
+  // Warm-up: loads pdfjs once, as a long-running worker would have it loaded.
+  await extractor.extract({ bytes, kind: "pdf", ocr: false });
+
+  const ours = await time("DefaultTextExtractor.extract (pdfjs, text + layout blocks)", async () => {
+    const result = await extractor.extract({ bytes, kind: "pdf", ocr: false });
+    return result.pages.reduce((n, p) => n + p.text.length, 0);
+  });
+  const reference = await time("pdftotext (poppler, reference)", async () => {
+    const { stdout } = await run("pdftotext", ["-enc", "UTF-8", path, "-"], { maxBuffer: 256 * 1024 * 1024 });
+    return stdout.length;
+  });
+
+  console.log(`Ingestion extraction: ${PAGES}-page PDF (${(bytes.length / 1024).toFixed(0)} KiB), best of ${ROUNDS} runs`);
+  for (const r of [ours, reference]) {
+    console.log(`  ${r.label.padEnd(60)} ${(PAGES / r.seconds).toFixed(0).padStart(6)} pages/s  (${(r.seconds * 1000).toFixed(0)} ms, ${r.chars} chars)`);
+  }
+  console.log(`  ratio (ours / pdftotext): ${(reference.seconds / ours.seconds).toFixed(2)}x the reference's pages/s`);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,190 @@
+/**
+ * PDF text and layout with pdfjs-dist (the legacy build, which runs in Node), and OCR of pages
+ * that have no text layer (scans) through pdftoppm + tesseract.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
+import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
+import { layoutPage, type Fragment } from "#infrastructure/extraction/layout";
+import { ocrImage, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
+
+type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+
+const packageDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
+
+let loading: Promise<PdfJs> | undefined;
+
+/**
+ * Loads pdfjs with its worker running on the main thread: registering the worker module on
+ * globalThis is pdfjs's documented way to skip spawning a worker, and works under bundlers and
+ * test runners alike (no worker URL to resolve, nothing fetched).
+ */
+function loadPdfJs(): Promise<PdfJs> {
+  loading ??= (async () => {
+    const worker = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return import("pdfjs-dist/legacy/build/pdf.mjs");
+  })();
+  return loading;
+}
+
+async function openPdf(bytes: Buffer): Promise<PDFDocumentProxy> {
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({
+    // pdfjs may detach the buffer it is given; hand it a copy so the caller's bytes stay usable.
+    data: new Uint8Array(bytes),
+    // Local data files, so CJK text (CMaps) and the 14 standard fonts decode without a network.
+    cMapUrl: join(packageDir, "cmaps") + "/",
+    cMapPacked: true,
+    standardFontDataUrl: join(packageDir, "standard_fonts") + "/",
+    wasmUrl: join(packageDir, "wasm") + "/",
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
+  try {
+    return await task.promise;
+  } catch (error) {
+    const name = error instanceof Error ? error.name : "";
+    if (name === "PasswordException") {
+      throw new ExtractionError("PASSWORD_PROTECTED", "This PDF is protected by a password. Remove the password and upload it again.");
+    }
+    throw new ExtractionError("DAMAGED_FILE", "This PDF is damaged or incomplete and could not be opened.");
+  }
+}
+
+export async function countPdfPages(bytes: Buffer): Promise<number> {
+  const pdf = await openPdf(bytes);
+  try {
+    return pdf.numPages;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+const isTextItem = (item: object): item is TextItem => "str" in item && "transform" in item;
+
+/** Maps one pdfjs text item (PDF user space, origin bottom-left) to a box on the displayed page. */
+function toFragment(item: TextItem, style: TextStyle | undefined, viewport: number[]): Fragment | undefined {
+  const [a, b, c, d, e, f] = item.transform as number[];
+  const size = Math.hypot(c, d) || Math.hypot(a, b);
+  if (size === 0) return undefined;
+  const ux = Math.hypot(a, b) === 0 ? [1, 0] : [a / Math.hypot(a, b), b / Math.hypot(a, b)];
+  const uy = Math.hypot(c, d) === 0 ? [0, 1] : [c / Math.hypot(c, d), d / Math.hypot(c, d)];
+  const ascent = style?.ascent && style.ascent > 0 ? style.ascent : 0.8;
+  const descent = style?.descent && style.descent < 0 ? style.descent : -0.2;
+  // Glyph box in text space: along the baseline for `width`, from descent to ascent across it.
+  // Vertical fonts advance downwards instead, centred on the origin.
+  const corners: [number, number][] = style?.vertical
+    ? [[-size / 2, -item.height], [size / 2, -item.height], [-size / 2, 0], [size / 2, 0]]
+    : [[0, descent * size], [item.width, descent * size], [0, ascent * size], [item.width, ascent * size]];
+  const [va, vb, vc, vd, ve, vf] = viewport;
+  const points = corners.map(([x, y]) => {
+    const px = e + ux[0] * x + uy[0] * y;
+    const py = f + ux[1] * x + uy[1] * y;
+    return [va * px + vc * py + ve, vb * px + vd * py + vf];
+  });
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  // The baseline direction on the displayed page decides whether the text reads across.
+  const dx = va * ux[0] + vc * ux[1];
+  const dy = vb * ux[0] + vd * ux[1];
+  const scale = Math.hypot(va, vb) || 1;
+  return {
+    text: item.str,
+    left: Math.min(...xs),
+    top: Math.min(...ys),
+    right: Math.max(...xs),
+    bottom: Math.max(...ys),
+    size: size * scale,
+    horizontal: !style?.vertical && Math.abs(dy) < 0.2 * Math.abs(dx) && dx > 0,
+    rtl: item.dir === "rtl",
+  };
+}
+
+async function textLayerOf(page: PDFPageProxy, pageNumber: number): Promise<{ text: string; blocks: ExtractedPage["blocks"] }> {
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const fragments: Fragment[] = [];
+  for (const item of content.items) {
+    if (!isTextItem(item)) continue;
+    const fragment = toFragment(item, content.styles[item.fontName], viewport.transform);
+    if (fragment) fragments.push(fragment);
+  }
+  return layoutPage(fragments, viewport.width, viewport.height, `p${pageNumber}`);
+}
+
+export interface PdfExtractionOptions {
+  ocr: boolean;
+  ocrOptions: OcrOptions;
+  rasterizeCommand: string;
+  tempDir: string;
+  /** Render resolution for OCR: 150 dpi reads body text well at a quarter of 300 dpi's cost. */
+  dpi?: number;
+}
+
+export async function extractPdf(
+  bytes: Buffer,
+  options: PdfExtractionOptions,
+): Promise<{ pages: ExtractedPage[]; warnings: string[] }> {
+  const pdf = await openPdf(bytes);
+  const pages: ExtractedPage[] = [];
+  const warnings: string[] = [];
+  const needsOcr: number[] = [];
+  try {
+    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
+      const page = await pdf.getPage(pageNumber);
+      const layout = await textLayerOf(page, pageNumber);
+      page.cleanup();
+      pages.push({ pageNumber, text: layout.text, blocks: layout.blocks });
+      if (layout.text.trim() === "") needsOcr.push(pageNumber);
+    }
+  } finally {
+    await pdf.destroy();
+  }
+
+  if (needsOcr.length > 0 && !options.ocr) {
+    warnings.push(
+      needsOcr.length === pages.length
+        ? "No page has a text layer (the PDF looks scanned) and OCR was off."
+        : `${describePages(needsOcr)} had no text layer and OCR was off, so ${needsOcr.length === 1 ? "it is" : "they are"} empty.`,
+    );
+  }
+  if (needsOcr.length > 0 && options.ocr) {
+    const dir = await mkdtemp(join(options.tempDir, "pdf-ocr-"));
+    try {
+      const pdfPath = join(dir, "input.pdf");
+      await writeFile(pdfPath, bytes);
+      const dpi = options.dpi ?? 150;
+      for (const pageNumber of needsOcr) {
+        let result: { text: string; blocks: ExtractedPage["blocks"] };
+        try {
+          const image = await rasterizePdfPage(options.rasterizeCommand, pdfPath, pageNumber, join(dir, `page-${pageNumber}`), dpi, options.ocrOptions.timeoutMs);
+          result = await ocrImage(image, options.ocrOptions, `p${pageNumber}`, dpi);
+          await rm(image, { force: true });
+        } catch (error) {
+          // Without OCR tools, a document with some text is still worth keeping; one with none is not.
+          const hasText = pages.some((p) => p.text.trim() !== "");
+          if (!(error instanceof ExtractionError) || error.code !== "OCR_UNAVAILABLE" || !hasText) throw error;
+          warnings.push(`${describePages(needsOcr)} had no text layer and OCR is not available on this server, so they are empty.`);
+          break;
+        }
+        pages[pageNumber - 1] = { pageNumber, text: result.text, blocks: result.blocks };
+        if (result.text.trim() === "") warnings.push(`Page ${pageNumber} had no text layer and OCR found no text on it.`);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return { pages, warnings };
+}
+
+function describePages(pageNumbers: number[]): string {
+  if (pageNumbers.length === 1) return `Page ${pageNumbers[0]}`;
+  const shown = pageNumbers.slice(0, 10).join(", ");
+  return `Pages ${shown}${pageNumbers.length > 10 ? ` and ${pageNumbers.length - 10} more` : ""}`;
+}

@@ -1,0 +1,120 @@
+import type { RecordedEvent } from "#application/ports/event-store";
+import type { Projector } from "#application/ports/projection";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import { usageMonthKey } from "#domain/billing/plans";
+import type { DocumentEvent, DocumentSource, DocumentStatus, IngestionSettings } from "#domain/library/document";
+
+/** A document as My Documents, the wizard's file picker and the dashboard show it. */
+export interface DocumentReadModel {
+  id: string;
+  ownerId: string;
+  name: string;
+  nameLower: string;
+  source: DocumentSource;
+  fileType: string;
+  kind: string | null;
+  size: number;
+  pageCount: number;
+  sourceUrl: string | null;
+  status: Exclude<DocumentStatus, "DELETED">;
+  failureReason: string | null;
+  warnings: string[];
+  settings: IngestionSettings;
+  chunkCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Pages each document counts against its owner's monthly allowance. Kept apart
+ * from the documents so that deleting a document does not give its pages back;
+ * a failed upload counts nothing.
+ */
+export interface PageUsageReadModel {
+  id: string;
+  ownerId: string;
+  /** "year:month", the spec's usage key. */
+  month: string;
+  pages: number;
+}
+
+export const DOCUMENTS = "library_documents";
+export const PAGE_USAGE = "library_page_usage";
+
+export const documentsProjector: Projector = {
+  name: "library.documents",
+  collections: [DOCUMENTS, PAGE_USAGE],
+  async setup(store: ReadModelStore) {
+    const documents = store.collection<DocumentReadModel>(DOCUMENTS);
+    await documents.ensureIndex(["ownerId", "createdAt"]);
+    await store.collection<PageUsageReadModel>(PAGE_USAGE).ensureIndex(["ownerId", "month"]);
+  },
+  async handle(recorded: RecordedEvent, store: ReadModelStore) {
+    if (!recorded.streamId.startsWith("document-")) return;
+    const documents = store.collection<DocumentReadModel>(DOCUMENTS);
+    const usage = store.collection<PageUsageReadModel>(PAGE_USAGE);
+    const event = recorded as unknown as DocumentEvent;
+    const id = recorded.streamId.slice("document-".length);
+    const at = recorded.recordedAt;
+    switch (event.type) {
+      case "DocumentRegistered": {
+        const { data } = event;
+        if (!data.personal) return; // the owner's data was shredded
+        await documents.upsert({
+          id,
+          ownerId: data.ownerId,
+          name: data.personal.name,
+          nameLower: data.personal.name.toLowerCase(),
+          source: data.source,
+          fileType: data.declaredType,
+          kind: null,
+          size: data.declaredSize,
+          pageCount: data.declaredPageCount,
+          sourceUrl: data.personal.sourceUrl,
+          status: "UPLOADING",
+          failureReason: null,
+          warnings: [],
+          settings: data.settings,
+          chunkCount: 0,
+          createdAt: data.registeredAt,
+          updatedAt: data.registeredAt,
+        });
+        await usage.upsert({ id, ownerId: data.ownerId, month: usageMonthKey(new Date(data.registeredAt)), pages: data.declaredPageCount });
+        return;
+      }
+      case "DocumentFileReceived":
+        await documents.patch(id, {
+          size: event.data.size,
+          kind: event.data.kind,
+          fileType: event.data.contentType,
+          ...(event.data.personal?.title ? { name: event.data.personal.title, nameLower: event.data.personal.title.toLowerCase() } : {}),
+          updatedAt: at,
+        });
+        return;
+      case "DocumentContextPreparationStarted":
+        await documents.patch(id, { status: "PREPARING_CONTEXT", updatedAt: at });
+        return;
+      case "DocumentTextExtracted":
+        await documents.patch(id, {
+          pageCount: event.data.pageCount,
+          warnings: event.data.warnings,
+          updatedAt: at,
+        });
+        await usage.patch(id, { pages: event.data.pageCount });
+        return;
+      case "DocumentIndexed":
+        await documents.patch(id, { chunkCount: event.data.chunkCount, updatedAt: at });
+        return;
+      case "DocumentActivated":
+        await documents.patch(id, { status: "ACTIVE", updatedAt: at });
+        return;
+      case "DocumentFailed":
+        await documents.patch(id, { status: "FAILED", failureReason: event.data.reason, updatedAt: at });
+        await usage.patch(id, { pages: 0 });
+        return;
+      case "DocumentDeleted":
+        await documents.delete(id);
+        return;
+    }
+  },
+};

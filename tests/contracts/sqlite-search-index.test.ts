@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { IndexedChunk } from "#application/ports/search-index";
+import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
+import { SqliteSearchIndex, toFtsQuery } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { searchIndexContract } from "./search-index.contract";
+
+searchIndexContract("SQLite", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
+  const db = openDatabase(join(dir, "search.db"));
+  const index = new SqliteSearchIndex(db);
+  return {
+    index,
+    cleanup: async () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk => ({
+  chunkId: `${documentId}:${ordinal}`,
+  documentId,
+  ownerId: "owner",
+  pageNumber: 1,
+  ordinal,
+  text,
+  blockIds: [],
+  ...extra,
+});
+
+describe("SqliteSearchIndex", () => {
+  it("folds diacritics and stems English words (porter unicode61 remove_diacritics 2)", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([chunk("d", 0, "Attach your résumé to the application."), chunk("d", 1, "All payments were terminated.")]);
+    const scope = { documentIds: ["d"] };
+    expect((await index.searchText("RESUME", scope, 5)).map((h) => h.chunk.ordinal)).toEqual([0]);
+    expect((await index.searchText("payment terminating", scope, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
+  });
+
+  it("keeps the FTS index and the vectors consistent with the chunks table through upserts and deletes", async () => {
+    const db = openDatabase(":memory:");
+    const index = new SqliteSearchIndex(db);
+    await index.upsert([
+      chunk("d", 0, "alpha beta", { vector: [1, 2] }),
+      chunk("d", 1, "gamma", { vector: [1, 2] }),
+      chunk("e", 0, "delta", { ownerId: "o2", vector: [1, 2] }),
+    ]);
+    await index.upsert([chunk("d", 0, "epsilon zeta")]);
+    await index.deleteDocument("d");
+    await index.upsert([chunk("d", 2, "eta")]);
+    await index.deleteOwner("o2");
+    // Throws SQLITE_CORRUPT_VTAB when the external-content index disagrees with its table.
+    expect(() => db.exec("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+    const indexed = db.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'eta OR alpha OR epsilon OR gamma OR delta'").get() as {
+      n: number;
+    };
+    expect(indexed.n).toBe(1);
+    // Vectors go with their chunks.
+    expect(db.prepare("SELECT count(*) AS n FROM chunk_vectors").get()).toEqual({ n: 0 });
+  });
+
+  it("survives reopening the database file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
+    try {
+      const first = openDatabase(join(dir, "search.db"));
+      await new SqliteSearchIndex(first).upsert([chunk("d", 0, "persistent words", { vector: [0.1, 0.2, 0.3] })]);
+      first.close();
+      const second = openDatabase(join(dir, "search.db"));
+      const index = new SqliteSearchIndex(second);
+      expect((await index.searchText("persistent", { documentIds: ["d"] }, 5)).length).toBe(1);
+      const [hit] = await index.searchVector([0.1, 0.2, 0.3], { documentIds: ["d"] }, 5);
+      expect(hit.score).toBeCloseTo(1, 5);
+      second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("skips stored vectors whose dimension differs from the query's", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([chunk("d", 0, "three", { vector: [1, 0, 0] }), chunk("d", 1, "two", { vector: [1, 0] })]);
+    expect((await index.searchVector([1, 0], { documentIds: ["d"] }, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
+    expect(await index.searchVector([0, 0], { documentIds: ["d"] }, 5)).toEqual([]);
+  });
+
+  it("accepts a scope of thousands of document ids (one JSON parameter, not one variable each)", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([chunk("d-4999", 0, "needle")]);
+    const documentIds = Array.from({ length: 5000 }, (_, i) => `d-${i}`);
+    expect((await index.searchText("needle", { documentIds }, 5)).length).toBe(1);
+  });
+
+  it("rejects chunks without ids or with non-finite vectors", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await expect(index.upsert([chunk("d", 0, "x", { chunkId: "" })])).rejects.toThrow();
+    await expect(index.upsert([chunk("d", 0, "x", { vector: [Number.NaN] })])).rejects.toThrow();
+  });
+});
+
+describe("toFtsQuery", () => {
+  it("quotes each distinct lower-cased term and ORs them", () => {
+    expect(toFtsQuery("Payment due, payment DUE!")).toBe('"payment" OR "due"');
+  });
+
+  it("drops FTS5 syntax and keeps only letters and digits", () => {
+    expect(toFtsQuery('NEAR(a b) "x" col:y -z * ^w')).toBe('"near" OR "a" OR "b" OR "x" OR "col" OR "y" OR "z" OR "w"');
+    expect(toFtsQuery("Ελληνικά 日本語 2024")).toBe('"ελληνικά" OR "日本語" OR "2024"');
+  });
+
+  it("returns null when nothing searchable remains", () => {
+    expect(toFtsQuery("")).toBeNull();
+    expect(toFtsQuery(' "*:-()^ ')).toBeNull();
+  });
+
+  it("caps the number of terms", () => {
+    const query = toFtsQuery(Array.from({ length: 100 }, (_, i) => `w${i}`).join(" "));
+    expect(query?.split(" OR ")).toHaveLength(32);
+  });
+});
