@@ -57,6 +57,8 @@ export interface RuntimeOptions {
   egress?: Egress;
   transcriber?: Transcriber;
   videoSource?: VideoSource;
+  /** Wraps the activity registry (tracing; crash tests make a step hang). */
+  decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
   /** The Temporal worker runs activities only: no projections, no embedded workflows. */
   role?: "app" | "worker";
 }
@@ -140,11 +142,12 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.WorkflowEngine, workflowsDelegate);
 
   const jobHandlers = options.jobHandlers ?? {};
-  const activities: ActivityRegistry = {
+  const registry: ActivityRegistry = {
     ...container.get(IngestionActivities).registry(),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };
+  const activities = options.decorateActivities ? options.decorateActivities(registry) : registry;
 
   // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does.
   const needsEmbeddedEngine = role === "app" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");

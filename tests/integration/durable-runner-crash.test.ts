@@ -1,53 +1,21 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Child, kill, startScript, until } from "../support/child-process";
 
 /**
  * The embedded durable runner survives a real crash (ARCHITECTURE §4): a child
  * process is SIGKILLed mid-workflow, restarted on the same files, and the run
  * resumes at the first unfinished step with every effect present exactly once.
  */
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const worker = fileURLToPath(new URL("./fixtures/durable-crash-worker.ts", import.meta.url));
 const WORKFLOW_ID = "crash-test-1";
 const HOUR = 60 * 60 * 1000;
 
-interface Child {
-  process: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-function startWorker(dataDir: string, env: Record<string, string> = {}): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", worker, dataDir], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { process: child, exited, output: () => output };
-}
-
-async function until(what: string, check: () => boolean, child: Child, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (child.process.exitCode !== null) throw new Error(`worker exited before ${what}:\n${child.output()}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${child.output()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function kill(child: Child): Promise<void> {
-  child.process.kill("SIGKILL");
-  await child.exited;
-}
+const startWorker = (dataDir: string, env: Record<string, string> = {}) => startScript(worker, [dataDir], env);
 
 function query<T>(dataDir: string, sql: string, ...params: unknown[]): T[] {
   const file = join(dataDir, "app.sqlite");
