@@ -20,6 +20,9 @@ import { IdentityService } from "#application/identity/identity-service";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
+import { ConversationService } from "#application/conversation/conversation-service";
+import { WorkspaceQueries } from "#application/workspace/workspace-queries";
+import { WorkspaceService } from "#application/workspace/workspace-service";
 import type { AppSettings } from "#application/shared/app-settings";
 import { allProjectors } from "#projections/index";
 import { allWorkflows } from "#workflows/index";
@@ -122,7 +125,16 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const mailbox = new DevMailboxMailer(runtimeDb, uuidV7Ids, logger);
   constant(TOKENS.Mailer, mailbox);
   constant(TOKENS.DevMailbox, mailbox);
-  for (const service of [IdentityService, IdentityQueries, LibraryService, LibraryQueries, IngestionActivities]) {
+  for (const service of [
+    IdentityService,
+    IdentityQueries,
+    LibraryService,
+    LibraryQueries,
+    IngestionActivities,
+    ConversationService,
+    WorkspaceService,
+    WorkspaceQueries,
+  ]) {
     container.bind(service).toSelf();
   }
 
@@ -144,6 +156,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const jobHandlers = options.jobHandlers ?? {};
   const registry: ActivityRegistry = {
     ...container.get(IngestionActivities).registry(),
+    ...container.get(WorkspaceService).activities(),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };
@@ -221,6 +234,8 @@ const STREAM_CONTEXTS: Record<string, string> = {
   username: "identity",
   email: "identity",
   document: "library",
+  workspace: "workspace",
+  conversation: "conversation",
 };
 
 /**

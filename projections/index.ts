@@ -1,6 +1,8 @@
 import type { Projector } from "#application/ports/projection";
 import { usersProjector } from "./identity/users.projector";
 import { documentsProjector } from "./library/documents.projector";
+import { workspacesProjector } from "./workspace/workspaces.projector";
+import { conversationsProjector } from "./conversation/conversations.projector";
 
 /** Every projector of every context; the runner and `projections:rebuild` use this list. */
-export const allProjectors: Projector[] = [usersProjector, documentsProjector];
+export const allProjectors: Projector[] = [usersProjector, documentsProjector, workspacesProjector, conversationsProjector];

@@ -1,5 +1,6 @@
 import type { WorkflowDefinition } from "#application/ports/workflow";
 import { ingestionWorkflow } from "./ingestion";
+import { workspaceLaunchWorkflow } from "./workspace-launch";
 
 /** Every workflow definition, run by the embedded runner or by the Temporal worker. */
-export const allWorkflows: WorkflowDefinition<any, any>[] = [ingestionWorkflow];
+export const allWorkflows: WorkflowDefinition<any, any>[] = [ingestionWorkflow, workspaceLaunchWorkflow];

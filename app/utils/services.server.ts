@@ -4,6 +4,8 @@ import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
+import { WorkspaceQueries } from "#application/workspace/workspace-queries";
+import { WorkspaceService } from "#application/workspace/workspace-service";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -28,6 +30,8 @@ export async function getServices() {
     identityQueries: runtime.container.get(IdentityQueries),
     library: runtime.container.get(LibraryService),
     libraryQueries: runtime.container.get(LibraryQueries),
+    workspaces: runtime.container.get(WorkspaceService),
+    workspaceQueries: runtime.container.get(WorkspaceQueries),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
   };
 }

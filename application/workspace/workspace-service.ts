@@ -1,0 +1,219 @@
+import { inject, injectable } from "inversify";
+import { v5 as uuidv5 } from "uuid";
+import { TOKENS } from "#application/tokens";
+import type { Clock } from "#application/ports/clock";
+import type { EventStore } from "#application/ports/event-store";
+import type { IdGenerator } from "#application/ports/ids";
+import type { ProjectionWaiter } from "#application/ports/projection";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import type { ActivityRegistry, WorkflowEngine } from "#application/ports/workflow";
+import { handleCommand } from "#application/shared/command-handler";
+import { parseInput } from "#application/shared/parse";
+import type { RequestContext } from "#application/shared/request-context";
+import { ConversationService } from "#application/conversation/conversation-service";
+import { LibraryQueries } from "#application/library/library-queries";
+import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
+import { fold } from "#domain/shared/decider";
+import { DomainError } from "#domain/shared/domain-error";
+import {
+  type AttachResult,
+  DEFAULT_CHAT_PREFERENCE,
+  type WorkspaceCommand,
+  type WorkspaceEvent,
+  workspaceDecider,
+  workspaceStreamId,
+} from "#domain/workspace/workspace";
+import {
+  attachDocumentsSchema,
+  chatPreferenceSchema,
+  createWorkspaceSchema,
+  renameWorkspaceSchema,
+  workspaceSessionSchema,
+} from "#domain/workspace/workspace-rules";
+import { WORKSPACE_USAGE, type WorkspaceUsageReadModel } from "#projections/workspace/workspaces.projector";
+import { type LaunchStepOutcome, workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
+
+/** Namespace for ids derived from a workspace id, so launch steps are idempotent across retries. */
+const DERIVED_IDS = "6f1f3c1e-4a8e-4d0a-9a53-5d6f0b9f7c21";
+
+@injectable()
+export class WorkspaceService {
+  constructor(
+    @inject(TOKENS.EventStore) private readonly events: EventStore,
+    @inject(TOKENS.ReadModelStore) private readonly readModels: ReadModelStore,
+    @inject(TOKENS.Ids) private readonly ids: IdGenerator,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
+    @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
+    @inject(LibraryQueries) private readonly library: LibraryQueries,
+    @inject(ConversationService) private readonly conversations: ConversationService,
+  ) {}
+
+  /** Creates the workspace and starts its launch workflow; the launch screen follows its progress. */
+  async create(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ workspaceId: string }> {
+    const form = parseInput(createWorkspaceSchema, input);
+    await this.checkAllowance(ownerId);
+    const workspaceId = this.ids.next();
+    const result = await this.execute(workspaceId, ownerId, ctx, {
+      type: "CreateWorkspace",
+      workspaceId,
+      ownerId,
+      name: form.name,
+      description: form.description,
+      workspaceType: form.type,
+      documentIds: form.documentIds,
+      chatPreference: form.chatPreference ?? DEFAULT_CHAT_PREFERENCE,
+      now: this.clock.now(),
+    });
+    await this.workflows.start(workspaceLaunchWorkflow, workspaceLaunchWorkflowId(workspaceId), { workspaceId });
+    await this.projections.waitForPosition(result.position);
+    return { workspaceId };
+  }
+
+  /** The Attach Files dialog (POST attach_documents): a status and reason per document. */
+  async attachDocuments(ownerId: string, workspaceId: string, input: unknown, ctx: RequestContext): Promise<AttachResult[]> {
+    const { documentIds } = parseInput(attachDocumentsSchema, input);
+    await this.owned(ownerId, workspaceId);
+    const results = await this.attachResults(ownerId, documentIds);
+    const outcome = await this.execute(workspaceId, ownerId, ctx, { type: "AttachDocuments", results, now: this.clock.now(), duringLaunch: false });
+    await this.projections.waitForPosition(outcome.position);
+    return results;
+  }
+
+  async rename(ownerId: string, workspaceId: string, input: unknown, ctx: RequestContext) {
+    const form = parseInput(renameWorkspaceSchema, input);
+    await this.owned(ownerId, workspaceId);
+    const result = await this.execute(workspaceId, ownerId, ctx, { type: "Rename", name: form.name, description: form.description, now: this.clock.now() });
+    await this.projections.waitForPosition(result.position);
+  }
+
+  async changeChatPreference(ownerId: string, workspaceId: string, input: unknown, ctx: RequestContext) {
+    const chatPreference = parseInput(chatPreferenceSchema, input);
+    await this.owned(ownerId, workspaceId);
+    const result = await this.execute(workspaceId, ownerId, ctx, { type: "ChangeChatPreference", chatPreference, now: this.clock.now() });
+    await this.projections.waitForPosition(result.position);
+  }
+
+  /** On leaving (or switching): the open files, the open file and the active chat (spec 001 §4). */
+  async saveSession(ownerId: string, workspaceId: string, input: unknown, ctx: RequestContext) {
+    const session = parseInput(workspaceSessionSchema, input);
+    await this.owned(ownerId, workspaceId);
+    const result = await this.execute(workspaceId, ownerId, ctx, { type: "SaveSession", session, now: this.clock.now() });
+    await this.projections.waitForPosition(result.position);
+  }
+
+  async delete(ownerId: string, workspaceIds: string[], ctx: RequestContext) {
+    let position = 0;
+    for (const workspaceId of workspaceIds) {
+      await this.owned(ownerId, workspaceId);
+      const result = await this.execute(workspaceId, ownerId, ctx, { type: "Delete", now: this.clock.now() });
+      position = Math.max(position, result.position);
+    }
+    await this.projections.waitForPosition(position);
+  }
+
+  /** Workspaces left this month on the owner's plan. */
+  async remainingWorkspaces(ownerId: string): Promise<{ used: number; limit: number | null }> {
+    const used = await this.readModels
+      .collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE)
+      .count({ ownerId, month: usageMonthKey(this.clock.now()) });
+    return { used, limit: PLANS[DEFAULT_PLAN].limits.workspacesPerMonth };
+  }
+
+  /** The launch workflow's activities. */
+  activities(): ActivityRegistry {
+    const step = (fn: (workspaceId: string) => Promise<LaunchStepOutcome>) => async (input: unknown) =>
+      fn((input as { workspaceId: string }).workspaceId);
+    return {
+      "workspace.attachRequestedDocuments": step(async (workspaceId) => {
+        const ws = await this.load(workspaceId);
+        if (!ws.exists || ws.status === "DELETED") return { ok: false, reason: "Workspace does not exist" };
+        const pending = ws.requestedDocumentIds.filter((id) => !ws.documentIds.includes(id));
+        if (pending.length > 0) {
+          const results = await this.attachResults(ws.ownerId, pending);
+          await this.execute(workspaceId, ws.ownerId, null, { type: "AttachDocuments", results, now: this.clock.now(), duringLaunch: true });
+        }
+        const after = await this.load(workspaceId);
+        if (after.exists && after.documentIds.length === 0) {
+          const events = (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[];
+          const reasons = events.flatMap((e) => (e.type === "DocumentsAttached" ? e.data.results.map((r) => r.reason) : [])).filter(Boolean);
+          return { ok: false, reason: `None of the chosen documents could be attached: ${[...new Set(reasons)].join("; ")}` };
+        }
+        return { ok: true };
+      }),
+      "workspace.createFirstConversation": step(async (workspaceId) => {
+        const ws = await this.load(workspaceId);
+        if (!ws.exists) return { ok: false, reason: "Workspace does not exist" };
+        const conversationId = uuidv5(`${workspaceId}:first-conversation`, DERIVED_IDS);
+        await this.conversations.start({ conversationId, workspaceId, ownerId: ws.ownerId }, null);
+        await this.execute(workspaceId, ws.ownerId, null, { type: "RecordFirstConversation", conversationId });
+        return { ok: true };
+      }),
+      "workspace.createResume": step(async (workspaceId) => {
+        const ws = await this.load(workspaceId);
+        if (!ws.exists) return { ok: false, reason: "Workspace does not exist" };
+        if (ws.type !== "Resume Builder") return { ok: true };
+        const resumeId = uuidv5(`${workspaceId}:resume`, DERIVED_IDS);
+        await this.execute(workspaceId, ws.ownerId, null, { type: "RecordResume", resumeId });
+        return { ok: true };
+      }),
+      "workspace.activate": step(async (workspaceId) => {
+        const ws = await this.load(workspaceId);
+        if (!ws.exists) return { ok: false, reason: "Workspace does not exist" };
+        await this.execute(workspaceId, ws.ownerId, null, { type: "CompleteLaunch", now: this.clock.now() });
+        return { ok: true };
+      }),
+      "workspace.failLaunch": async (input) => {
+        const { workspaceId, reason } = input as { workspaceId: string; reason: string };
+        const ws = await this.load(workspaceId);
+        if (ws.exists) await this.execute(workspaceId, ws.ownerId, null, { type: "FailLaunch", reason, now: this.clock.now() });
+        return null;
+      },
+    };
+  }
+
+  private async attachResults(ownerId: string, documentIds: string[]): Promise<AttachResult[]> {
+    return Promise.all(
+      documentIds.map(async (documentId): Promise<AttachResult> => {
+        const document = await this.library.getDocument(ownerId, documentId).catch(() => null);
+        if (!document) return { documentId, status: "ATTACH_FAILED", reason: "Document Not Found" };
+        if (document.status !== "ACTIVE") {
+          const reason = document.status === "FAILED" ? `${document.name} failed to upload` : `${document.name} is in progress`;
+          return { documentId, status: "ATTACH_FAILED", reason };
+        }
+        return { documentId, status: "ATTACH_SUCCESS", reason: null };
+      }),
+    );
+  }
+
+  private async checkAllowance(ownerId: string) {
+    const { used, limit } = await this.remainingWorkspaces(ownerId);
+    if (limit !== null && used >= limit) {
+      throw new DomainError("WORKSPACE_LIMIT", `You have created ${limit} workspaces this month, the limit of your plan.`);
+    }
+  }
+
+  private async load(workspaceId: string) {
+    return fold(workspaceDecider, (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[]);
+  }
+
+  /** The owner's live workspace, or WORKSPACE_NOT_EXIST — also for another user's id. */
+  private async owned(ownerId: string, workspaceId: string) {
+    const ws = await this.load(workspaceId);
+    if (!ws.exists || ws.status === "DELETED" || ws.ownerId !== ownerId) {
+      throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
+    }
+    return ws;
+  }
+
+  private execute(workspaceId: string, ownerId: string, ctx: RequestContext | null, command: WorkspaceCommand) {
+    return handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, {
+      metadata: {
+        correlationId: ctx?.requestId ?? workspaceLaunchWorkflowId(workspaceId),
+        actorId: ctx?.actorId ?? ownerId,
+        impersonatorId: ctx?.impersonatorId,
+        subjectId: ownerId,
+      },
+    });
+  }
+}
