@@ -25,7 +25,8 @@ const { logger, config } = runtime;
 
 const app = express();
 app.disable("x-powered-by");
-app.use(compression());
+// Streamed answers must reach the browser as they are written, not when a compression buffer fills.
+app.use(compression({ filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res) }));
 app.use("/build", express.static(path.join(here, "public", "build"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(here, "public"), { maxAge: "1h" }));
 

@@ -28,4 +28,5 @@ export const TOKENS = {
   VideoSource: Symbol.for("VideoSource"),
   Transcriber: Symbol.for("Transcriber"),
   SearchIndex: Symbol.for("SearchIndex"),
+  BuiltInModel: Symbol.for("BuiltInModel"),
 } as const;

@@ -21,6 +21,7 @@ import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { ConversationService } from "#application/conversation/conversation-service";
+import { ExtractiveModel } from "#application/conversation/extractive-model";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import type { AppSettings } from "#application/shared/app-settings";
@@ -122,6 +123,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
+  constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   const mailbox = new DevMailboxMailer(runtimeDb, uuidV7Ids, logger);
   constant(TOKENS.Mailer, mailbox);
   constant(TOKENS.DevMailbox, mailbox);
@@ -227,6 +229,13 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     },
   };
 }
+
+/**
+ * The built-in model composes its whole answer at once; pacing its chunks a
+ * little lets people watch it arrive like any model's (time to first token is
+ * not affected).
+ */
+const STREAM_CHUNK_DELAY_MS = 12;
 
 /** Stream category -> bounded context, for the Kafka topics (one per context). */
 const STREAM_CONTEXTS: Record<string, string> = {

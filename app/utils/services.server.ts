@@ -2,6 +2,7 @@ import { TOKENS } from "#application/tokens";
 import type { DevMailbox } from "#application/ports/mailer";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { ConversationService } from "#application/conversation/conversation-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
@@ -32,6 +33,7 @@ export async function getServices() {
     libraryQueries: runtime.container.get(LibraryQueries),
     workspaces: runtime.container.get(WorkspaceService),
     workspaceQueries: runtime.container.get(WorkspaceQueries),
+    conversations: runtime.container.get(ConversationService),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
   };
 }

@@ -3,35 +3,295 @@ import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
 import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
+import type { AnswerEvent, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
+import type { ProjectionWaiter } from "#application/ports/projection";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import type { SearchIndex } from "#application/ports/search-index";
 import { handleCommand } from "#application/shared/command-handler";
 import type { RequestContext } from "#application/shared/request-context";
-import { conversationDecider, conversationStreamId } from "#domain/conversation/conversation";
+import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
+import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
+import {
+  type Citation,
+  type ConversationCommand,
+  type ConversationEvent,
+  conversationDecider,
+  conversationStreamId,
+  SELECTED_TEXT_LIMIT,
+} from "#domain/conversation/conversation";
+import { fold } from "#domain/shared/decider";
+import { DomainError } from "#domain/shared/domain-error";
+import { CONVERSATIONS, type ConversationReadModel, MESSAGE_USAGE, MESSAGES, type MessageReadModel, type MessageUsageReadModel } from "#projections/conversation/conversations.projector";
+import { retrievePassages } from "./retrieval";
 
-/** Starting conversations; messages and streaming arrive with the conversation slice. */
+/** Passages handed to the model per question. */
+const PASSAGES_PER_ANSWER = 8;
+/** Earlier turns given to the model. */
+const HISTORY_TURNS = 6;
+
+export interface AskInput {
+  text: string;
+  selectedText?: string | null;
+  mediaIds?: string[];
+  language?: string;
+}
+
+/** What the stream ends with after `[END]` (ARCHITECTURE §6). */
+export interface AnswerMetadata {
+  message_id: string;
+  question_id: string;
+  conversation_id: string;
+  citations: Citation[];
+  model: string;
+  usage: { inputTokens: number; outputTokens: number };
+  first_token_ms: number | null;
+}
+
+export type AnswerStreamEvent = { type: "text"; text: string } | { type: "end"; metadata: AnswerMetadata };
+
 @injectable()
 export class ConversationService {
   constructor(
     @inject(TOKENS.EventStore) private readonly events: EventStore,
+    @inject(TOKENS.ReadModelStore) private readonly readModels: ReadModelStore,
     @inject(TOKENS.Ids) private readonly ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
+    @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
+    @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
+    @inject(WorkspaceQueries) private readonly workspaces: WorkspaceQueries,
   ) {}
 
-  /** Idempotent by conversation id. */
+  /** Idempotent by conversation id (the workspace launch starts the first one). */
   async start(input: { conversationId: string; workspaceId: string; ownerId: string; title?: string }, ctx: RequestContext | null) {
-    return handleCommand(
-      this.events,
-      this.ids,
-      conversationDecider,
-      conversationStreamId(input.conversationId),
-      { type: "StartConversation", ...input, title: input.title ?? "", now: this.clock.now() },
-      {
-        metadata: {
-          correlationId: ctx?.requestId ?? `conversation-${input.conversationId}`,
-          actorId: ctx?.actorId ?? input.ownerId,
-          impersonatorId: ctx?.impersonatorId,
-          subjectId: input.ownerId,
-        },
+    return this.execute(input.conversationId, input.ownerId, ctx, { type: "StartConversation", ...input, title: input.title ?? "", now: this.clock.now() });
+  }
+
+  /** 'New Chat': a conversation in one of the owner's workspaces. */
+  async create(ownerId: string, workspaceId: string, ctx: RequestContext): Promise<{ conversationId: string }> {
+    await this.workspaces.get(ownerId, workspaceId);
+    const conversationId = this.ids.next();
+    const result = await this.start({ conversationId, workspaceId, ownerId }, ctx);
+    await this.projections.waitForPosition(result.position);
+    return { conversationId };
+  }
+
+  async delete(ownerId: string, conversationId: string, ctx: RequestContext) {
+    await this.owned(ownerId, conversationId);
+    const result = await this.execute(conversationId, ownerId, ctx, { type: "Delete", now: this.clock.now() });
+    await this.projections.waitForPosition(result.position);
+  }
+
+  async rate(ownerId: string, conversationId: string, messageId: string, rating: "false" | null, ctx: RequestContext) {
+    await this.owned(ownerId, conversationId);
+    this.refuseImpersonation(ctx);
+    const result = await this.execute(conversationId, ownerId, ctx, { type: "RateAnswer", answerId: messageId, rating, now: this.clock.now() });
+    await this.projections.waitForPosition(result.position);
+  }
+
+  /**
+   * Asks a question (or regenerates the answer to `regenerateQuestionId`) and
+   * streams the answer. The answer is recorded as started before the first
+   * token and completed after the last; if the stream is cut (signal aborted)
+   * it is recorded as interrupted with what was sent so far.
+   */
+  async *ask(
+    ownerId: string,
+    conversationId: string,
+    input: AskInput & { regenerateQuestionId?: string },
+    ctx: RequestContext,
+    signal?: AbortSignal,
+  ): AsyncGenerator<AnswerStreamEvent> {
+    this.refuseImpersonation(ctx);
+    const conversation = await this.owned(ownerId, conversationId);
+    const workspace = await this.workspaces.get(ownerId, conversation.workspaceId);
+    if (workspace.documents.length === 0) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please add files to chat");
+    const model = this.modelFor(workspace);
+    // Ids are time-ordered: the question's must sort before its answer's.
+    const newQuestionId = this.ids.next();
+    const answerId = this.ids.next();
+    let questionId: string;
+    let question: string;
+    let selectedText: string | null;
+    const language = input.language?.trim() || "English";
+
+    if (input.regenerateQuestionId) {
+      const asked = await this.question(conversationId, input.regenerateQuestionId);
+      questionId = input.regenerateQuestionId;
+      question = asked.text;
+      selectedText = asked.selectedText;
+      await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() });
+    } else {
+      await this.checkAllowance(ownerId);
+      questionId = newQuestionId;
+      question = input.text.trim();
+      selectedText = input.selectedText ? cut(input.selectedText.trim(), SELECTED_TEXT_LIMIT) : null;
+      await this.execute(conversationId, ownerId, ctx, {
+        type: "AskQuestion",
+        questionId,
+        answerId,
+        text: question,
+        selectedText,
+        mediaIds: input.mediaIds ?? [],
+        language,
+        model: model.id,
+        now: this.clock.now(),
+      });
+    }
+
+    const started = performance.now();
+    let firstTokenMs: number | null = null;
+    let sent = "";
+    try {
+      const names = new Map(workspace.documents.map((d) => [d.documentId, d.documentName]));
+      const passages: Passage[] = await retrievePassages({
+        index: this.search,
+        question: selectedText ? `${selectedText} ${question}` : question,
+        documentIds: workspace.documentIds,
+        limit: PASSAGES_PER_ANSWER,
+        documentName: (id) => names.get(id),
+      });
+      const history = await this.history(conversationId, questionId);
+      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer(
+        { question, selectedText: selectedText ?? undefined, history, passages, language, images: (input.mediaIds ?? []).map(() => ({ contentType: "image/*" })) },
+        signal,
+      );
+      for await (const event of stream) {
+        if (event.type === "text") {
+          firstTokenMs ??= Math.round(performance.now() - started);
+          sent += event.text;
+          yield { type: "text", text: event.text };
+          continue;
+        }
+        const citations = validCitations(event.citations, workspace);
+        await this.execute(conversationId, ownerId, ctx, {
+          type: "CompleteAnswer",
+          answerId,
+          text: sent,
+          citations,
+          usage: event.usage,
+          firstTokenMs,
+          now: this.clock.now(),
+        });
+        yield {
+          type: "end",
+          metadata: { message_id: answerId, question_id: questionId, conversation_id: conversationId, citations, model: model.id, usage: event.usage, first_token_ms: firstTokenMs },
+        };
+        return;
+      }
+      throw new Error("The model ended without finishing its answer.");
+    } catch (error) {
+      const reason = signal?.aborted ? "The connection was closed before the answer finished." : error instanceof Error ? error.message : String(error);
+      await this.execute(conversationId, ownerId, ctx, { type: "InterruptAnswer", answerId, partialText: sent, reason, now: this.clock.now() });
+      throw error instanceof DomainError ? error : new DomainError("MESSAGE_CREATION_FAILURE", "The answer could not be completed. Please regenerate it.");
+    }
+  }
+
+  /** Summary and suggested questions of a conversation's workspace (chat-support popover). */
+  async overview(ownerId: string, conversationId: string): Promise<{ summary: string; questions: string[] }> {
+    const conversation = await this.owned(ownerId, conversationId);
+    const workspace = await this.workspaces.get(ownerId, conversation.workspaceId);
+    const names = new Map(workspace.documents.map((d) => [d.documentId, d.documentName]));
+    const messages = await this.messages(ownerId, conversationId);
+    const topic = messages.filter((m) => m.sender === "USER").map((m) => m.text).join(" ") || workspace.documents.map((d) => d.documentName).join(" ");
+    const passages = await retrievePassages({ index: this.search, question: topic, documentIds: workspace.documentIds, limit: 12, documentName: (id) => names.get(id) });
+    const [summary, questions] = await Promise.all([
+      this.builtInModel.summarize({ passages, language: "English" }),
+      this.builtInModel.suggestQuestions({ passages, count: 5 }),
+    ]);
+    return { summary, questions };
+  }
+
+  async get(ownerId: string, conversationId: string) {
+    const conversation = await this.owned(ownerId, conversationId);
+    return { conversation, messages: await this.messages(ownerId, conversationId) };
+  }
+
+  async listForWorkspace(ownerId: string, workspaceId: string): Promise<ConversationReadModel[]> {
+    return this.readModels
+      .collection<ConversationReadModel>(CONVERSATIONS)
+      .find({ ownerId, workspaceId }, { sort: [{ field: "updatedAt", direction: "desc" }] });
+  }
+
+  async messages(ownerId: string, conversationId: string): Promise<MessageReadModel[]> {
+    return this.readModels
+      .collection<MessageReadModel>(MESSAGES)
+      .find({ ownerId, conversationId }, { sort: [{ field: "createdAt", direction: "asc" }, { field: "id", direction: "asc" }] });
+  }
+
+  /** The owner's conversation; another user's id answers like a missing one. */
+  async owned(ownerId: string, conversationId: string): Promise<ConversationReadModel> {
+    const conversation = await this.readModels.collection<ConversationReadModel>(CONVERSATIONS).get(conversationId);
+    if (!conversation || conversation.ownerId !== ownerId) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
+    return conversation;
+  }
+
+  /** The models users can choose today: the built-in one (provider keysets arrive later). */
+  availableModels(): { id: string; label: string }[] {
+    return [{ id: this.builtInModel.id, label: this.builtInModel.label }];
+  }
+
+  private modelFor(workspace: WorkspaceDetail): LanguageModel {
+    if (workspace.chatPreference.text.model === this.builtInModel.id) return this.builtInModel;
+    throw new DomainError("MESSAGE_CREATION_FAILURE", `The model "${workspace.chatPreference.text.model}" is not available. Choose the built-in model in Workspace Settings.`);
+  }
+
+  private refuseImpersonation(ctx: RequestContext) {
+    if (ctx.impersonatorId) throw new DomainError("IMPERSONATION_READ_ONLY", "An admin acting as this user cannot send messages.");
+  }
+
+  private async checkAllowance(ownerId: string) {
+    const limit = PLANS[DEFAULT_PLAN].limits.messagesPerMonth;
+    const used = await this.readModels.collection<MessageUsageReadModel>(MESSAGE_USAGE).count({ ownerId, month: usageMonthKey(this.clock.now()) });
+    if (used >= limit) throw new DomainError("MESSAGE_CREATION_FAILURE", `You have used the ${limit} messages of your plan this month.`);
+  }
+
+  /** The question's text from the log (the read model may lag behind a question just asked). */
+  private async question(conversationId: string, questionId: string) {
+    const events = (await this.events.readStream(conversationStreamId(conversationId))) as unknown as ConversationEvent[];
+    const asked = events.find((e) => e.type === "QuestionAsked" && e.data.messageId === questionId);
+    if (!asked || asked.type !== "QuestionAsked" || !asked.data.personal) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
+    return asked.data.personal;
+  }
+
+  /** Earlier completed turns, oldest first, up to the question being answered. */
+  private async history(conversationId: string, questionId: string): Promise<ChatTurn[]> {
+    const events = (await this.events.readStream(conversationStreamId(conversationId))) as unknown as ConversationEvent[];
+    const turns: ChatTurn[] = [];
+    for (const event of events) {
+      if (event.type === "QuestionAsked") {
+        if (event.data.messageId === questionId) break;
+        turns.push({ role: "user", text: event.data.personal?.text ?? "" });
+      } else if (event.type === "AnswerCompleted") {
+        turns.push({ role: "assistant", text: event.data.personal?.text ?? "" });
+      }
+    }
+    return turns.slice(-HISTORY_TURNS);
+  }
+
+  private execute(conversationId: string, ownerId: string, ctx: RequestContext | null, command: ConversationCommand) {
+    return handleCommand(this.events, this.ids, conversationDecider, conversationStreamId(conversationId), command, {
+      metadata: {
+        correlationId: ctx?.requestId ?? `conversation-${conversationId}`,
+        actorId: ctx?.actorId ?? ownerId,
+        impersonatorId: ctx?.impersonatorId,
+        subjectId: ownerId,
       },
-    );
+    });
   }
 }
+
+/** Citations show only for documents of the workspace and pages they have, once per document-page pair (spec 001 §5). */
+export function validCitations(citations: Citation[], workspace: Pick<WorkspaceDetail, "documents">): Citation[] {
+  const pages = new Map(workspace.documents.map((d) => [d.documentId, d.pageCount]));
+  const seen = new Set<string>();
+  return citations.filter((c) => {
+    const count = pages.get(c.documentId);
+    const key = `${c.documentId}:${c.pageNumber}`;
+    if (count === undefined || !Number.isInteger(c.pageNumber) || c.pageNumber < 1 || c.pageNumber > count || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const cut = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text);

@@ -15,6 +15,8 @@ export interface CurrentUser {
   /** "First Last", or null when neither is known yet. */
   displayName: string | null;
   role: Role;
+  /** The admin acting as this user (read-only impersonation), if any. */
+  impersonatorId: string | null;
   status: UserReadModel["status"];
   isOnboarded: boolean;
 }
@@ -43,6 +45,7 @@ export class IdentityQueries {
       lastName: user.lastName,
       displayName,
       role,
+      impersonatorId,
       status: user.status,
       isOnboarded: user.isOnboarded,
     };

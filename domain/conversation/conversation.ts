@@ -1,47 +1,234 @@
 import type { Decider, DomainEvent } from "#domain/shared/decider";
+import { DomainError } from "#domain/shared/domain-error";
 
 /**
- * A conversation in a workspace (stream `conversation-<id>`). Messages,
- * ratings and regenerations are added by the conversation slice.
+ * A conversation in a workspace (stream `conversation-<id>`): questions and
+ * answers. An answer is started before it streams and completed after, so a
+ * dropped connection leaves it visibly unfinished (interrupted), never a
+ * half-saved answer presented as complete. Regenerating starts another answer
+ * to the same question; the older ones stay as versions. Texts are the owner's
+ * personal data.
  */
-export type ConversationEvent = DomainEvent<
-  "ConversationStarted",
-  { conversationId: string; workspaceId: string; ownerId: string; startedAt: string; personal: { title: string } | null }
->;
 
-export type ConversationCommand = {
-  type: "StartConversation";
-  conversationId: string;
-  workspaceId: string;
-  ownerId: string;
-  title: string;
-  now: Date;
+export interface Citation {
+  documentId: string;
+  pageNumber: number;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Selected text in a question is cut at this length (spec 001 §2). */
+export const SELECTED_TEXT_LIMIT = 230;
+/** The marker between a selected-text prefix and the question (spec 001 §2). */
+export const SELECTED_TEXT_MARKER = "@@@";
+
+export type ConversationEvent =
+  | DomainEvent<
+      "ConversationStarted",
+      { conversationId: string; workspaceId: string; ownerId: string; startedAt: string; personal: { title: string } | null }
+    >
+  | DomainEvent<"ConversationRenamed", { personal: { title: string } | null; renamedAt: string }>
+  | DomainEvent<
+      "QuestionAsked",
+      {
+        messageId: string;
+        personal: { text: string; selectedText: string | null } | null;
+        mediaIds: string[];
+        language: string;
+        askedAt: string;
+      }
+    >
+  | DomainEvent<"AnswerStarted", { messageId: string; questionId: string; model: string; startedAt: string }>
+  | DomainEvent<
+      "AnswerCompleted",
+      { messageId: string; personal: { text: string } | null; citations: Citation[]; usage: TokenUsage; firstTokenMs: number | null; completedAt: string }
+    >
+  | DomainEvent<"AnswerInterrupted", { messageId: string; personal: { partialText: string } | null; reason: string; interruptedAt: string }>
+  | DomainEvent<"AnswerRated", { messageId: string; rating: "false" | null; ratedAt: string }>
+  | DomainEvent<"ConversationDeleted", { deletedAt: string }>;
+
+export type ConversationCommand =
+  | { type: "StartConversation"; conversationId: string; workspaceId: string; ownerId: string; title: string; now: Date }
+  | {
+      type: "AskQuestion";
+      questionId: string;
+      answerId: string;
+      text: string;
+      selectedText: string | null;
+      mediaIds: string[];
+      language: string;
+      model: string;
+      now: Date;
+    }
+  | { type: "Regenerate"; questionId: string; answerId: string; model: string; now: Date }
+  | { type: "CompleteAnswer"; answerId: string; text: string; citations: Citation[]; usage: TokenUsage; firstTokenMs: number | null; now: Date }
+  | { type: "InterruptAnswer"; answerId: string; partialText: string; reason: string; now: Date }
+  | { type: "RateAnswer"; answerId: string; rating: "false" | null; now: Date }
+  | { type: "Delete"; now: Date };
+
+interface AnswerState {
+  questionId: string;
+  status: "streaming" | "complete" | "interrupted";
+}
+
+export type ConversationState =
+  | { exists: false }
+  | {
+      exists: true;
+      deleted: boolean;
+      conversationId: string;
+      workspaceId: string;
+      ownerId: string;
+      titled: boolean;
+      questions: string[];
+      answers: Record<string, AnswerState>;
+    };
+
+const iso = (d: Date) => d.toISOString();
+
+function live(state: ConversationState) {
+  if (!state.exists || state.deleted) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
+  return state;
+}
+
+function streaming(state: Extract<ConversationState, { exists: true }>) {
+  return Object.values(state.answers).some((a) => a.status === "streaming");
+}
+
+/** A conversation is titled by its first question. */
+export const titleFrom = (question: string) => {
+  const line = question.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 };
 
-export type ConversationState = { exists: false } | { exists: true; conversationId: string; workspaceId: string; ownerId: string };
+export function decide(command: ConversationCommand, state: ConversationState): ConversationEvent[] {
+  switch (command.type) {
+    case "StartConversation":
+      if (state.exists) return [];
+      return [
+        {
+          type: "ConversationStarted",
+          data: {
+            conversationId: command.conversationId,
+            workspaceId: command.workspaceId,
+            ownerId: command.ownerId,
+            startedAt: iso(command.now),
+            personal: { title: command.title },
+          },
+        },
+      ];
+    case "AskQuestion": {
+      const c = live(state);
+      if (streaming(c)) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please wait until the current answer has finished.");
+      const text = command.text.trim();
+      if (!text) throw new DomainError("MESSAGE_CREATION_FAILURE", "Type a question first.");
+      const events: ConversationEvent[] = [
+        {
+          type: "QuestionAsked",
+          data: {
+            messageId: command.questionId,
+            personal: { text, selectedText: command.selectedText },
+            mediaIds: command.mediaIds,
+            language: command.language,
+            askedAt: iso(command.now),
+          },
+        },
+        { type: "AnswerStarted", data: { messageId: command.answerId, questionId: command.questionId, model: command.model, startedAt: iso(command.now) } },
+      ];
+      if (!c.titled) events.unshift({ type: "ConversationRenamed", data: { personal: { title: titleFrom(text) }, renamedAt: iso(command.now) } });
+      return events;
+    }
+    case "Regenerate": {
+      const c = live(state);
+      if (!c.questions.includes(command.questionId)) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
+      if (streaming(c)) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please wait until the current answer has finished.");
+      return [{ type: "AnswerStarted", data: { messageId: command.answerId, questionId: command.questionId, model: command.model, startedAt: iso(command.now) } }];
+    }
+    case "CompleteAnswer": {
+      const c = live(state);
+      const answer = c.answers[command.answerId];
+      if (!answer) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
+      if (answer.status !== "streaming") return [];
+      return [
+        {
+          type: "AnswerCompleted",
+          data: {
+            messageId: command.answerId,
+            personal: { text: command.text },
+            citations: command.citations,
+            usage: command.usage,
+            firstTokenMs: command.firstTokenMs,
+            completedAt: iso(command.now),
+          },
+        },
+      ];
+    }
+    case "InterruptAnswer": {
+      const c = live(state);
+      const answer = c.answers[command.answerId];
+      if (!answer || answer.status !== "streaming") return [];
+      return [
+        {
+          type: "AnswerInterrupted",
+          data: { messageId: command.answerId, personal: { partialText: command.partialText }, reason: command.reason, interruptedAt: iso(command.now) },
+        },
+      ];
+    }
+    case "RateAnswer": {
+      const c = live(state);
+      const answer = c.answers[command.answerId];
+      if (!answer) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
+      if (answer.status !== "complete") throw new DomainError("MESSAGE_NOT_FINISHED", "Only finished answers can be rated.");
+      return [{ type: "AnswerRated", data: { messageId: command.answerId, rating: command.rating, ratedAt: iso(command.now) } }];
+    }
+    case "Delete":
+      if (!state.exists || state.deleted) return [];
+      return [{ type: "ConversationDeleted", data: { deletedAt: iso(command.now) } }];
+  }
+}
+
+export function evolve(state: ConversationState, event: ConversationEvent): ConversationState {
+  if (event.type === "ConversationStarted") {
+    return {
+      exists: true,
+      deleted: false,
+      conversationId: event.data.conversationId,
+      workspaceId: event.data.workspaceId,
+      ownerId: event.data.ownerId,
+      titled: Boolean(event.data.personal?.title),
+      questions: [],
+      answers: {},
+    };
+  }
+  if (!state.exists) return state;
+  switch (event.type) {
+    case "ConversationRenamed":
+      return { ...state, titled: true };
+    case "QuestionAsked":
+      return { ...state, questions: [...state.questions, event.data.messageId] };
+    case "AnswerStarted":
+      return { ...state, answers: { ...state.answers, [event.data.messageId]: { questionId: event.data.questionId, status: "streaming" } } };
+    case "AnswerCompleted":
+    case "AnswerInterrupted": {
+      const answer = state.answers[event.data.messageId];
+      if (!answer) return state;
+      const status = event.type === "AnswerCompleted" ? "complete" : "interrupted";
+      return { ...state, answers: { ...state.answers, [event.data.messageId]: { ...answer, status } } };
+    }
+    case "ConversationDeleted":
+      return { ...state, deleted: true };
+    default:
+      return state;
+  }
+}
 
 export const conversationDecider: Decider<ConversationCommand, ConversationEvent, ConversationState> = {
   initialState: () => ({ exists: false }),
-  decide(command, state) {
-    if (state.exists) return [];
-    return [
-      {
-        type: "ConversationStarted",
-        data: {
-          conversationId: command.conversationId,
-          workspaceId: command.workspaceId,
-          ownerId: command.ownerId,
-          startedAt: command.now.toISOString(),
-          personal: { title: command.title },
-        },
-      },
-    ];
-  },
-  evolve(state, event) {
-    return event.type === "ConversationStarted"
-      ? { exists: true, conversationId: event.data.conversationId, workspaceId: event.data.workspaceId, ownerId: event.data.ownerId }
-      : state;
-  },
+  decide,
+  evolve,
 };
 
 export const conversationStreamId = (conversationId: string) => `conversation-${conversationId}`;

@@ -1,0 +1,87 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
+import { validateCsrfHeader } from "#app/utils/csrf-header.server";
+import { getRequestContext } from "#app/utils/request-context.server";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
+
+/** The marker between the streamed answer and its metadata (ARCHITECTURE §6). */
+export const END_MARKER = "[END]";
+
+const bodySchema = z.object({
+  text: z.string().max(8000).default(""),
+  selected_text: z.string().max(20_000).nullish(),
+  media_ids: z.array(z.string().max(64)).max(5).default([]),
+  language: z.string().max(40).default("English"),
+  /** Regenerate the answer to this question instead of asking a new one. */
+  regenerate_question_id: z.string().max(64).nullish(),
+});
+
+/**
+ * POST /api/conversations/{id}/messages_stream: the answer streams as text,
+ * then `[END]`, then one JSON object of message metadata. Errors before the
+ * first byte answer JSON {code, message} (MESSAGE_CREATION_FAILURE…); a cut
+ * connection leaves the answer recorded as interrupted.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  try {
+    await validateCsrfHeader(request);
+    const parsed = bodySchema.safeParse(await readJsonBody(request));
+    if (!parsed.success) return Response.json({ code: "MESSAGE_CREATION_FAILURE", message: "The message could not be read." }, { status: 400 });
+    const body = parsed.data;
+    if (!body.regenerate_question_id && !body.text.trim()) {
+      return Response.json({ code: "MESSAGE_CREATION_FAILURE", message: "Type a question first." }, { status: 400 });
+    }
+    const { conversations } = await getServices();
+    const stream = conversations.ask(
+      user.id,
+      params.id ?? "",
+      {
+        text: body.text,
+        selectedText: body.selected_text,
+        mediaIds: body.media_ids,
+        language: body.language,
+        regenerateQuestionId: body.regenerate_question_id ?? undefined,
+      },
+      getRequestContext(request, { actorId: user.id, impersonatorId: user.impersonatorId }),
+      request.signal,
+    );
+    // Pull the first event before answering, so refusals (no files, limits, read-only) are JSON errors, not a broken stream.
+    const first = await stream.next();
+    const encoder = new TextEncoder();
+    const body$ = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (!first.done) enqueue(controller, first.value);
+      },
+      async pull(controller) {
+        const next = await stream.next().catch((error: unknown) => ({ done: true as const, value: undefined, error }));
+        if ("error" in next) {
+          controller.enqueue(encoder.encode(`\n${END_MARKER}${JSON.stringify({ error: { code: "MESSAGE_CREATION_FAILURE", message: "The answer could not be completed. Please regenerate it." } })}`));
+          controller.close();
+          return;
+        }
+        if (next.done) return controller.close();
+        enqueue(controller, next.value);
+      },
+      async cancel() {
+        await stream.return(undefined);
+      },
+    });
+    function enqueue(controller: ReadableStreamDefaultController<Uint8Array>, event: Awaited<ReturnType<typeof stream.next>>["value"]) {
+      if (!event) return;
+      if (event.type === "text") controller.enqueue(encoder.encode(event.text));
+      else controller.enqueue(encoder.encode(`${END_MARKER}${JSON.stringify(event.metadata)}`));
+    }
+    return new Response(body$, {
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+      },
+    });
+  } catch (error) {
+    return apiErrorResponse(error);
+  }
+}

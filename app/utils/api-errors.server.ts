@@ -1,0 +1,58 @@
+import { isDomainError } from "#domain/shared/domain-error";
+import { getServices } from "./services.server";
+
+/** HTTP status per DomainError code; a foreign id answers exactly like a missing one (404). */
+const STATUS: Record<string, number> = {
+  DOCUMENT_NOT_FOUND: 404,
+  DOCUMENT_FILE_MISSING: 404,
+  PAGE_NOT_FOUND: 404,
+  WORKSPACE_NOT_EXIST: 404,
+  CONVERSATION_NOT_FOUND: 404,
+  MESSAGE_NOT_FOUND: 404,
+  DOCUMENT_IN_PROGRESS: 409,
+  MESSAGE_NOT_FINISHED: 409,
+  PAGE_LIMIT: 422,
+  WORKSPACE_LIMIT: 422,
+  MESSAGE_CREATION_FAILURE: 422,
+  CONVERSATION_CREATION_FAILURE: 422,
+  RESUME_NO_FILES: 422,
+  FILE_TOO_LARGE: 413,
+  INVALID_SIZE: 400,
+  FILE_REJECTED: 422,
+  UPLOAD_URL_INVALID: 403,
+  IMPERSONATION_READ_ONLY: 403,
+  RATE_LIMITED: 429,
+  VALIDATION: 400,
+};
+
+export type ApiError = { code: string; message: string; field?: string };
+
+export function statusOf(code: string): number {
+  return STATUS[code] ?? 400;
+}
+
+/** DomainErrors become `{code, message, field}` with a fitting status; anything else is logged and answered generically. */
+export async function apiErrorResponse(error: unknown): Promise<Response> {
+  if (error instanceof Response) return error;
+  if (isDomainError(error)) {
+    const body: ApiError = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+    return Response.json(body, { status: statusOf(error.code) });
+  }
+  try {
+    (await getServices()).logger.error({ err: error }, "api request failed");
+  } catch {
+    // logging must not mask the answer
+  }
+  return Response.json({ code: "INTERNAL", message: "Something went wrong" } satisfies ApiError, { status: 500 });
+}
+
+/** Reads a JSON body of bounded size. */
+export async function readJsonBody(request: Request, limit = 256 * 1024): Promise<unknown> {
+  const text = await request.text();
+  if (text.length > limit) throw Response.json({ code: "TOO_LARGE", message: "The request is too large." }, { status: 413 });
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    throw Response.json({ code: "VALIDATION", message: "The request body is not valid JSON." }, { status: 400 });
+  }
+}
