@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
+import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
+import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { contentTerms, reciprocalRankFusion, reformulateQuery, retrievePassages, stem } from "./retrieval";
+
+const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk => ({
+  chunkId: `${documentId}:${ordinal}`,
+  documentId,
+  ownerId: "alice",
+  pageNumber: ordinal + 1,
+  ordinal,
+  text,
+  blockIds: [],
+  ...extra,
+});
+
+const hit = (c: IndexedChunk, score = 1): ChunkHit => ({ chunk: c, score });
+
+/** An index that records what it was asked, for the calls the SQLite adapter cannot show. */
+function recordingIndex(text: ChunkHit[], vector: ChunkHit[] = []) {
+  const calls: { kind: "text" | "vector"; query: string | number[]; scope: SearchScope; limit: number }[] = [];
+  const index: SearchIndex = {
+    upsert: async () => {},
+    deleteDocument: async () => {},
+    deleteOwner: async () => {},
+    countChunks: async () => 0,
+    searchText: async (query, scope, limit) => {
+      calls.push({ kind: "text", query, scope, limit });
+      return text;
+    },
+    searchVector: async (query, scope, limit) => {
+      calls.push({ kind: "vector", query, scope, limit });
+      return vector;
+    },
+  };
+  return { index, calls };
+}
+
+describe("retrievePassages", () => {
+  it("retrieves nothing, without asking the index, when the workspace has no documents", async () => {
+    const { index, calls } = recordingIndex([hit(chunk("d", 0, "anything"))]);
+    expect(await retrievePassages({ index, question: "anything", documentIds: [], limit: 5 })).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  it("searches BM25 with the question's content words, scoped to the workspace's documents", async () => {
+    const { index, calls } = recordingIndex([]);
+    await retrievePassages({ index, question: "What is the notice period for ending the lease?", documentIds: ["a", "b", "a"], limit: 4 });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ kind: "text", query: "notice period ending lease", scope: { documentIds: ["a", "b"] } });
+    expect(calls[0].limit).toBeGreaterThanOrEqual(4);
+  });
+
+  it("returns passages with page, text and the document's name from the lookup", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([
+      chunk("lease", 0, "The apartment has two bedrooms and a balcony."),
+      chunk("lease", 1, "The security deposit equals two months of rent."),
+      chunk("memo", 0, "The deposit for the company party is due Friday."),
+    ]);
+    const passages = await retrievePassages({
+      index,
+      question: "How much is the security deposit?",
+      documentIds: ["lease", "memo"],
+      limit: 5,
+      documentName: (id) => (id === "lease" ? "Lease agreement" : undefined),
+    });
+    expect(passages[0]).toMatchObject({
+      chunkId: "lease:1",
+      documentId: "lease",
+      documentName: "Lease agreement",
+      pageNumber: 2,
+      text: "The security deposit equals two months of rent.",
+    });
+    expect(passages.find((p) => p.documentId === "memo")?.documentName).toBe("Untitled document");
+    expect(passages.map((p) => p.chunkId)).not.toContain("lease:0");
+  });
+
+  it("never returns another user's chunk, even one that matches the question far better", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([
+      chunk("alice-notes", 0, "Salary review meeting moved to Monday."),
+      chunk("bob-payroll", 0, "Salary of every employee: salary table, salary bands, salary review, salary secret 98,000.", { ownerId: "bob" }),
+      chunk("bob-payroll", 1, "Salary review outcomes and salary increases for the salary committee.", { ownerId: "bob" }),
+    ]);
+    const passages = await retrievePassages({ index, question: "salary review salary bands", documentIds: ["alice-notes"], limit: 10 });
+    expect(passages.map((p) => p.documentId)).toEqual(["alice-notes"]);
+    // The scope reaches the vector side too.
+    const vectors = new SqliteSearchIndex(openDatabase(":memory:"));
+    await vectors.upsert([
+      chunk("alice-notes", 0, "alice", { vector: [0, 1] }),
+      chunk("bob-payroll", 0, "bob", { ownerId: "bob", vector: [1, 0] }),
+    ]);
+    const dense = await retrievePassages({ index: vectors, question: "zzz", documentIds: ["alice-notes"], limit: 10, embed: async () => [1, 0] });
+    expect(dense.map((p) => p.documentId)).toEqual(["alice-notes"]);
+  });
+
+  it("fuses BM25 and dense results by reciprocal rank, once per chunk, when an embedding model is set", async () => {
+    const a = chunk("d", 0, "a");
+    const b = chunk("d", 1, "b");
+    const c = chunk("d", 2, "c");
+    const { index, calls } = recordingIndex([hit(a, 9), hit(b, 5)], [hit(c, 0.9), hit(b, 0.8)]);
+    const passages = await retrievePassages({ index, question: "question", documentIds: ["d"], limit: 3, embed: async () => [0.1, 0.2] });
+    // b is in both rankings: 1/62 + 1/62 beats a's 1/61 alone and c's 1/61 alone.
+    expect(passages.map((p) => p.chunkId)).toEqual(["d:1", "d:0", "d:2"]);
+    expect(passages[0].score).toBeCloseTo(2 / 62, 10);
+    expect(calls.find((call) => call.kind === "vector")).toMatchObject({ query: [0.1, 0.2], scope: { documentIds: ["d"] } });
+  });
+
+  it("skips dense search when the workspace has no embedding model", async () => {
+    const { index, calls } = recordingIndex([]);
+    await retrievePassages({ index, question: "question", documentIds: ["d"], limit: 3 });
+    expect(calls.map((call) => call.kind)).toEqual(["text"]);
+  });
+
+  it("honours the limit", async () => {
+    const hits = Array.from({ length: 10 }, (_, i) => hit(chunk("d", i, `t${i}`)));
+    const { index } = recordingIndex(hits);
+    expect(await retrievePassages({ index, question: "t", documentIds: ["d"], limit: 3 })).toHaveLength(3);
+  });
+});
+
+describe("reciprocalRankFusion", () => {
+  it("scores 1/(k + rank), sums across rankings and counts a chunk once per ranking", () => {
+    const a = chunk("d", 0, "a");
+    const b = chunk("d", 1, "b");
+    const fused = reciprocalRankFusion([[hit(a), hit(b), hit(a)], [hit(b)]], 60);
+    expect(fused.map((h) => h.chunk.chunkId)).toEqual(["d:1", "d:0"]);
+    expect(fused[0].score).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(fused[1].score).toBeCloseTo(1 / 61, 12);
+  });
+
+  it("keeps a single ranking's order", () => {
+    const hits = [0, 1, 2].map((i) => hit(chunk("d", i, String(i))));
+    expect(reciprocalRankFusion([hits]).map((h) => h.chunk.ordinal)).toEqual([0, 1, 2]);
+  });
+});
+
+describe("query analysis", () => {
+  it("drops question words and stop words for BM25, in several languages", () => {
+    expect(reformulateQuery("How many vacation days do full-time staff get?")).toBe("vacation days full time staff");
+    expect(reformulateQuery("¿Cuál es el plazo de preaviso?")).toBe("plazo preaviso");
+    expect(reformulateQuery("Quelle est la durée de la garantie ?")).toBe("durée garantie");
+  });
+
+  it("falls back to the question when nothing but stop words remain", () => {
+    expect(reformulateQuery("What is it?")).toBe("What is it?");
+  });
+
+  it("makes inflections and derivations of a word meet, diacritics folded", () => {
+    expect(new Set(["terminated", "terminate", "termination", "terminating"].map(stem)).size).toBe(1);
+    expect(stem("policies")).toBe(stem("policy"));
+    expect(stem("employees")).toBe(stem("employed"));
+    expect(stem("Résumé")).toBe(stem("resume"));
+    // Short roots keep their ending: a boiler is not boiling.
+    expect(stem("boiler")).not.toBe(stem("boiling"));
+    expect(contentTerms("The tenant's deposit")).toEqual([stem("tenant"), stem("deposit")]);
+  });
+});

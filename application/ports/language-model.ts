@@ -1,0 +1,83 @@
+/**
+ * The port every chat model implements (ARCHITECTURE §6): the built-in
+ * extractive model today, provider models (through a multi-provider library)
+ * later. Deliberately small and provider-shaped: text in, a stream of text
+ * out, then one `done` event carrying what the transport puts in the message's
+ * metadata after `[END]` (citations, token counts).
+ *
+ * Models never search: the caller retrieves passages within the workspace's
+ * documents (retrieval.ts) and hands them over. A model can only ever quote or
+ * paraphrase what it was given, which is what keeps other users' data out of
+ * reach whatever a document or a question says.
+ */
+
+/** One retrieved chunk of a document in the conversation's workspace. */
+export interface Passage {
+  chunkId: string;
+  documentId: string;
+  /** Display name of the document, for lead-ins such as "According to <name> (page 4)". */
+  documentName: string;
+  pageNumber: number;
+  text: string;
+  /** Retrieval score, higher is better (fused rank score; only the order is meaningful). */
+  score: number;
+}
+
+export interface ChatTurn {
+  role: "user" | "assistant";
+  text: string;
+}
+
+export interface Citation {
+  documentId: string;
+  pageNumber: number;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface AnswerInput {
+  question: string;
+  /** Text the user selected in a document viewer and asked about, when any. */
+  selectedText?: string;
+  /** Earlier turns of the conversation, oldest first. */
+  history: ChatTurn[];
+  /** Passages retrieved from the workspace's documents, best first. */
+  passages: Passage[];
+  /** The user's response language as an English name ("English", "Spanish") or an ISO 639-1 code ("es"). */
+  language: string;
+  /** Images attached to the question; only models with `capabilities.images` read them. */
+  images?: { contentType: string }[];
+}
+
+export type AnswerEvent =
+  | { type: "text"; text: string }
+  /** Last event of every completed answer; citations are once per document-page pair, in order of first use. */
+  | { type: "done"; citations: Citation[]; usage: TokenUsage };
+
+export interface ModelCapabilities {
+  /** Reads images attached to a question. */
+  images: boolean;
+  /** Writes new text (a provider LLM) rather than quoting the documents (the built-in model). */
+  generative: boolean;
+}
+
+export interface LanguageModel {
+  /** Stable id stored with each message ("docuchat-extractive", "openai:gpt-4o-mini", …). */
+  readonly id: string;
+  /** What the model picker shows; must say honestly what the model is. */
+  readonly label: string;
+  readonly capabilities: ModelCapabilities;
+  /**
+   * Streams the answer as text events, then exactly one `done` event.
+   * When `signal` aborts, the iteration stops by throwing the signal's reason
+   * (no `done` event follows).
+   */
+  streamAnswer(input: AnswerInput, signal?: AbortSignal): AsyncIterable<AnswerEvent>;
+  /** A short summary of a conversation's or document's passages, in `language` where the model can. */
+  summarize(input: { passages: Passage[]; language: string }): Promise<string>;
+  /** Up to `count` distinct questions the passages can answer. */
+  suggestQuestions(input: { passages: Passage[]; count: number; language?: string }): Promise<string[]>;
+}
