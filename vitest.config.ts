@@ -22,7 +22,7 @@ export default defineConfig({
           name: "unit",
           include: [
             "{domain,application,infrastructure,projections,workflows,app}/**/*.test.{ts,tsx}",
-            "tests/{contracts,integration}/**/*.test.ts",
+            "tests/{contracts,integration,eval}/**/*.test.ts",
           ],
           environment: "node",
           pool: "forks",

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { END_MARKER } from "#application/conversation/end-marker-guard";
 import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser } from "#app/utils/session.server";
 
-/** The marker between the streamed answer and its metadata (ARCHITECTURE §6). */
-export const END_MARKER = "[END]";
 
 const bodySchema = z.object({
   text: z.string().max(8000).default(""),

@@ -22,6 +22,7 @@ import {
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import { CONVERSATIONS, type ConversationReadModel, MESSAGE_USAGE, MESSAGES, type MessageReadModel, type MessageUsageReadModel } from "#projections/conversation/conversations.projector";
+import { EndMarkerGuard } from "./end-marker-guard";
 import { retrievePassages } from "./retrieval";
 
 /** Passages handed to the model per question. */
@@ -142,6 +143,7 @@ export class ConversationService {
     const started = performance.now();
     let firstTokenMs: number | null = null;
     let sent = "";
+    const guard = new EndMarkerGuard();
     try {
       const names = new Map(workspace.documents.map((d) => [d.documentId, d.documentName]));
       const passages: Passage[] = await retrievePassages({
@@ -159,10 +161,14 @@ export class ConversationService {
       for await (const event of stream) {
         if (event.type === "text") {
           firstTokenMs ??= Math.round(performance.now() - started);
-          sent += event.text;
-          yield { type: "text", text: event.text };
+          const text = guard.push(event.text);
+          sent += text;
+          if (text) yield { type: "text", text };
           continue;
         }
+        const rest = guard.flush();
+        sent += rest;
+        if (rest) yield { type: "text", text: rest };
         const citations = validCitations(event.citations, workspace);
         await this.execute(conversationId, ownerId, ctx, {
           type: "CompleteAnswer",

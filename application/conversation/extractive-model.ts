@@ -129,7 +129,7 @@ export function composeAnswer(input: AnswerInput, options: Pick<ExtractiveModelO
   if (best < (options.minScore ?? DEFAULT_MIN_SCORE)) return notFound;
 
   const picked = pickDiverse(
-    scored.filter((s) => !s.sentence.heading && s.relevance >= Math.max(best * 0.85, options.minScore ?? DEFAULT_MIN_SCORE)),
+    scored.filter((s) => !s.sentence.heading && s.relevance >= Math.max(best * SECONDARY_SHARE, options.minScore ?? DEFAULT_MIN_SCORE)),
     options.maxSentences ?? 3,
   );
   if (picked.length === 0) return notFound;
