@@ -8,7 +8,7 @@ import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SearchIndex } from "#application/ports/search-index";
 import { handleCommand } from "#application/shared/command-handler";
-import type { RequestContext } from "#application/shared/request-context";
+import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import {
@@ -276,14 +276,7 @@ export class ConversationService {
   }
 
   private execute(conversationId: string, ownerId: string, ctx: RequestContext | null, command: ConversationCommand) {
-    return handleCommand(this.events, this.ids, conversationDecider, conversationStreamId(conversationId), command, {
-      metadata: {
-        correlationId: ctx?.requestId ?? `conversation-${conversationId}`,
-        actorId: ctx?.actorId ?? ownerId,
-        impersonatorId: ctx?.impersonatorId,
-        subjectId: ownerId,
-      },
-    });
+    return handleCommand(this.events, this.ids, conversationDecider, conversationStreamId(conversationId), command, { metadata: eventMetadata(ctx, ownerId, `conversation-${conversationId}`) });
   }
 }
 

@@ -11,7 +11,7 @@ import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
 import type { WorkflowEngine } from "#application/ports/workflow";
 import { handleCommand } from "#application/shared/command-handler";
-import type { RequestContext } from "#application/shared/request-context";
+import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import { fold } from "#domain/shared/decider";
@@ -202,14 +202,7 @@ export class LibraryService {
   }
 
   async execute(documentId: string, ownerId: string, ctx: RequestContext | null, command: DocumentCommand) {
-    return handleCommand(this.eventStore, this.ids, documentDecider, documentStreamId(documentId), command, {
-      metadata: {
-        correlationId: ctx?.requestId ?? `ingestion-${documentId}`,
-        actorId: ctx?.actorId ?? ownerId,
-        impersonatorId: ctx?.impersonatorId,
-        subjectId: ownerId,
-      },
-    });
+    return handleCommand(this.eventStore, this.ids, documentDecider, documentStreamId(documentId), command, { metadata: eventMetadata(ctx, ownerId, `ingestion-${documentId}`) });
   }
 
   async events(documentId: string): Promise<DocumentEvent[]> {

@@ -9,7 +9,7 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ActivityRegistry, WorkflowEngine } from "#application/ports/workflow";
 import { handleCommand } from "#application/shared/command-handler";
 import { parseInput } from "#application/shared/parse";
-import type { RequestContext } from "#application/shared/request-context";
+import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { ConversationService } from "#application/conversation/conversation-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
@@ -207,13 +207,6 @@ export class WorkspaceService {
   }
 
   private execute(workspaceId: string, ownerId: string, ctx: RequestContext | null, command: WorkspaceCommand) {
-    return handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, {
-      metadata: {
-        correlationId: ctx?.requestId ?? workspaceLaunchWorkflowId(workspaceId),
-        actorId: ctx?.actorId ?? ownerId,
-        impersonatorId: ctx?.impersonatorId,
-        subjectId: ownerId,
-      },
-    });
+    return handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, { metadata: eventMetadata(ctx, ownerId, workspaceLaunchWorkflowId(workspaceId)) });
   }
 }
