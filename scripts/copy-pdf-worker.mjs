@@ -9,18 +9,22 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(root, "package.json"));
 
-let source;
+let buildDir;
 try {
-  source = path.join(path.dirname(require.resolve("pdfjs-dist/package.json")), "legacy", "build", "pdf.worker.min.mjs");
+  buildDir = path.join(path.dirname(require.resolve("pdfjs-dist/package.json")), "legacy", "build");
 } catch {
   console.warn("copy-pdf-worker: pdfjs-dist is not installed; skipping.");
   process.exit(0);
 }
-if (!existsSync(source)) {
-  console.warn(`copy-pdf-worker: ${source} not found; skipping.`);
-  process.exit(0);
+// The worker, and the library itself: the browser imports it at run time (see app/components/library/pdfjs.ts).
+for (const file of ["pdf.worker.min.mjs", "pdf.min.mjs"]) {
+  const source = path.join(buildDir, file);
+  if (!existsSync(source)) {
+    console.warn(`copy-pdf-worker: ${source} not found; skipping.`);
+    continue;
+  }
+  const target = path.join(root, "public", file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  copyFileSync(source, target);
+  console.log(`copy-pdf-worker: ${path.relative(root, target)} updated.`);
 }
-const target = path.join(root, "public", "pdf.worker.min.mjs");
-mkdirSync(path.dirname(target), { recursive: true });
-copyFileSync(source, target);
-console.log(`copy-pdf-worker: ${path.relative(root, target)} updated.`);

@@ -1,27 +1,45 @@
 import { Badge, Flex, Heading, Text } from "@radix-ui/themes";
-import type { MetaFunction } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { ComponentType } from "react";
-import { DocumentsIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
+import { ChevronRightIcon, DocumentsIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
 import { WelcomeIllustration } from "#app/components/illustrations/welcome";
 import { LATER_RELEASE } from "#app/components/later-release";
+import { formatDateTime, truncate } from "#app/components/library/format";
+import libraryStyles from "#app/components/library/library.css";
+import { StatusBadge } from "#app/components/library/status-badge";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import type { loader as appLoader } from "#app/routes/_app";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
 
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: libraryStyles }];
 export const meta: MetaFunction = () => [{ title: "Dashboard | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "Home", page: "Dashboard" } };
 
-type ActionCard = { id: string; title: string; description: string; icon: ComponentType<{ size?: number }> };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { libraryQueries } = await getServices();
+  const { documents, total } = await libraryQueries.listDocuments(user.id, { limit: 3 });
+  return {
+    documentCount: total,
+    recent: documents.map((d) => ({ id: d.id, name: d.name, status: d.status, createdAt: d.createdAt })),
+  };
+}
+
+type ActionCard = { id: string; title: string; description: string; icon: ComponentType<{ size?: number }>; to?: string };
 const ACTION_CARDS: ActionCard[] = [
-  { id: "upload", title: "Upload File", description: "Add PDFs, notes, links, audio or video to your library.", icon: UploadIcon },
+  { id: "upload", title: "Upload File", description: "Add PDFs, notes, links, audio or video to your library.", icon: UploadIcon, to: "/upload" },
   { id: "workspace", title: "Create Workspace", description: "Group documents and chat with an AI about them.", icon: WorkspaceIcon },
-  { id: "documents", title: "My Documents", description: "Browse, search and manage everything you uploaded.", icon: DocumentsIcon },
+  { id: "documents", title: "My Documents", description: "Browse, search and manage everything you uploaded.", icon: DocumentsIcon, to: "/history/documents" },
 ];
 
-/** Spec 000 §2 Dashboard, without documents: the welcome screen with the three action cards. */
+/** Spec 000 §2 Dashboard: with documents, the stat tile and 'Recently uploaded'; always the action cards. */
 export default function Dashboard() {
   const data = useRouteLoaderData<typeof appLoader>("routes/_app");
+  const { documentCount, recent } = useLoaderData<typeof loader>();
   const name = data?.user.displayName || "Reader";
+  const hasDocuments = documentCount > 0;
   return (
     <div className="dc-dashboard">
       <section className="dc-welcome" aria-labelledby="greeting">
@@ -30,27 +48,79 @@ export default function Dashboard() {
             Hi, {name}
           </Heading>
           <Text as="p" size={{ initial: "3", sm: "4" }} color="gray" mt="2">
-            Welcome to your reading room. Upload a document, group it into a workspace and ask anything: answers cite the
-            page they came from.
+            {hasDocuments
+              ? "Welcome back to your reading room. Pick up a document or add a new one."
+              : "Welcome to your reading room. Upload a document, group it into a workspace and ask anything: answers cite the page they came from."}
           </Text>
         </div>
         <WelcomeIllustration className="dc-welcome__art" />
       </section>
 
-      <section aria-labelledby="get-started">
+      {hasDocuments ? (
+        <div className="dc-dash-grid">
+          <section aria-labelledby="stats-heading">
+            <Heading as="h2" id="stats-heading" size="5" mb="3">
+              Your library
+            </Heading>
+            <Link to="/history/documents" className="dc-stat-tile" data-testid="stat-documents">
+              <span className="dc-stat-tile__icon">
+                <DocumentsIcon size={22} />
+              </span>
+              <span>
+                <Text as="span" size="7" weight="bold" className="dc-block">
+                  {documentCount}
+                </Text>
+                <Text as="span" size="2" color="gray">
+                  Documents Uploaded
+                </Text>
+              </span>
+              <ChevronRightIcon size={18} className="dc-stat-tile__chevron" />
+            </Link>
+          </section>
+          <section aria-labelledby="recent-heading" className="dc-recent">
+            <Flex justify="between" align="baseline" mb="3">
+              <Heading as="h2" id="recent-heading" size="5">
+                Recently uploaded
+              </Heading>
+              <Link to="/history/documents" className="dc-text-link">
+                View all
+              </Link>
+            </Flex>
+            <ul className="dc-recent__list">
+              {recent.map((d) => (
+                <li key={d.id}>
+                  <Link to={`/document/${d.id}`} className="dc-recent__item" data-testid="recent-document" title={d.name}>
+                    <span className="dc-recent__icon">
+                      <FileIcon size={18} />
+                    </span>
+                    <span className="dc-recent__text">
+                      <Text as="span" size="2" weight="medium" className="dc-block">
+                        {truncate(d.name, 20)}
+                      </Text>
+                      <Text as="span" size="1" color="gray">
+                        {formatDateTime(d.createdAt)}
+                      </Text>
+                    </span>
+                    <StatusBadge status={d.status} />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="get-started" className={hasDocuments ? "dc-hide-tablet" : undefined}>
         <Flex align="baseline" justify="between" gap="3" wrap="wrap" mb="3">
           <Heading as="h2" id="get-started" size="5">
-            Get started
+            {hasDocuments ? "Quick actions" : "Get started"}
           </Heading>
-          <Text size="2" color="gray">
-            These features are coming in a later release.
-          </Text>
         </Flex>
         <ul className="dc-action-cards">
           {ACTION_CARDS.map((card) => {
             const Icon = card.icon;
-            return (
-              <li key={card.id} className="dc-action-card" data-disabled="" data-testid={`action-card-${card.id}`}>
+            const body = (
+              <>
                 <span className="dc-action-card__icon">
                   <Icon size={24} />
                 </span>
@@ -60,6 +130,17 @@ export default function Dashboard() {
                 <Text as="p" size="2" color="gray">
                   {card.description}
                 </Text>
+              </>
+            );
+            return card.to ? (
+              <li key={card.id} className="dc-action-card dc-action-card--link" data-testid={`action-card-${card.id}`}>
+                <Link to={card.to} className="dc-action-card__link">
+                  {body}
+                </Link>
+              </li>
+            ) : (
+              <li key={card.id} className="dc-action-card" data-disabled="" data-testid={`action-card-${card.id}`}>
+                {body}
                 <Badge color="gray" variant="soft" size="1" className="dc-action-card__badge">
                   {LATER_RELEASE}
                 </Badge>

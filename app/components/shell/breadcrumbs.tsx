@@ -3,7 +3,7 @@ import { Link, useMatches } from "@remix-run/react";
 import { ChevronRightIcon } from "#app/components/icons";
 
 /** Routes under the app shell set `handle.breadcrumb = { section, page }`. */
-export type BreadcrumbHandle = { breadcrumb?: { section: string; page?: string } };
+export type BreadcrumbHandle = { breadcrumb?: { section: string; page?: string; /** makes the section a link */ sectionTo?: string } };
 
 export function Breadcrumbs({ productName }: { productName: string }) {
   const matches = useMatches();
@@ -24,6 +24,10 @@ export function Breadcrumbs({ productName }: { productName: string }) {
               <Text size="2" weight="medium" aria-current="page">
                 {part}
               </Text>
+            ) : index === 0 && crumb?.sectionTo ? (
+              <Link to={crumb.sectionTo} className="dc-breadcrumbs__link">
+                {part}
+              </Link>
             ) : (
               <Text size="2" color="gray">
                 {part}

@@ -28,13 +28,13 @@ export const NAV_ITEMS: NavItem[] = [
     label: "Upload Files",
     icon: UploadIcon,
     children: [
-      { id: "upload-file", label: "File", icon: FileIcon },
-      { id: "upload-urls", label: "URLs", icon: LinkIcon },
-      { id: "upload-audio", label: "Audio", icon: MicIcon },
-      { id: "upload-video", label: "Video", icon: VideoIcon },
+      { id: "upload-file", label: "File", icon: FileIcon, to: "/upload/files" },
+      { id: "upload-urls", label: "URLs", icon: LinkIcon, to: "/upload/fileUrl" },
+      { id: "upload-audio", label: "Audio", icon: MicIcon, to: "/upload/audio" },
+      { id: "upload-video", label: "Video", icon: VideoIcon, to: "/upload/youtubeVideo" },
     ],
   },
-  { id: "documents", label: "My Documents", icon: DocumentsIcon },
+  { id: "documents", label: "My Documents", icon: DocumentsIcon, to: "/history/documents" },
   { id: "workspaces", label: "My Workspaces", icon: WorkspaceIcon },
   {
     id: "community",

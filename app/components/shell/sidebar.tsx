@@ -112,7 +112,17 @@ export function SidebarContent({
             <ul className="dc-nav__list" aria-label={open.label}>
               {open.children?.map((child) => (
                 <li key={child.id}>
-                  <DisabledItem item={child} collapsed={collapsed} />
+                  {child.to ? (
+                    withTooltip(
+                      collapsed,
+                      child.label,
+                      <NavLink to={child.to} className="dc-nav__item" onClick={onNavigate}>
+                        <ItemInner item={child} collapsed={collapsed} />
+                      </NavLink>,
+                    )
+                  ) : (
+                    <DisabledItem item={child} collapsed={collapsed} />
+                  )}
                 </li>
               ))}
             </ul>

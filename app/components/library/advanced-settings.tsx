@@ -1,0 +1,96 @@
+import { Checkbox, Flex, RadioGroup, Select, Switch, Text } from "@radix-ui/themes";
+import { Collapsible } from "radix-ui";
+import { useId, useState } from "react";
+import { ChevronRightIcon, SettingsIcon } from "#app/components/icons";
+
+export type AdvancedSettingsValue = { ocr: boolean; ragType: "" | "baseline" | "summary" };
+
+export const BUILT_IN_EMBEDDING = "DocuChat built-in (keyword search)";
+export const COMMUNITIES_LATER = "Communities arrive in a later release";
+
+/** Spec 000 §3 Advanced settings: OCR, RAG type, embedding keyset and model, share with community. */
+export function AdvancedSettings({ value, onChange }: { value: AdvancedSettingsValue; onChange: (value: AdvancedSettingsValue) => void }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  return (
+    <Collapsible.Root open={open} onOpenChange={setOpen} className="dc-lib-card dc-advanced">
+      <Collapsible.Trigger className="dc-advanced__trigger" data-testid="advanced-settings-toggle">
+        <span className="dc-advanced__icon">
+          <SettingsIcon size={18} />
+        </span>
+        <span className="dc-advanced__title">
+          <Text weight="bold" size="3">
+            Advanced settings
+          </Text>
+          <Text size="2" color="gray">
+            OCR, retrieval and embedding options
+          </Text>
+        </span>
+        <ChevronRightIcon size={18} className={`dc-advanced__chevron${open ? " is-open" : ""}`} />
+      </Collapsible.Trigger>
+      <Collapsible.Content className="dc-advanced__content">
+        <Flex direction="column" gap="4">
+          <Flex justify="between" align="center" gap="3">
+            <Text as="label" htmlFor={`${id}-ocr`} size="2" weight="medium">
+              OCR
+              <Text as="span" size="1" color="gray" className="dc-block">
+                Read text from scanned pages and images
+              </Text>
+            </Text>
+            <Switch id={`${id}-ocr`} checked={value.ocr} onCheckedChange={(ocr) => onChange({ ...value, ocr })} />
+          </Flex>
+
+          <Flex direction="column" gap="1">
+            <Text id={`${id}-rag`} size="2" weight="medium">
+              RAG type
+            </Text>
+            <Select.Root
+              value={value.ragType || "default"}
+              onValueChange={(v) => onChange({ ...value, ragType: v === "default" ? "" : (v as "baseline" | "summary") })}
+            >
+              <Select.Trigger aria-labelledby={`${id}-rag`} />
+              <Select.Content position="popper">
+                <Select.Item value="default">Default</Select.Item>
+                <Select.Item value="baseline">BaseLine</Select.Item>
+                <Select.Item value="summary">Summary</Select.Item>
+              </Select.Content>
+            </Select.Root>
+          </Flex>
+
+          <Flex direction="column" gap="1">
+            <Text id={`${id}-embedding`} size="2" weight="medium">
+              Embedding keyset and model
+            </Text>
+            <Select.Root value="builtin">
+              <Select.Trigger aria-labelledby={`${id}-embedding`} />
+              <Select.Content position="popper">
+                <Select.Item value="builtin">{BUILT_IN_EMBEDDING}</Select.Item>
+              </Select.Content>
+            </Select.Root>
+            <Text size="1" color="gray">
+              Your own provider keys can be added in a later release.
+            </Text>
+          </Flex>
+
+          <Flex direction="column" gap="2" className="dc-advanced__share" aria-describedby={`${id}-share-note`}>
+            <Text as="label" size="2" weight="medium">
+              <Flex gap="2" align="center">
+                <Checkbox disabled aria-describedby={`${id}-share-note`} />
+                Share with community
+              </Flex>
+            </Text>
+            <RadioGroup.Root disabled defaultValue="private" aria-label="Share destination" size="1">
+              <Flex gap="4">
+                <RadioGroup.Item value="private">Private</RadioGroup.Item>
+                <RadioGroup.Item value="public">Public</RadioGroup.Item>
+              </Flex>
+            </RadioGroup.Root>
+            <Text id={`${id}-share-note`} size="1" color="gray">
+              {COMMUNITIES_LATER}
+            </Text>
+          </Flex>
+        </Flex>
+      </Collapsible.Content>
+    </Collapsible.Root>
+  );
+}

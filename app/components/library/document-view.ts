@@ -1,0 +1,40 @@
+import type { DocumentReadModel } from "#projections/library/documents.projector";
+
+/** What the pages need of a document (no owner id, no settings). */
+export type LibraryDocument = {
+  id: string;
+  name: string;
+  source: string;
+  fileType: string;
+  kind: string | null;
+  size: number;
+  pageCount: number;
+  sourceUrl: string | null;
+  status: string;
+  failureReason: string | null;
+  warnings: string[];
+  createdAt: string;
+};
+
+export function toLibraryDocument(d: DocumentReadModel): LibraryDocument {
+  return {
+    id: d.id,
+    name: d.name,
+    source: d.source,
+    fileType: d.fileType,
+    kind: d.kind,
+    size: d.size,
+    pageCount: d.pageCount,
+    sourceUrl: d.sourceUrl,
+    status: d.status,
+    failureReason: d.failureReason,
+    warnings: d.warnings,
+    createdAt: d.createdAt,
+  };
+}
+
+/** Same rule as the server's inline download (documents.download.$id): PDF, images, text. */
+export const canPreview = (d: Pick<LibraryDocument, "kind">) => d.kind === "pdf" || d.kind === "png" || d.kind === "jpg" || d.kind === "txt";
+
+export const downloadUrl = (id: string) => `/documents/download/${encodeURIComponent(id)}?type=document`;
+export const inlineUrl = (id: string) => `/documents/download/${encodeURIComponent(id)}?type=document&inline=1`;

@@ -1,0 +1,35 @@
+import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { isDomainError } from "#domain/shared/domain-error";
+import { validateCsrf } from "#app/utils/csrf.server";
+import { getRequestContext } from "#app/utils/request-context.server";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
+import { redirectWithToast } from "#app/utils/toast.server";
+import type { LinkActionData } from "./link-upload";
+
+/** The link pages' action: registers the link; without JavaScript it redirects to My Documents with the toast. */
+export async function linkAction(
+  { request }: ActionFunctionArgs,
+  source: "youtube_link" | "website_url" | "document_url",
+  success: string,
+) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  const withJs = formData.get("js") === "1";
+  const url = formData.get("url");
+  const maxDepth = formData.get("maxDepth");
+  try {
+    const { library } = await getServices();
+    await library.registerLink(
+      user.id,
+      { source, url: typeof url === "string" ? url : "", maxDepth: source === "website_url" ? maxDepth : undefined },
+      getRequestContext(request, { actorId: user.id }),
+    );
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return data<LinkActionData>({ ok: false, message: error.message, field: error.field }, { status: 400 });
+  }
+  if (!withJs) throw await redirectWithToast("/history/documents", { type: "success", message: success });
+  return data<LinkActionData>({ ok: true, message: success });
+}

@@ -1,0 +1,428 @@
+import { Button, Checkbox, Flex, Heading, IconButton, Select, Table, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useFetcher, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { ChevronLeftIcon, ChevronRightIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
+import { ConfirmDialog } from "#app/components/library/confirm-dialog";
+import { DocumentCards } from "#app/components/library/document-cards";
+import { DocumentMenu } from "#app/components/library/document-menu";
+import { downloadUrl, type LibraryDocument, toLibraryDocument } from "#app/components/library/document-view";
+import { DownloadGlyph } from "#app/components/library/file-upload";
+import { formatDateTime, formatSize, SOURCE_LABELS, statusDisplay } from "#app/components/library/format";
+import libraryStyles from "#app/components/library/library.css";
+import { StatusBadge } from "#app/components/library/status-badge";
+import { useCsrfToken } from "#app/components/library/upload-client";
+import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
+import { useHydrated } from "#app/components/use-hydrated";
+import { useToast } from "#app/components/toast";
+import { isInProgress } from "#domain/library/document";
+import { isDomainError } from "#domain/shared/domain-error";
+import { validateCsrf } from "#app/utils/csrf.server";
+import { getRequestContext } from "#app/utils/request-context.server";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: libraryStyles }];
+export const meta: MetaFunction = () => [{ title: "My Documents | DocuChat" }];
+export const handle: BreadcrumbHandle = { breadcrumb: { section: "History", page: "My Documents" } };
+
+const PAGE_SIZES = [5, 10, 15] as const;
+const POLL_MS = 10_000;
+const IN_PROGRESS_WINDOW_MS = 300_000;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const sizeParam = Number(url.searchParams.get("size"));
+  const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : 10;
+  const { libraryQueries } = await getServices();
+  const { documents: all, total } = await libraryQueries.listDocuments(user.id, { search: q });
+  const pages = Math.max(1, Math.ceil(total / size));
+  const page = Math.min(pages, Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  return {
+    q,
+    size,
+    page,
+    pages,
+    total,
+    documents: all.slice((page - 1) * size, page * size).map(toLibraryDocument),
+    mobileFirst: all.slice(0, 10).map(toLibraryDocument),
+    tracked: all.map((d) => ({ id: d.id, name: d.name, status: d.status, createdAt: d.createdAt, reason: d.failureReason })),
+  };
+}
+
+type ActionResult = { ok: true; message: string } | { ok: false; message: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  const ids = formData.getAll("id").filter((v): v is string => typeof v === "string" && v.length > 0);
+  if (formData.get("intent") !== "delete" || ids.length === 0) {
+    return data<ActionResult>({ ok: false, message: "Select at least one document." }, { status: 400 });
+  }
+  try {
+    const { library } = await getServices();
+    await library.deleteDocuments(user.id, ids, getRequestContext(request, { actorId: user.id }));
+  } catch (error) {
+    if (isDomainError(error)) {
+      return data<ActionResult>({ ok: false, message: error.message }, { status: error.code === "DOCUMENT_NOT_FOUND" ? 404 : 409 });
+    }
+    throw error;
+  }
+  return data<ActionResult>({ ok: true, message: ids.length === 1 ? "Document deleted" : `${ids.length} documents deleted` });
+}
+
+type PendingDelete = { ids: string[]; message: string } | null;
+
+export default function MyDocumentsPage() {
+  const loaderData = useLoaderData<typeof loader>();
+  const { q, size, page, pages, total, documents, mobileFirst, tracked } = loaderData;
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete>(null);
+  const [searchText, setSearchText] = useState(q);
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const navigate = useNavigate();
+  const fetcher = useFetcher<ActionResult>();
+  const revalidator = useRevalidator();
+  const toast = useToast();
+  const csrfToken = useCsrfToken();
+  const zipForm = useRef<HTMLFormElement>(null);
+
+  useEffect(() => setSelected(new Set()), [page, size, q]);
+  useEffect(() => setSearchText(q), [q]);
+
+  // Polling (spec 000 §4): every 10 s while something is in progress and the newest in-progress upload is under 5 minutes old.
+  const inProgress = tracked.filter((d) => isInProgress(d.status));
+  const newestInProgress = inProgress.reduce((max, d) => Math.max(max, Date.parse(d.createdAt)), 0);
+  useEffect(() => {
+    if (inProgress.length === 0 || Date.now() - newestInProgress > IN_PROGRESS_WINDOW_MS) return;
+    const timer = window.setInterval(() => revalidator.revalidate(), POLL_MS);
+    return () => window.clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [inProgress.length, newestInProgress]);
+
+  // A toast each time a document finishes.
+  const previous = useRef<Map<string, string> | null>(null);
+  useEffect(() => {
+    const before = previous.current;
+    if (before) {
+      for (const d of tracked) {
+        const was = before.get(d.id);
+        if (!was || !isInProgress(was) || isInProgress(d.status)) continue;
+        if (d.status === "ACTIVE") toast.push({ type: "success", message: `${d.name} is ready to chat` });
+        else toast.push({ type: "error", message: `${d.name} failed${d.reason ? `: ${d.reason}` : ""}` });
+      }
+    }
+    previous.current = new Map(tracked.map((d) => [d.id, d.status]));
+  }, [tracked, toast]);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || fetcher.state !== "idle") return;
+    toast.push({ type: result.ok ? "success" : "error", message: result.message });
+    if (result.ok) {
+      setSelected(new Set());
+      setPendingDelete(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.data, fetcher.state]);
+
+  // Debounced server-side search (?q=).
+  useEffect(() => {
+    if (searchText.trim() === q) return;
+    const timer = window.setTimeout(() => {
+      const next = new URLSearchParams(params);
+      if (searchText.trim()) next.set("q", searchText.trim());
+      else next.delete("q");
+      next.delete("page");
+      submit(next, { method: "get", replace: true, preventScrollReset: true });
+    }, 300);
+    return () => window.clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [searchText]);
+
+  const byId = useMemo(() => new Map(documents.map((d) => [d.id, d])), [documents]);
+  const selectedDocs = [...selected].map((id) => byId.get(id)).filter((d): d is LibraryDocument => Boolean(d));
+  const allOnPage = documents.length > 0 && documents.every((d) => selected.has(d.id));
+  const someOnPage = documents.some((d) => selected.has(d.id));
+
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const askDelete = (docs: LibraryDocument[], fromRow = false) => {
+    if (docs.length === 0) return;
+    if (docs.some((d) => statusDisplay(d.status).inProgress)) {
+      toast.push({ type: "error", message: "Please remove in-progress files before deleting documents." });
+      return;
+    }
+    setPendingDelete({
+      ids: docs.map((d) => d.id),
+      message: fromRow
+        ? "Are you sure you want to delete this document?"
+        : docs.length === 1
+          ? "Are you sure you want to delete the document?"
+          : "Are you sure you want to delete the selected documents?",
+    });
+  };
+
+  const confirmDelete = () => {
+    if (!pendingDelete) return;
+    const form = new FormData();
+    form.set("csrf", csrfToken);
+    form.set("intent", "delete");
+    for (const id of pendingDelete.ids) form.append("id", id);
+    fetcher.submit(form, { method: "post" });
+  };
+
+  const downloadSelected = () => {
+    if (selectedDocs.length === 0) return;
+    if (selectedDocs.length === 1) {
+      const a = document.createElement("a");
+      a.href = downloadUrl(selectedDocs[0].id);
+      a.download = "";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      return;
+    }
+    zipForm.current?.requestSubmit();
+  };
+
+  const pageHref = (n: number, s = size) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(n));
+    next.set("size", String(s));
+    return `?${next}`;
+  };
+  const from = total === 0 ? 0 : (page - 1) * size + 1;
+  const to = Math.min(total, page * size);
+  const none = selectedDocs.length === 0;
+
+  const hydrated = useHydrated();
+  return (
+    <div className="dc-lib-page" data-hydrated={hydrated ? "true" : undefined}>
+      <header className="dc-lib-page__header">
+        <div>
+          <Heading as="h1" size={{ initial: "6", sm: "7" }}>
+            My Documents
+          </Heading>
+          <Text as="p" size="3" color="gray" mt="1">
+            Everything you uploaded, with its status. {inProgress.length > 0 ? `${inProgress.length} still being prepared…` : ""}
+          </Text>
+        </div>
+      </header>
+
+      {/* Desktop (≥ 1025 px) */}
+      <section className="dc-desktop-only dc-lib-card dc-doc-table" aria-label="Documents table">
+        <div className="dc-doc-toolbar">
+          <Form method="get" role="search" className="dc-doc-toolbar__search" onSubmit={(e) => e.preventDefault()}>
+            <input type="hidden" name="size" value={size} />
+            <TextField.Root
+              type="search"
+              name="q"
+              placeholder="Search by name"
+              aria-label="Search documents by name"
+              value={searchText}
+              onChange={(e) => setSearchText(e.currentTarget.value)}
+              size="2"
+            />
+          </Form>
+          <Flex gap="2" wrap="wrap" align="center">
+            <Text size="2" color="gray" aria-live="polite" className="dc-doc-toolbar__count">
+              {selectedDocs.length > 0 ? `${selectedDocs.length} selected` : ""}
+            </Text>
+            <Tooltip content="Download selected">
+              <IconButton variant="soft" color="gray" aria-label="Download selected" disabled={none} onClick={downloadSelected} data-testid="download-selected">
+                <DownloadGlyph />
+              </IconButton>
+            </Tooltip>
+            <Tooltip content="Delete selected">
+              <IconButton variant="soft" color="red" aria-label="Delete selected" disabled={none} onClick={() => askDelete(selectedDocs)} data-testid="delete-selected">
+                <TrashGlyph />
+              </IconButton>
+            </Tooltip>
+            <Tooltip content="Refresh">
+              <IconButton variant="soft" color="gray" aria-label="Refresh" onClick={() => revalidator.revalidate()} loading={revalidator.state !== "idle"} data-testid="refresh">
+                <RefreshGlyph />
+              </IconButton>
+            </Tooltip>
+            <Tooltip content="Workspaces arrive in a later release">
+              <Button variant="soft" color="gray" aria-disabled="true" className="dc-disabled-control" onClick={(e) => e.preventDefault()}>
+                <WorkspaceIcon size={16} />
+                Quick Workspace
+              </Button>
+            </Tooltip>
+            <Button asChild>
+              <Link to="/upload/files">
+                <UploadIcon size={16} />
+                Upload
+              </Link>
+            </Button>
+          </Flex>
+        </div>
+
+        <Table.Root variant="ghost" size="2" className="dc-doc-table__table">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell width="44px">
+                <Checkbox
+                  aria-label="Select all documents on this page"
+                  checked={allOnPage ? true : someOnPage ? "indeterminate" : false}
+                  disabled={documents.length === 0}
+                  onCheckedChange={(v) => setSelected(v === true ? new Set(documents.map((d) => d.id)) : new Set())}
+                />
+              </Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Source</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">Pages</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">Size</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Uploaded</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell width="52px">
+                <span className="dc-visually-hidden">Actions</span>
+              </Table.ColumnHeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {documents.length === 0 ? (
+              <Table.Row>
+                <Table.Cell colSpan={8}>
+                  <div className="dc-empty">
+                    <FileIcon size={28} />
+                    <Text size="2" color="gray">
+                      {q ? `No documents match “${q}”.` : "No Document Uploaded yet."}
+                    </Text>
+                  </div>
+                </Table.Cell>
+              </Table.Row>
+            ) : (
+              documents.map((d) => (
+                <Table.Row key={d.id} align="center" data-testid="document-row" data-name={d.name} aria-selected={selected.has(d.id)}>
+                  <Table.Cell>
+                    <Checkbox aria-label={`Select ${d.name}`} checked={selected.has(d.id)} onCheckedChange={(v) => toggle(d.id, v === true)} />
+                  </Table.Cell>
+                  <Table.RowHeaderCell className="dc-doc-table__name">
+                    <Link to={`/document/${d.id}`} className="dc-doc-link" title={d.name}>
+                      {d.name}
+                    </Link>
+                  </Table.RowHeaderCell>
+                  <Table.Cell>{SOURCE_LABELS[d.source] ?? d.source}</Table.Cell>
+                  <Table.Cell justify="end">{d.pageCount || "—"}</Table.Cell>
+                  <Table.Cell justify="end" className="dc-nowrap">
+                    {formatSize(d.size)}
+                  </Table.Cell>
+                  <Table.Cell className="dc-nowrap">{formatDateTime(d.createdAt)}</Table.Cell>
+                  <Table.Cell>
+                    <StatusBadge status={d.status} reason={d.failureReason} showRaw />
+                  </Table.Cell>
+                  <Table.Cell>
+                    <DocumentMenu document={d} onDelete={(doc) => askDelete([doc], true)} />
+                  </Table.Cell>
+                </Table.Row>
+              ))
+            )}
+          </Table.Body>
+        </Table.Root>
+
+        <div className="dc-pagination">
+          <Flex align="center" gap="2">
+            <Text size="2" color="gray" id="rows-per-page">
+              Rows per page
+            </Text>
+            <Select.Root value={String(size)} onValueChange={(v) => navigate(pageHref(1, Number(v)), { preventScrollReset: true })}>
+              <Select.Trigger aria-labelledby="rows-per-page" variant="soft" color="gray" />
+              <Select.Content position="popper">
+                {PAGE_SIZES.map((s) => (
+                  <Select.Item key={s} value={String(s)}>
+                    {s}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </Flex>
+          <Flex align="center" gap="3">
+            <Text size="2" color="gray" data-testid="range">
+              {from}–{to} of {total}
+            </Text>
+            <nav aria-label="Pagination">
+              <Flex gap="1" align="center">
+                <PageLink to={pageHref(page - 1)} disabled={page <= 1} label="Previous page">
+                  <ChevronLeftIcon size={16} />
+                </PageLink>
+                <Text size="2" className="dc-nowrap">
+                  Page {page} of {pages}
+                </Text>
+                <PageLink to={pageHref(page + 1)} disabled={page >= pages} label="Next page">
+                  <ChevronRightIcon size={16} />
+                </PageLink>
+              </Flex>
+            </nav>
+          </Flex>
+        </div>
+      </section>
+
+      {/* Mobile and tablet (< 1025 px) */}
+      <section className="dc-mobile-only" aria-label="Documents">
+        <DocumentCards first={mobileFirst} total={total} q={q} onDelete={(doc) => askDelete([doc], true)} />
+      </section>
+
+      <form ref={zipForm} method="post" action="/documents/download-zip" hidden>
+        <input type="hidden" name="csrf" value={csrfToken} />
+        {selectedDocs.map((d) => (
+          <input key={d.id} type="hidden" name="id" value={d.id} />
+        ))}
+      </form>
+
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete documents"
+        message={pendingDelete?.message ?? ""}
+        busy={fetcher.state !== "idle"}
+        onConfirm={confirmDelete}
+        onOpenChange={(open) => (open ? undefined : setPendingDelete(null))}
+      />
+    </div>
+  );
+}
+
+function PageLink({ to, disabled, label, children }: { to: string; disabled: boolean; label: string; children: React.ReactNode }) {
+  return disabled ? (
+    <IconButton variant="soft" color="gray" disabled aria-label={label}>
+      {children}
+    </IconButton>
+  ) : (
+    <IconButton asChild variant="soft" color="gray">
+      <Link to={to} aria-label={label} preventScrollReset>
+        {children}
+      </Link>
+    </IconButton>
+  );
+}
+
+function TrashGlyph() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M4 7h16" />
+      <path d="M10 11v6M14 11v6" />
+      <path d="M6 7l1 13h10l1-13" />
+      <path d="M9 7V4h6v3" />
+    </svg>
+  );
+}
+
+function RefreshGlyph() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M20 11a8 8 0 1 0-2.3 5.7" />
+      <path d="M20 4v7h-7" />
+    </svg>
+  );
+}

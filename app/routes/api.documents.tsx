@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { errorResponse, readJson, toApiDocument } from "#app/components/library/api.server";
+import { validateCsrfHeader } from "#app/utils/csrf-header.server";
+import { getRequestContext } from "#app/utils/request-context.server";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
+
+const MAX_PAGE_SIZE = 100;
+
+/** GET /api/documents?search=&limit=&offset= — the owner's documents, newest first (polling, infinite scroll). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  try {
+    const url = new URL(request.url);
+    const limit = clampInt(url.searchParams.get("limit"), 10, 1, MAX_PAGE_SIZE);
+    const offset = clampInt(url.searchParams.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
+    const search = (url.searchParams.get("search") ?? "").slice(0, 200);
+    const { libraryQueries } = await getServices();
+    const { documents, total } = await libraryQueries.listDocuments(user.id, { search, limit, offset });
+    const nextOffset = offset + documents.length < total ? offset + documents.length : null;
+    return Response.json(
+      { documents: documents.map(toApiDocument), total, nextOffset },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** POST /api/documents with the upload payload (spec 000 §3) → { url, document_id, user_id }. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
+  try {
+    await validateCsrfHeader(request);
+    const payload = await readJson(request);
+    const { library } = await getServices();
+    const registered = await library.registerUpload(user.id, payload, getRequestContext(request, { actorId: user.id }));
+    return Response.json(registered, { status: 201 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+function clampInt(text: string | null, fallback: number, min: number, max: number) {
+  const n = Number.parseInt(text ?? "", 10);
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
+}
