@@ -17,6 +17,9 @@ import type {
 import type { Projector } from "#application/ports/projection";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { AccountDeletionActivities, AccountDeletionService } from "#application/identity/account-deletion";
+import { AccountAudit } from "#application/identity/account-audit";
+import { ProfileService } from "#application/identity/profile-service";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
@@ -91,6 +94,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     productName: config.productName,
     adminUsernames: config.adminUsernames,
     isProduction: config.isProduction,
+    accountDeletionGraceMs: config.accountDeletionGraceMs,
   };
   const egress: Egress =
     options.egress ?? new SafeEgress({ allowPrivateHosts: config.egressAllowPrivateHosts, userAgent: `${config.productName}/1.0` });
@@ -122,7 +126,17 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const mailbox = new DevMailboxMailer(runtimeDb, uuidV7Ids, logger);
   constant(TOKENS.Mailer, mailbox);
   constant(TOKENS.DevMailbox, mailbox);
-  for (const service of [IdentityService, IdentityQueries, LibraryService, LibraryQueries, IngestionActivities]) {
+  for (const service of [
+    IdentityService,
+    IdentityQueries,
+    ProfileService,
+    AccountDeletionService,
+    AccountDeletionActivities,
+    AccountAudit,
+    LibraryService,
+    LibraryQueries,
+    IngestionActivities,
+  ]) {
     container.bind(service).toSelf();
   }
 
@@ -144,6 +158,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const jobHandlers = options.jobHandlers ?? {};
   const registry: ActivityRegistry = {
     ...container.get(IngestionActivities).registry(),
+    ...container.get(AccountDeletionActivities).registry(),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };
