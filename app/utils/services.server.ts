@@ -1,7 +1,11 @@
 import { TOKENS } from "#application/tokens";
 import type { DevMailbox } from "#application/ports/mailer";
+import type { BlobStore } from "#application/ports/blob-store";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { AccountAudit } from "#application/identity/account-audit";
+import { AccountDeletionService } from "#application/identity/account-deletion";
+import { ProfileService } from "#application/identity/profile-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { loadConfig } from "#infrastructure/config/config";
@@ -22,10 +26,20 @@ export async function getServices() {
   const runtime = await getRuntime();
   const { config } = runtime;
   return {
-    config: { productName: config.productName, cookieSecure: config.cookieSecure, appSecret: config.appSecret },
+    config: {
+      productName: config.productName,
+      cookieSecure: config.cookieSecure,
+      appSecret: config.appSecret,
+      isProduction: config.isProduction,
+      adminUsernames: config.adminUsernames,
+    },
     logger: runtime.logger,
     identity: runtime.container.get(IdentityService),
     identityQueries: runtime.container.get(IdentityQueries),
+    profiles: runtime.container.get(ProfileService),
+    accountDeletion: runtime.container.get(AccountDeletionService),
+    accountAudit: runtime.container.get(AccountAudit),
+    blobs: runtime.get<BlobStore>(TOKENS.BlobStore),
     library: runtime.container.get(LibraryService),
     libraryQueries: runtime.container.get(LibraryQueries),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
