@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { CurrentUser } from "#application/identity/identity-queries";
+import { ACCOUNT_PENDING_DELETE_MESSAGE } from "#domain/identity/user";
 import { getCookies } from "./cookies.server";
 import { getRequestContext } from "./request-context.server";
 import { getServices } from "./services.server";
@@ -63,7 +64,7 @@ export async function requireUser(
   });
 }
 
-export const PENDING_DELETE_MESSAGE = "Your account is scheduled for deletion. Retrieve it to make changes.";
+export const PENDING_DELETE_MESSAGE = ACCOUNT_PENDING_DELETE_MESSAGE;
 
 /**
  * For actions that change anything: an account pending deletion may only be

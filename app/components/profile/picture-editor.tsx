@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, Flex, Slider, Text } from "@radix-ui/themes";
+import { Button, Callout, Dialog, Flex, Text } from "@radix-ui/themes";
 import { useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useRef, useState } from "react";
 import Cropper, { type Area } from "react-easy-crop";
@@ -145,16 +145,19 @@ export function PictureEditor({ disabled, disabledReason }: { disabled?: boolean
             ) : null}
           </div>
           <Flex align="center" gap="3" mt="3">
-            <Text as="label" size="2" id="zoom-label">
+            <Text as="label" size="2" htmlFor="zoom">
               Zoom
             </Text>
-            <Slider
-              aria-labelledby="zoom-label"
+            {/* A native range: labelled, keyboard-operable, no extra ARIA needed. */}
+            <input
+              id="zoom"
+              type="range"
+              className="dc-range"
               min={1}
               max={3}
               step={0.05}
-              value={[zoom]}
-              onValueChange={([value]) => setZoom(value ?? 1)}
+              value={zoom}
+              onChange={(e) => setZoom(Number(e.currentTarget.value))}
             />
           </Flex>
           {error ? (

@@ -98,7 +98,7 @@ export function LanguageField({
       <span className="dc-field__label-row">
         <Label htmlFor={id}>{label}</Label>
         <Tooltip content="The language answers and the interface default to. You can change it later in My Account.">
-          <button type="button" className="dc-info-button" aria-label="About the preferred language">
+          <button type="button" className="dc-info-button" aria-label="What is this setting for?">
             <InfoIcon size={14} />
           </button>
         </Tooltip>
