@@ -17,6 +17,9 @@ import type {
 import type { Projector } from "#application/ports/projection";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { AccountDeletionActivities, AccountDeletionService } from "#application/identity/account-deletion";
+import { AccountAudit } from "#application/identity/account-audit";
+import { ProfileService } from "#application/identity/profile-service";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
@@ -95,6 +98,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     productName: config.productName,
     adminUsernames: config.adminUsernames,
     isProduction: config.isProduction,
+    accountDeletionGraceMs: config.accountDeletionGraceMs,
   };
   const egress: Egress =
     options.egress ?? new SafeEgress({ allowPrivateHosts: config.egressAllowPrivateHosts, userAgent: `${config.productName}/1.0` });
@@ -130,6 +134,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   for (const service of [
     IdentityService,
     IdentityQueries,
+    ProfileService,
+    AccountDeletionService,
+    AccountDeletionActivities,
+    AccountAudit,
     LibraryService,
     LibraryQueries,
     IngestionActivities,
@@ -159,6 +167,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const registry: ActivityRegistry = {
     ...container.get(IngestionActivities).registry(),
     ...container.get(WorkspaceService).activities(),
+    ...container.get(AccountDeletionActivities).registry(),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };

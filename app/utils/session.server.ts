@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { CurrentUser } from "#application/identity/identity-queries";
+import { ACCOUNT_PENDING_DELETE_MESSAGE } from "#domain/identity/user";
 import { getCookies } from "./cookies.server";
 import { getRequestContext } from "./request-context.server";
 import { getServices } from "./services.server";
@@ -42,16 +43,40 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
  * Guards protected pages: the root goes to /login; other pages go to /login
  * with the way back remembered and the spec's toast.
  */
-export async function requireUser(request: Request): Promise<CurrentUser> {
+export async function requireUser(
+  request: Request,
+  options: { allowIncompleteOnboarding?: boolean } = {},
+): Promise<CurrentUser> {
   const user = await getCurrentUser(request);
-  if (user) return user;
   const url = new URL(request.url);
+  if (user) {
+    // Spec 000 §2 / 001 §2: until onboarding is complete every protected page sends the user there.
+    if (!user.isOnboarded && !options.allowIncompleteOnboarding) {
+      throw await redirectWithToast("/onboarding", { type: "info", message: "Please complete onboarding" });
+    }
+    return user;
+  }
   if (url.pathname === "/") throw redirect("/login");
   const back = `${url.pathname}${url.search}`;
   throw await redirectWithToast(`/login?redirectTo=${encodeURIComponent(back)}`, {
     type: "error",
     message: "Log in to unlock more features!",
   });
+}
+
+export const PENDING_DELETE_MESSAGE = ACCOUNT_PENDING_DELETE_MESSAGE;
+
+/**
+ * For actions that change anything: an account pending deletion may only be
+ * retrieved or logged out of (decision 022). Pages stay viewable, read-only.
+ * The deciders refuse too; this answers early, before any upload is read.
+ */
+export async function requireWritableUser(request: Request): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (user.status === "PENDING_DELETE") {
+    throw await redirectWithToast(safeRedirect(new URL(request.url).pathname), { type: "error", message: PENDING_DELETE_MESSAGE });
+  }
+  return user;
 }
 
 export async function requireAnonymous(request: Request): Promise<void> {

@@ -19,7 +19,17 @@ export interface CurrentUser {
   impersonatorId: string | null;
   status: UserReadModel["status"];
   isOnboarded: boolean;
+  occupation: string;
+  language: string;
+  /** Same-origin URL of the profile picture (versioned by its key), or null. */
+  pictureUrl: string | null;
+  /** ISO time a scheduled deletion purges the account, or null. */
+  deleteScheduled: string | null;
 }
+
+/** The avatar route; the key's file name makes the URL change when the picture does. */
+export const pictureUrlFor = (userId: string, pictureKey: string | null) =>
+  pictureKey ? `/avatars/${userId}?v=${encodeURIComponent(pictureKey.split("/").pop()?.replace(/\.png$/, "") ?? "")}` : null;
 
 @injectable()
 export class IdentityQueries {
@@ -48,6 +58,16 @@ export class IdentityQueries {
       impersonatorId,
       status: user.status,
       isOnboarded: user.isOnboarded,
+      occupation: user.occupation ?? "",
+      language: user.language ?? "",
+      pictureUrl: pictureUrlFor(user.id, user.pictureKey ?? null),
+      deleteScheduled: user.deleteScheduled ?? null,
     };
+  }
+
+  /** The stored picture key of a user (for the avatar route), or null. */
+  async pictureKey(userId: string): Promise<string | null> {
+    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    return user?.pictureKey ?? null;
   }
 }

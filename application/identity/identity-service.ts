@@ -16,13 +16,13 @@ import { DomainError } from "#domain/shared/domain-error";
 import {
   confirmSignupSchema,
   loginSchema,
-  normaliseEmail,
   normaliseUsername,
   signupSchema,
   usernameSchema,
 } from "#domain/identity/credentials";
-import { type ReservationKind, reservationDecider, reservationStreamId } from "#domain/identity/reservation";
-import { type UserEvent, type UserState, userDecider, userStreamId } from "#domain/identity/user";
+import { type ReservationKind, reservationDecider } from "#domain/identity/reservation";
+import { isPurged, type UserEvent, type UserState, userDecider, userStreamId } from "#domain/identity/user";
+import { reservationStreamFor } from "./reservations";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -152,7 +152,8 @@ export class IdentityService {
     }
     const userId = await this.userIdFor("username", form.username);
     const user = userId ? await this.loadUser(userId) : null;
-    const valid = user?.registered
+    // A purged account has no password any more (its hash was shredded): it answers like an unknown name.
+    const valid = user?.registered && !isPurged(user)
       ? await this.passwords.verify(form.password, user.passwordHash)
       : await this.passwords.verify(form.password, await this.dummyHash());
     if (!userId || !user?.registered || !valid) {
@@ -209,8 +210,7 @@ export class IdentityService {
   }
 
   private reservationStream(kind: ReservationKind, value: string) {
-    const normalised = kind === "username" ? normaliseUsername(value) : normaliseEmail(value);
-    return reservationStreamId(kind, this.secrets.hash(`reservation:${kind}`, normalised));
+    return reservationStreamFor(this.secrets, kind, value);
   }
 
   /** Resolves a username or email to its account through the reservation stream (consistent, unlike a read model). */

@@ -34,7 +34,30 @@ export type UserEvent =
   | DomainEvent<"VerificationCodeRejected", { codeId: string; attempt: number; rejectedAt: string }>
   | DomainEvent<"SignupConfirmed", { codeId: string; confirmedAt: string }>
   | DomainEvent<"UserLoggedIn", { sessionRef: string; method: "password"; loggedInAt: string }>
-  | DomainEvent<"UserLoggedOut", { sessionRef: string; loggedOutAt: string }>;
+  | DomainEvent<"UserLoggedOut", { sessionRef: string; loggedOutAt: string }>
+  /** Onboarding done (spec 000 §2). Names, occupation and language are personal: null once shredded. */
+  | DomainEvent<"ProfileCompleted", { personal: ProfileDetails | null; completedAt: string }>
+  | DomainEvent<"ProfileUpdated", { personal: ProfileDetails | null; updatedAt: string }>
+  /** The blob key is generated (`avatars/<userId>/<uuid>.png`), never user input. */
+  | DomainEvent<"ProfilePictureChanged", { pictureKey: string; previousKey: string | null; changedAt: string }>
+  | DomainEvent<"AccountDeletionScheduled", { reason: string; scheduledAt: string; purgeAt: string }>
+  | DomainEvent<"AccountRetrieved", { retrievedAt: string }>
+  /** The point of no return: from here the account can no longer be retrieved or used. */
+  | DomainEvent<"AccountPurgeStarted", { startedAt: string }>
+  /** Keys forgotten, blobs, search entries and reservations gone. No personal data. */
+  | DomainEvent<"AccountPurged", { purgedAt: string }>;
+
+export interface ProfileDetails {
+  firstName: string;
+  lastName: string;
+  occupation: string;
+  language: string;
+}
+
+export type AccountStatus = "ACTIVE" | "PENDING_DELETE" | "PURGING" | "PURGED";
+
+export const ACCOUNT_PENDING_DELETE_MESSAGE =
+  "Your account is scheduled for deletion. Retrieve it to make changes.";
 
 export type UserCommand =
   | {
@@ -50,7 +73,14 @@ export type UserCommand =
   | { type: "IssueVerificationCode"; codeId: string; codeHash: string; purpose: CodePurpose; now: Date }
   | { type: "ConfirmSignup"; codeHash: string; now: Date }
   | { type: "RecordLogin"; sessionRef: string; now: Date }
-  | { type: "RecordLogout"; sessionRef: string; now: Date };
+  | { type: "RecordLogout"; sessionRef: string; now: Date }
+  | { type: "CompleteOnboarding"; profile: ProfileDetails; now: Date }
+  | { type: "UpdateProfile"; profile: ProfileDetails; now: Date }
+  | { type: "ChangeProfilePicture"; pictureKey: string; now: Date }
+  | { type: "ScheduleAccountDeletion"; reason: string; graceMs: number; now: Date }
+  | { type: "RetrieveAccount"; now: Date }
+  | { type: "StartPurge"; now: Date }
+  | { type: "CompletePurge"; now: Date };
 
 interface IssuedCode {
   codeId: string;
@@ -74,14 +104,41 @@ export type UserState =
       /** Newest last; only the newest code of a purpose is valid. */
       codes: IssuedCode[];
       openSessions: string[];
+      onboarded: boolean;
+      profile: ProfileDetails;
+      pictureKey: string | null;
+      status: AccountStatus;
+      /** When a scheduled deletion purges the account (ms), or null. */
+      purgeAt: number | null;
     };
 
 const initialState = (): UserState => ({ registered: false });
 
-function requireRegistered(state: UserState): Extract<UserState, { registered: true }> {
+type Registered = Extract<UserState, { registered: true }>;
+
+function requireRegistered(state: UserState): Registered {
   if (!state.registered) throw new DomainError("USER_NOT_FOUND", "User not found");
   return state;
 }
+
+/** A purged (or purging) account no longer exists for any command. */
+function requireExisting(state: UserState): Registered {
+  const user = requireRegistered(state);
+  if (user.status === "PURGING" || user.status === "PURGED") throw new DomainError("USER_NOT_FOUND", "User not found");
+  return user;
+}
+
+/**
+ * Changes to an account pending deletion are refused (ARCHITECTURE §5, spec 001 §4):
+ * it may only be retrieved, or logged in and out.
+ */
+function requireActive(state: UserState): Registered {
+  const user = requireExisting(state);
+  if (user.status === "PENDING_DELETE") throw new DomainError("ACCOUNT_PENDING_DELETE", ACCOUNT_PENDING_DELETE_MESSAGE);
+  return user;
+}
+
+const EMPTY_PROFILE: ProfileDetails = { firstName: "", lastName: "", occupation: "", language: "" };
 
 const iso = (date: Date) => date.toISOString();
 
@@ -162,7 +219,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       return [{ type: "SignupConfirmed", data: { codeId: code.codeId, confirmedAt: iso(command.now) } }];
     }
     case "RecordLogin": {
-      const user = requireRegistered(state);
+      const user = requireExisting(state);
       if (!user.confirmed) throw new DomainError("USER_NOT_CONFIRMED", "User is not confirmed.");
       return [
         { type: "UserLoggedIn", data: { sessionRef: command.sessionRef, method: "password", loggedInAt: iso(command.now) } },
@@ -173,8 +230,69 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (!user.openSessions.includes(command.sessionRef)) return [];
       return [{ type: "UserLoggedOut", data: { sessionRef: command.sessionRef, loggedOutAt: iso(command.now) } }];
     }
+    case "CompleteOnboarding": {
+      const user = requireActive(state);
+      if (user.onboarded) throw new DomainError("ALREADY_ONBOARDED", "Onboarding is already complete.");
+      return [{ type: "ProfileCompleted", data: { personal: { ...command.profile }, completedAt: iso(command.now) } }];
+    }
+    case "UpdateProfile": {
+      const user = requireActive(state);
+      if (!user.onboarded) throw new DomainError("NOT_ONBOARDED", "Please complete onboarding");
+      const p = command.profile;
+      const same = (Object.keys(p) as (keyof ProfileDetails)[]).every((k) => p[k] === user.profile[k]);
+      if (same) return [];
+      return [{ type: "ProfileUpdated", data: { personal: { ...p }, updatedAt: iso(command.now) } }];
+    }
+    case "ChangeProfilePicture": {
+      const user = requireActive(state);
+      if (user.pictureKey === command.pictureKey) return [];
+      return [
+        {
+          type: "ProfilePictureChanged",
+          data: { pictureKey: command.pictureKey, previousKey: user.pictureKey, changedAt: iso(command.now) },
+        },
+      ];
+    }
+    case "ScheduleAccountDeletion": {
+      const user = requireExisting(state);
+      if (!user.confirmed) throw new DomainError("USER_NOT_CONFIRMED", "User is not confirmed.");
+      if (user.status === "PENDING_DELETE") {
+        throw new DomainError("DELETION_ALREADY_SCHEDULED", "Account deletion is already in progress.");
+      }
+      return [
+        {
+          type: "AccountDeletionScheduled",
+          data: {
+            reason: command.reason,
+            scheduledAt: iso(command.now),
+            purgeAt: iso(new Date(command.now.getTime() + command.graceMs)),
+          },
+        },
+      ];
+    }
+    case "RetrieveAccount": {
+      const user = requireExisting(state);
+      if (user.status !== "PENDING_DELETE") throw new DomainError("NOT_PENDING_DELETE", "This account is not scheduled for deletion.");
+      return [{ type: "AccountRetrieved", data: { retrievedAt: iso(command.now) } }];
+    }
+    case "StartPurge": {
+      const user = requireRegistered(state);
+      if (user.status === "PURGING" || user.status === "PURGED") return [];
+      // Retrieved in the meantime, or the timer is early: nothing to purge.
+      if (user.status !== "PENDING_DELETE" || user.purgeAt === null || command.now.getTime() < user.purgeAt) return [];
+      return [{ type: "AccountPurgeStarted", data: { startedAt: iso(command.now) } }];
+    }
+    case "CompletePurge": {
+      const user = requireRegistered(state);
+      if (user.status === "PURGED") return [];
+      if (user.status !== "PURGING") throw new DomainError("PURGE_NOT_STARTED", "The purge of this account has not started.");
+      return [{ type: "AccountPurged", data: { purgedAt: iso(command.now) } }];
+    }
   }
 }
+
+/** Is the account, as folded, one the purge has reached (or finished)? */
+export const isPurged = (state: UserState) => state.registered && (state.status === "PURGING" || state.status === "PURGED");
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
@@ -188,6 +306,11 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         confirmed: false,
         codes: [],
         openSessions: [],
+        onboarded: false,
+        profile: EMPTY_PROFILE,
+        pictureKey: null,
+        status: "ACTIVE",
+        purgeAt: null,
       };
     case "VerificationCodeIssued": {
       const user = requireRegistered(state);
@@ -224,6 +347,34 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case "UserLoggedOut": {
       const user = requireRegistered(state);
       return { ...user, openSessions: user.openSessions.filter((s) => s !== event.data.sessionRef) };
+    }
+    case "ProfileCompleted": {
+      const user = requireRegistered(state);
+      return { ...user, onboarded: true, profile: event.data.personal ? { ...event.data.personal } : EMPTY_PROFILE };
+    }
+    case "ProfileUpdated": {
+      const user = requireRegistered(state);
+      return { ...user, profile: event.data.personal ? { ...event.data.personal } : EMPTY_PROFILE };
+    }
+    case "ProfilePictureChanged": {
+      const user = requireRegistered(state);
+      return { ...user, pictureKey: event.data.pictureKey };
+    }
+    case "AccountDeletionScheduled": {
+      const user = requireRegistered(state);
+      return { ...user, status: "PENDING_DELETE", purgeAt: Date.parse(event.data.purgeAt) };
+    }
+    case "AccountRetrieved": {
+      const user = requireRegistered(state);
+      return { ...user, status: "ACTIVE", purgeAt: null };
+    }
+    case "AccountPurgeStarted": {
+      const user = requireRegistered(state);
+      return { ...user, status: "PURGING", openSessions: [] };
+    }
+    case "AccountPurged": {
+      const user = requireRegistered(state);
+      return { ...user, status: "PURGED", purgeAt: null, pictureKey: null, openSessions: [] };
     }
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { deletionGraceMs } from "#domain/identity/profile";
 
 /**
  * All configuration, validated once at start-up. Each production adapter is
@@ -28,6 +29,8 @@ const schema = z.object({
   ADMIN_USERNAMES: z.string().default(""),
   /** Host names the server may fetch even though they resolve to a private address (e.g. a model server on the LAN). */
   EGRESS_ALLOW_PRIVATE_HOSTS: z.string().default(""),
+  /** Overrides the account-deletion grace period (7 days in production, 10 minutes elsewhere); for tests. */
+  ACCOUNT_DELETION_GRACE_MS: z.coerce.number().int().min(1000).optional(),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -64,6 +67,8 @@ export interface AppConfig {
   productName: string;
   adminUsernames: string[];
   egressAllowPrivateHosts: string[];
+  /** Grace period before a scheduled account deletion purges (ms). */
+  accountDeletionGraceMs: number;
   adapters: {
     eventStore: "sqlite" | "eventstoredb";
     readModels: "sqlite" | "mongodb";
@@ -106,6 +111,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     productName: env.PRODUCT_NAME,
     adminUsernames: list(env.ADMIN_USERNAMES),
     egressAllowPrivateHosts: list(env.EGRESS_ALLOW_PRIVATE_HOSTS),
+    accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
     adapters: {
       eventStore: env.EVENTSTORE_URL ? "eventstoredb" : "sqlite",
       readModels: env.MONGODB_URL ? "mongodb" : "sqlite",

@@ -14,6 +14,12 @@ export interface UserReadModel {
   status: "ACTIVE" | "PENDING_DELETE" | "";
   confirmed: boolean;
   isOnboarded: boolean;
+  occupation: string;
+  language: string;
+  /** Blob key of the current profile picture (served by /avatars/<userId>), or null. */
+  pictureKey: string | null;
+  /** ISO time a scheduled deletion purges the account (spec: delete_scheduled), or null. */
+  deleteScheduled: string | null;
   refCode: string | null;
   registeredAt: string;
   lastLoginAt: string | null;
@@ -47,6 +53,10 @@ export const usersProjector: Projector = {
           status: "",
           confirmed: false,
           isOnboarded: false,
+          occupation: "",
+          language: "",
+          pictureKey: null,
+          deleteScheduled: null,
           refCode: event.data.refCode,
           registeredAt: event.data.registeredAt,
           lastLoginAt: null,
@@ -58,6 +68,34 @@ export const usersProjector: Projector = {
         return;
       case "UserLoggedIn":
         await users.patch(userId, { lastLoginAt: event.data.loggedInAt });
+        return;
+      case "ProfileCompleted":
+      case "ProfileUpdated": {
+        // personal: null means the data was shredded; the row is gone or going.
+        const personal = event.data.personal;
+        if (!personal) return;
+        await users.patch(userId, {
+          firstName: personal.firstName,
+          lastName: personal.lastName,
+          occupation: personal.occupation,
+          language: personal.language,
+          ...(event.type === "ProfileCompleted" ? { isOnboarded: true } : {}),
+        });
+        return;
+      }
+      case "ProfilePictureChanged":
+        await users.patch(userId, { pictureKey: event.data.pictureKey });
+        return;
+      case "AccountDeletionScheduled":
+        await users.patch(userId, { status: "PENDING_DELETE", deleteScheduled: event.data.purgeAt });
+        return;
+      case "AccountRetrieved":
+        await users.patch(userId, { status: "ACTIVE", deleteScheduled: null });
+        return;
+      case "AccountPurgeStarted":
+      case "AccountPurged":
+        // Nothing of the account stays in the read models.
+        await users.delete(userId);
         return;
       default:
         return;

@@ -3,7 +3,7 @@ import { Link, useMatches } from "@remix-run/react";
 import { ChevronRightIcon } from "#app/components/icons";
 
 /** Routes under the app shell set `handle.breadcrumb = { section, page }`. */
-export type BreadcrumbHandle = { breadcrumb?: { section: string; page?: string } };
+export type BreadcrumbHandle = { breadcrumb?: { section: string; page?: string; sectionTo?: string } };
 
 export function Breadcrumbs({ productName }: { productName: string }) {
   const matches = useMatches();
@@ -20,7 +20,11 @@ export function Breadcrumbs({ productName }: { productName: string }) {
         {parts.map((part, index) => (
           <li key={part}>
             <ChevronRightIcon size={14} className="dc-breadcrumbs__sep" />
-            {index === parts.length - 1 ? (
+            {index === 0 && crumb?.sectionTo && parts.length > 1 ? (
+              <Link to={crumb.sectionTo} className="dc-breadcrumbs__link">
+                {part}
+              </Link>
+            ) : index === parts.length - 1 ? (
               <Text size="2" weight="medium" aria-current="page">
                 {part}
               </Text>
