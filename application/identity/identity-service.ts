@@ -35,14 +35,9 @@ import {
   userStreamId,
 } from "#domain/identity/user";
 
-/** What the OpenID adapter hands over once the ID token is validated (signature, issuer, audience, nonce). */
-export interface VerifiedExternalClaims {
-  issuer: string;
-  providerName: string;
-  subject: string;
-  email: string | null;
-  emailVerified: boolean;
-}
+import type { VerifiedExternalClaims } from "#application/ports/external-identity";
+
+export type { VerifiedExternalClaims };
 
 export type ExternalSignInOutcome = "signed-in" | "linked" | "created";
 
