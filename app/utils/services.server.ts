@@ -1,5 +1,6 @@
 import { TOKENS } from "#application/tokens";
 import type { DevMailbox } from "#application/ports/mailer";
+import type { ExternalIdentityProvider } from "#application/ports/external-identity";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
 import { LibraryQueries } from "#application/library/library-queries";
@@ -29,6 +30,8 @@ export async function getServices() {
     library: runtime.container.get(LibraryService),
     libraryQueries: runtime.container.get(LibraryQueries),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
+    /** null when OpenID sign-in is not configured. */
+    externalIdentity: runtime.get<ExternalIdentityProvider | null>(TOKENS.ExternalIdentityProvider),
   };
 }
 

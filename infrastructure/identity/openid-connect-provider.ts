@@ -34,7 +34,6 @@ export class OpenIdConnectProvider implements ExternalIdentityProvider {
       code_challenge_method: "S256",
       state: pending.state,
       nonce: pending.nonce,
-      prompt: "select_account",
     });
     return { authorizationUrl, pending };
   }
