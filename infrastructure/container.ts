@@ -132,7 +132,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     constant(TOKENS.Mailer, mailbox);
     constant(TOKENS.DevMailbox, mailbox);
   }
-  constant(TOKENS.ExternalIdentityProvider, config.oidc ? new OpenIdConnectProvider(config.oidc) : null);
+  // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
+  if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
   for (const service of [IdentityService, IdentityQueries, LibraryService, LibraryQueries, IngestionActivities]) {
     container.bind(service).toSelf();
   }

@@ -31,7 +31,9 @@ export async function getServices() {
     libraryQueries: runtime.container.get(LibraryQueries),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */
-    externalIdentity: runtime.get<ExternalIdentityProvider | null>(TOKENS.ExternalIdentityProvider),
+    externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)
+      ? runtime.get<ExternalIdentityProvider>(TOKENS.ExternalIdentityProvider)
+      : null,
   };
 }
 
