@@ -224,3 +224,35 @@ describe("signing in with an OpenID provider", () => {
     await expectCode(identity.login(alice, ctx()), "INVALID_CREDENTIALS");
   });
 });
+
+describe("enumeration and throttling", () => {
+  it("throttles logins per client address, whatever the account", async () => {
+    for (let i = 0; i < 30; i++) {
+      await expectCode(identity.login({ username: `nobody${i}`, password: "Wrong123!" }, ctx("10.7.7.7")), "INVALID_CREDENTIALS");
+    }
+    await expectCode(identity.login({ username: "someoneelse", password: "Wrong123!" }, ctx("10.7.7.7")), "LOGIN_THROTTLED");
+    // Another address is not affected.
+    await expectCode(identity.login({ username: "someoneelse", password: "Wrong123!" }, ctx("10.7.7.8")), "INVALID_CREDENTIALS");
+  });
+
+  it("rate-limits the on-blur username check, the only place that tells whether a name exists", async () => {
+    await confirmedAlice();
+    for (let i = 0; i < 30; i++) await identity.isUsernameAvailable(`name${i}`, ctx("10.6.6.6"));
+    await expectCode(identity.isUsernameAvailable("alice", ctx("10.6.6.6")), "RATE_LIMITED");
+  });
+
+  it("answers OpenID sign-in for an account without a password like any wrong password", async () => {
+    const { userId } = await identity.signInWithExternalIdentity(
+      { issuer: "https://id.example.com", providerName: "Google", subject: "s", email: "pat@example.com", emailVerified: true },
+      ctx(),
+    );
+    const wrong = await identity.login({ username: "pat", password: "Secret12!" }, ctx()).catch((e: DomainError) => e);
+    const unknown = await identity.login({ username: "nobodyatall", password: "Secret12!" }, ctx()).catch((e: DomainError) => e);
+    expect(wrong).toMatchObject({ code: "INVALID_CREDENTIALS", message: (unknown as DomainError).message });
+    await expectCode(identity.changePassword(userId, { oldPassword: "anything", newPassword: "Better34#" }, ctx()), "NO_PASSWORD");
+    // Forgot Password gives such an account a password.
+    await identity.requestPasswordReset({ username: "pat" }, ctx());
+    await identity.resetPassword({ username: "pat", code: await lastCode(), password: "Better34#" }, ctx());
+    expect((await identity.login({ username: "pat", password: "Better34#" }, ctx())).userId).toBe(userId);
+  });
+});

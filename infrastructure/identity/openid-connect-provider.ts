@@ -8,7 +8,7 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 /**
  * Any OpenID provider through openid-client v6. Discovery of the operator's
  * issuer is configuration, not user input, so it does not go through the
- * egress module (docs/decisions/011); plain http is accepted only for a
+ * egress module (docs/decisions/010); plain http is accepted only for a
  * provider on this machine (development and tests).
  */
 export class OpenIdConnectProvider implements ExternalIdentityProvider {
