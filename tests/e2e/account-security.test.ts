@@ -244,16 +244,15 @@ describe("production cookies", () => {
       const csrfCookie = setCookieValue(page, "__csrf")!;
       expect(csrfCookie.attributes).toMatch(/Secure/i);
       const username = `prod${Date.now().toString(36)}`;
-      await signUpOverHttp(session, prod.url, { username, email: `${username}@example.com`, password: PASSWORD }).catch(() => undefined);
+      await signUpOverHttp(session, prod.url, { username, email: `${username}@example.com`, password: PASSWORD });
       const fresh = new HttpSession();
       const csrf = await pageCsrf(fresh, `${prod.url}/login`);
       const login = await fresh.request(`${prod.url}/login`, form({ csrf, intent: "login", username, password: PASSWORD }));
-      const cookie = setCookieValue(login, "__session");
-      if (cookie) {
-        expect(cookie.attributes).toMatch(/Secure/i);
-        expect(cookie.attributes).toMatch(/HttpOnly/i);
-        expect(cookie.attributes).toMatch(/SameSite=Lax/i);
-      }
+      expect(login.status).toBe(302);
+      const cookie = setCookieValue(login, "__session")!;
+      expect(cookie.attributes).toMatch(/Secure/i);
+      expect(cookie.attributes).toMatch(/HttpOnly/i);
+      expect(cookie.attributes).toMatch(/SameSite=Lax/i);
     } finally {
       await prod.stop();
     }
