@@ -7,6 +7,11 @@ import { DomainError } from "#domain/shared/domain-error";
 import { createTestRuntime } from "../../tests/support/test-runtime";
 import { IdentityQueries } from "./identity-queries";
 import { IdentityService, type VerifiedExternalClaims } from "./identity-service";
+import Database from "better-sqlite3";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import { rebuildProjections } from "#infrastructure/embedded/projection-runner";
+import { SqliteReadModelStore } from "#infrastructure/embedded/sqlite/sqlite-read-model-store";
+import { allProjectors } from "#projections/index";
 
 /** Forgot password, change password, log out everywhere and OpenID sign-in on the embedded adapters. */
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
@@ -254,5 +259,33 @@ describe("enumeration and throttling", () => {
     await identity.requestPasswordReset({ username: "pat" }, ctx());
     await identity.resetPassword({ username: "pat", code: await lastCode(), password: "Better34#" }, ctx());
     expect((await identity.login({ username: "pat", password: "Better34#" }, ctx())).userId).toBe(userId);
+  });
+});
+
+describe("the read models after these events", () => {
+  it("are rebuilt from position 0 into exactly what the live run built", async () => {
+    const userId = await confirmedAlice();
+    await identity.signInWithExternalIdentity({ issuer: "https://id.example.com", providerName: "Google", subject: "a", email: "alice@example.com", emailVerified: true }, ctx());
+    await identity.signInWithExternalIdentity({ issuer: "https://id.example.com", providerName: "Google", subject: "b", email: "bea@example.com", emailVerified: true }, ctx());
+    await identity.startSession(userId, ctx());
+    env.clock.advance(31_000);
+    await identity.requestPasswordReset({ username: "alice" }, ctx());
+    await identity.resetPassword({ username: "alice", code: await lastCode(), password: NEW_PASSWORD }, ctx());
+    await identity.changePassword(userId, { oldPassword: NEW_PASSWORD, newPassword: "Third56$" }, ctx());
+    await identity.logOutEverywhere(userId, ctx());
+
+    const events = env.runtime.get<EventStore>(TOKENS.EventStore);
+    const snapshot = async (store: ReadModelStore) => {
+      const out: Record<string, unknown[]> = {};
+      for (const projector of allProjectors) {
+        for (const name of projector.collections) out[name] = await store.collection(name).find({}, { sort: [{ field: "id", direction: "asc" }] });
+      }
+      return out;
+    };
+    const live = await snapshot(env.runtime.get<ReadModelStore>(TOKENS.ReadModelStore));
+    const fresh = new SqliteReadModelStore(new Database(":memory:"));
+    await rebuildProjections(events, fresh, allProjectors);
+    expect(await snapshot(fresh)).toEqual(live);
+    expect((await queries.connectedApps(userId)).map((a) => a.email)).toEqual(["alice@example.com"]);
   });
 });
