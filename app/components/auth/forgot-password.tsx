@@ -44,7 +44,10 @@ export function ForgotPasswordForm({
   initialUsername = "",
   serverData,
   onDone,
+  cancel,
 }: {
+  /** A Cancel control shown beside the submit button (the dialog's close). */
+  cancel?: React.ReactNode;
   initialUsername?: string;
   /** The action's answer when the page itself was posted (no JavaScript). */
   serverData?: ForgotPasswordActionData | null;
@@ -119,6 +122,7 @@ export function ForgotPasswordForm({
           If the account exists, we will email a 6-digit code to its address.
         </Text>
         <Flex justify="end" gap="3">
+          {cancel}
           <Button type="submit" size="3" loading={busy}>
             Confirm
           </Button>
@@ -173,9 +177,12 @@ export function ForgotPasswordForm({
               Resend Code
             </Button>
           )}
-          <Button type="submit" size="3" loading={busy}>
-            Update
-          </Button>
+          <Flex gap="3">
+            {cancel}
+            <Button type="submit" size="3" loading={busy}>
+              Update
+            </Button>
+          </Flex>
         </Flex>
       </fetcher.Form>
     </>
@@ -215,7 +222,19 @@ export function ForgotPasswordDialog({
         <Dialog.Description size="2" color="gray" mb="3">
           Reset it with a 6-digit code sent to your email address.
         </Dialog.Description>
-        {open ? <ForgotPasswordForm initialUsername={initialUsername} onDone={() => onOpenChange(false)} /> : null}
+        {open ? (
+          <ForgotPasswordForm
+            initialUsername={initialUsername}
+            onDone={() => onOpenChange(false)}
+            cancel={
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray" size="3">
+                  Cancel
+                </Button>
+              </Dialog.Close>
+            }
+          />
+        ) : null}
       </Dialog.Content>
     </Dialog.Root>
   );
