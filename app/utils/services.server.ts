@@ -1,6 +1,7 @@
 import { TOKENS } from "#application/tokens";
 import type { DevMailbox } from "#application/ports/mailer";
 import type { BlobStore } from "#application/ports/blob-store";
+import type { ExternalIdentityProvider } from "#application/ports/external-identity";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
 import { ConversationService } from "#application/conversation/conversation-service";
@@ -49,6 +50,10 @@ export async function getServices() {
     workspaceQueries: runtime.container.get(WorkspaceQueries),
     conversations: runtime.container.get(ConversationService),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
+    /** null when OpenID sign-in is not configured. */
+    externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)
+      ? runtime.get<ExternalIdentityProvider>(TOKENS.ExternalIdentityProvider)
+      : null,
   };
 }
 

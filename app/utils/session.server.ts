@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { CurrentUser } from "#application/identity/identity-queries";
-import { ACCOUNT_PENDING_DELETE_MESSAGE } from "#domain/identity/user";
+import { ACCOUNT_PENDING_DELETE_MESSAGE, type LoginMethod } from "#domain/identity/user";
 import { getCookies } from "./cookies.server";
 import { getRequestContext } from "./request-context.server";
 import { getServices } from "./services.server";
@@ -87,18 +87,31 @@ export async function requireAnonymous(request: Request): Promise<void> {
 export async function startUserSession(
   request: Request,
   userId: string,
-  options: { redirectTo?: string | null; toast?: Toast },
+  options: { redirectTo?: string | null; toast?: Toast; method?: LoginMethod },
 ): Promise<Response> {
   const { identity } = await getServices();
   // A session token that existed before login is dropped, not reused (fixation).
   const previous = await sessionToken(request);
   if (previous) await identity.endSession(previous, getRequestContext(request));
-  const { token, expiresAt } = await identity.startSession(userId, getRequestContext(request, { actorId: userId }));
+  const { token, expiresAt } = await identity.startSession(userId, getRequestContext(request, { actorId: userId }), options.method);
   const { session } = await getCookies();
   const headers = new Headers();
   headers.append("Set-Cookie", await session.serialize(token, { expires: expiresAt }));
   if (options.toast) headers.append("Set-Cookie", await toastHeader(options.toast));
   return redirect(safeRedirect(options.redirectTo), { headers });
+}
+
+/** The header that removes the session cookie from this browser. */
+export async function clearSessionCookie(): Promise<string> {
+  const { session } = await getCookies();
+  return session.serialize("", { maxAge: 0 });
+}
+
+/** Actions that need a signed-in user: the user, or a redirect to /login. */
+export async function requireUserForAction(request: Request): Promise<CurrentUser> {
+  const user = await getCurrentUser(request);
+  if (!user) throw await redirectWithToast("/login", { type: "error", message: "Log in to unlock more features!" });
+  return user;
 }
 
 export async function endUserSession(request: Request): Promise<Response> {

@@ -2,7 +2,10 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { AppSettings } from "#application/shared/app-settings";
-import { USERS, type UserReadModel } from "#projections/identity/users.projector";
+import { type ConnectedAppReadModel, USERS, type UserReadModel } from "#projections/identity/users.projector";
+
+/** Connected Apps on the profile page (spec 001 §2): the provider and the email it vouched for. */
+export type ConnectedApp = ConnectedAppReadModel;
 
 export type Role = "admin" | "member" | "impersonate";
 
@@ -69,5 +72,11 @@ export class IdentityQueries {
   async pictureKey(userId: string): Promise<string | null> {
     const user = await this.store.collection<UserReadModel>(USERS).get(userId);
     return user?.pictureKey ?? null;
+  }
+
+  /** The OpenID providers linked to the account, oldest first. */
+  async connectedApps(userId: string): Promise<ConnectedApp[]> {
+    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    return [...(user?.connectedApps ?? [])].sort((a, b) => a.linkedAt.localeCompare(b.linkedAt));
   }
 }

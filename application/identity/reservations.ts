@@ -5,12 +5,14 @@ import { normaliseEmail, normaliseUsername } from "#domain/identity/credentials"
 import { type ReservationKind, reservationDecider, reservationStreamId } from "#domain/identity/reservation";
 
 /**
- * The reservation stream of a username or email (docs/decisions/002): an HMAC
- * of the normalised value, so no personal data ends up in a stream id.
+ * The reservation stream of a username, email or OpenID identity
+ * (docs/decisions/002): an HMAC of the normalised value, so no personal data
+ * ends up in a stream id. OpenID subjects are case-sensitive (OpenID Core §5.7)
+ * and are not normalised.
  * Shared by sign-up, the purge (which releases the reservations) and the audit.
  */
 export function reservationStreamFor(secrets: SecretHasher, kind: ReservationKind, value: string): string {
-  const normalised = kind === "username" ? normaliseUsername(value) : normaliseEmail(value);
+  const normalised = kind === "username" ? normaliseUsername(value) : kind === "email" ? normaliseEmail(value) : value;
   return reservationStreamId(kind, secrets.hash(`reservation:${kind}`, normalised));
 }
 

@@ -14,7 +14,10 @@ export const VERIFICATION_CODE_RESEND_MS = 30 * 1000;
 /** Codes a user may be sent per hour; stops a mailbox from being flooded. */
 export const VERIFICATION_CODES_PER_HOUR = 6;
 
-export type CodePurpose = "signup";
+export type CodePurpose = "signup" | "password-reset";
+
+/** Why every session of an account was revoked (audit). */
+export type SessionsRevokedReason = "password-reset" | "user-request";
 
 export type UserEvent =
   | DomainEvent<
@@ -22,7 +25,8 @@ export type UserEvent =
       {
         userId: string;
         /** null once the account's personal data has been crypto-shredded. */
-        personal: { username: string; email: string; passwordHash: string } | null;
+        /** passwordHash is null for an account created through an OpenID provider (no password yet). */
+        personal: { username: string; email: string; passwordHash: string | null } | null;
         refCode: string | null;
         registeredAt: string;
       }
@@ -33,8 +37,28 @@ export type UserEvent =
     >
   | DomainEvent<"VerificationCodeRejected", { codeId: string; attempt: number; rejectedAt: string }>
   | DomainEvent<"SignupConfirmed", { codeId: string; confirmedAt: string }>
-  | DomainEvent<"UserLoggedIn", { sessionRef: string; method: "password"; loggedInAt: string }>
+  | DomainEvent<"UserLoggedIn", { sessionRef: string; method: LoginMethod; loggedInAt: string }>
   | DomainEvent<"UserLoggedOut", { sessionRef: string; loggedOutAt: string }>
+  | DomainEvent<"PasswordReset", { codeId: string; personal: { passwordHash: string } | null; resetAt: string }>
+  | DomainEvent<"PasswordChanged", { personal: { passwordHash: string } | null; changedAt: string }>
+  | DomainEvent<"AllSessionsRevoked", { sessionRefs: string[]; reason: SessionsRevokedReason; revokedAt: string }>
+  | DomainEvent<
+      "ExternalIdentityLinked",
+      {
+        issuer: string;
+        providerName: string;
+        /** HMAC(issuer, subject): the key of the identity's reservation stream. */
+        identityKey: string;
+        personal: { subject: string; email: string } | null;
+        /**
+         * True when the link confirmed a not-yet-confirmed account: the provider
+         * vouched for the mailbox, and the password set by whoever pre-registered
+         * that address is dropped (docs/decisions/010).
+         */
+        confirmedAccount: boolean;
+        linkedAt: string;
+      }
+    >
   /** Onboarding done (spec 000 §2). Names, occupation and language are personal: null once shredded. */
   | DomainEvent<"ProfileCompleted", { personal: ProfileDetails | null; completedAt: string }>
   | DomainEvent<"ProfileUpdated", { personal: ProfileDetails | null; updatedAt: string }>
@@ -59,6 +83,8 @@ export type AccountStatus = "ACTIVE" | "PENDING_DELETE" | "PURGING" | "PURGED";
 export const ACCOUNT_PENDING_DELETE_MESSAGE =
   "Your account is scheduled for deletion. Retrieve it to make changes.";
 
+export type LoginMethod = "password" | "oidc";
+
 export type UserCommand =
   | {
       type: "RegisterUser";
@@ -72,8 +98,20 @@ export type UserCommand =
     }
   | { type: "IssueVerificationCode"; codeId: string; codeHash: string; purpose: CodePurpose; now: Date }
   | { type: "ConfirmSignup"; codeHash: string; now: Date }
-  | { type: "RecordLogin"; sessionRef: string; now: Date }
+  | { type: "RecordLogin"; sessionRef: string; method?: LoginMethod; now: Date }
   | { type: "RecordLogout"; sessionRef: string; now: Date }
+  | { type: "ResetPassword"; codeHash: string; passwordHash: string; now: Date }
+  | { type: "ChangePassword"; passwordHash: string; now: Date }
+  | { type: "RevokeAllSessions"; reason: SessionsRevokedReason; now: Date }
+  | {
+      type: "RegisterExternalUser";
+      userId: string;
+      username: string;
+      email: string;
+      identity: ExternalIdentity;
+      now: Date;
+    }
+  | { type: "LinkExternalIdentity"; identity: ExternalIdentity; now: Date }
   | { type: "CompleteOnboarding"; profile: ProfileDetails; now: Date }
   | { type: "UpdateProfile"; profile: ProfileDetails; now: Date }
   | { type: "ChangeProfilePicture"; pictureKey: string; now: Date }
@@ -81,6 +119,23 @@ export type UserCommand =
   | { type: "RetrieveAccount"; now: Date }
   | { type: "StartPurge"; now: Date }
   | { type: "CompletePurge"; now: Date };
+
+export interface ExternalIdentity {
+  issuer: string;
+  providerName: string;
+  identityKey: string;
+  subject: string;
+  /** The provider's verified email. */
+  email: string;
+}
+
+export interface LinkedIdentity {
+  issuer: string;
+  providerName: string;
+  identityKey: string;
+  email: string;
+  linkedAt: string;
+}
 
 interface IssuedCode {
   codeId: string;
@@ -99,8 +154,10 @@ export type UserState =
       userId: string;
       username: string;
       email: string;
-      passwordHash: string;
+      /** null: no password (account created through an OpenID provider, or its pre-registered password was dropped). */
+      passwordHash: string | null;
       confirmed: boolean;
+      externalIdentities: LinkedIdentity[];
       /** Newest last; only the newest code of a purpose is valid. */
       codes: IssuedCode[];
       openSessions: string[];
@@ -170,6 +227,54 @@ function issueCode(
   };
 }
 
+const INVALID_CODE = "Invalid verification code provided, please try again.";
+
+/**
+ * The newest code of a purpose, checked for use, attempts and expiry. A wrong
+ * code is not thrown: it becomes a `VerificationCodeRejected` event, so the
+ * failed try counts against the code (and survives restarts).
+ */
+function checkCode(
+  user: Extract<UserState, { registered: true }>,
+  purpose: CodePurpose,
+  codeHash: string,
+  now: Date,
+): { ok: true; code: IssuedCode } | { ok: false; rejection: UserEvent } {
+  const code = user.codes.filter((c) => c.purpose === purpose).at(-1);
+  if (!code || code.used) throw new DomainError("CODE_INVALID", INVALID_CODE);
+  if (code.attempts >= VERIFICATION_CODE_MAX_ATTEMPTS) {
+    throw new DomainError("CODE_ATTEMPTS_EXCEEDED", "Too many wrong attempts. Please request a new code.");
+  }
+  if (now.getTime() >= code.expiresAt) {
+    throw new DomainError("CODE_EXPIRED", "This code has expired. Please request a new code.");
+  }
+  if (code.codeHash !== codeHash) {
+    return {
+      ok: false,
+      rejection: { type: "VerificationCodeRejected", data: { codeId: code.codeId, attempt: code.attempts + 1, rejectedAt: iso(now) } },
+    };
+  }
+  return { ok: true, code };
+}
+
+function linkEvent(identity: ExternalIdentity, confirmedAccount: boolean, now: Date): UserEvent {
+  return {
+    type: "ExternalIdentityLinked",
+    data: {
+      issuer: identity.issuer,
+      providerName: identity.providerName,
+      identityKey: identity.identityKey,
+      personal: { subject: identity.subject, email: identity.email },
+      confirmedAccount,
+      linkedAt: iso(now),
+    },
+  };
+}
+
+function revokeAll(user: Extract<UserState, { registered: true }>, reason: SessionsRevokedReason, now: Date): UserEvent {
+  return { type: "AllSessionsRevoked", data: { sessionRefs: [...user.openSessions], reason, revokedAt: iso(now) } };
+}
+
 export function decide(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case "RegisterUser": {
@@ -197,32 +302,18 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case "ConfirmSignup": {
       const user = requireRegistered(state);
       if (user.confirmed) throw new DomainError("ALREADY_CONFIRMED", "This account is already confirmed. Please log in.");
-      const code = user.codes.filter((c) => c.purpose === "signup").at(-1);
-      if (!code || code.used) {
-        throw new DomainError("CODE_INVALID", "Invalid verification code provided, please try again.");
-      }
-      if (code.attempts >= VERIFICATION_CODE_MAX_ATTEMPTS) {
-        throw new DomainError("CODE_ATTEMPTS_EXCEEDED", "Too many wrong attempts. Please request a new code.");
-      }
-      if (command.now.getTime() >= code.expiresAt) {
-        throw new DomainError("CODE_EXPIRED", "This code has expired. Please request a new code.");
-      }
-      if (code.codeHash !== command.codeHash) {
-        // Recorded, not thrown: the wrong try must count against the code.
-        return [
-          {
-            type: "VerificationCodeRejected",
-            data: { codeId: code.codeId, attempt: code.attempts + 1, rejectedAt: iso(command.now) },
-          },
-        ];
-      }
-      return [{ type: "SignupConfirmed", data: { codeId: code.codeId, confirmedAt: iso(command.now) } }];
+      const checked = checkCode(user, "signup", command.codeHash, command.now);
+      if (!checked.ok) return [checked.rejection];
+      return [{ type: "SignupConfirmed", data: { codeId: checked.code.codeId, confirmedAt: iso(command.now) } }];
     }
     case "RecordLogin": {
       const user = requireExisting(state);
       if (!user.confirmed) throw new DomainError("USER_NOT_CONFIRMED", "User is not confirmed.");
       return [
-        { type: "UserLoggedIn", data: { sessionRef: command.sessionRef, method: "password", loggedInAt: iso(command.now) } },
+        {
+          type: "UserLoggedIn",
+          data: { sessionRef: command.sessionRef, method: command.method ?? "password", loggedInAt: iso(command.now) },
+        },
       ];
     }
     case "RecordLogout": {
@@ -288,6 +379,52 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (user.status !== "PURGING") throw new DomainError("PURGE_NOT_STARTED", "The purge of this account has not started.");
       return [{ type: "AccountPurged", data: { purgedAt: iso(command.now) } }];
     }
+    case "ResetPassword": {
+      const user = requireExisting(state);
+      const checked = checkCode(user, "password-reset", command.codeHash, command.now);
+      if (!checked.ok) return [checked.rejection];
+      // A reset means the password may be known to someone else: every session goes.
+      return [
+        {
+          type: "PasswordReset",
+          data: { codeId: checked.code.codeId, personal: { passwordHash: command.passwordHash }, resetAt: iso(command.now) },
+        },
+        revokeAll(user, "password-reset", command.now),
+      ];
+    }
+    case "ChangePassword": {
+      const user = requireActive(state);
+      if (!user.confirmed) throw new DomainError("USER_NOT_CONFIRMED", "User is not confirmed.");
+      return [{ type: "PasswordChanged", data: { personal: { passwordHash: command.passwordHash }, changedAt: iso(command.now) } }];
+    }
+    case "RevokeAllSessions": {
+      const user = requireExisting(state);
+      return [revokeAll(user, command.reason, command.now)];
+    }
+    case "RegisterExternalUser": {
+      if (state.registered) throw new DomainError("USER_EXISTS", "User already exists. Try Login!");
+      return [
+        {
+          type: "UserRegistered",
+          data: {
+            userId: command.userId,
+            personal: { username: command.username, email: command.email, passwordHash: null },
+            refCode: null,
+            registeredAt: iso(command.now),
+          },
+        },
+        linkEvent(command.identity, true, command.now),
+      ];
+    }
+    case "LinkExternalIdentity": {
+      const user = requireExisting(state);
+      const existing = user.externalIdentities.find((i) => i.identityKey === command.identity.identityKey);
+      if (existing) return [];
+      if (user.externalIdentities.some((i) => i.issuer === command.identity.issuer)) {
+        throw new DomainError("PROVIDER_ALREADY_LINKED", "Another account of this provider is already linked.");
+      }
+      return [linkEvent(command.identity, !user.confirmed, command.now)];
+    }
   }
 }
 
@@ -302,8 +439,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         userId: event.data.userId,
         username: event.data.personal?.username ?? "",
         email: event.data.personal?.email ?? "",
-        passwordHash: event.data.personal?.passwordHash ?? "",
+        passwordHash: event.data.personal?.passwordHash ?? null,
         confirmed: false,
+        externalIdentities: [],
         codes: [],
         openSessions: [],
         onboarded: false,
@@ -375,6 +513,38 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case "AccountPurged": {
       const user = requireRegistered(state);
       return { ...user, status: "PURGED", purgeAt: null, pictureKey: null, openSessions: [] };
+    }
+    case "PasswordReset": {
+      const user = requireRegistered(state);
+      return {
+        ...user,
+        passwordHash: event.data.personal?.passwordHash ?? null,
+        codes: user.codes.map((c) => (c.codeId === event.data.codeId ? { ...c, used: true } : c)),
+      };
+    }
+    case "PasswordChanged": {
+      const user = requireRegistered(state);
+      return { ...user, passwordHash: event.data.personal?.passwordHash ?? null };
+    }
+    case "AllSessionsRevoked": {
+      const user = requireRegistered(state);
+      return { ...user, openSessions: user.openSessions.filter((s) => !event.data.sessionRefs.includes(s)) };
+    }
+    case "ExternalIdentityLinked": {
+      const user = requireRegistered(state);
+      const linked: LinkedIdentity = {
+        issuer: event.data.issuer,
+        providerName: event.data.providerName,
+        identityKey: event.data.identityKey,
+        email: event.data.personal?.email ?? "",
+        linkedAt: event.data.linkedAt,
+      };
+      return {
+        ...user,
+        confirmed: true,
+        passwordHash: event.data.confirmedAccount ? null : user.passwordHash,
+        externalIdentities: [...user.externalIdentities, linked],
+      };
     }
   }
 }

@@ -23,6 +23,15 @@ export interface UserReadModel {
   refCode: string | null;
   registeredAt: string;
   lastLoginAt: string | null;
+  /** OpenID identities linked to the account (Connected Apps); absent on rows written before they existed. */
+  connectedApps?: ConnectedAppReadModel[];
+}
+
+export interface ConnectedAppReadModel {
+  issuer: string;
+  providerName: string;
+  email: string;
+  linkedAt: string;
 }
 
 export const USERS = "identity_users";
@@ -60,12 +69,28 @@ export const usersProjector: Projector = {
           refCode: event.data.refCode,
           registeredAt: event.data.registeredAt,
           lastLoginAt: null,
+          connectedApps: [],
         });
         return;
       }
       case "SignupConfirmed":
         await users.patch(userId, { confirmed: true, status: "ACTIVE" });
         return;
+      case "ExternalIdentityLinked": {
+        // The provider vouched for the email, so a linked account is confirmed.
+        const row = await users.get(userId);
+        if (!row) return;
+        const app: ConnectedAppReadModel = {
+          issuer: event.data.issuer,
+          providerName: event.data.providerName,
+          email: event.data.personal?.email ?? "",
+          linkedAt: event.data.linkedAt,
+        };
+        // Keyed by issuer: replaying the event leaves one entry.
+        const connectedApps = [...(row.connectedApps ?? []).filter((a) => a.issuer !== app.issuer), app];
+        await users.patch(userId, { confirmed: true, status: row.status || "ACTIVE", connectedApps });
+        return;
+      }
       case "UserLoggedIn":
         await users.patch(userId, { lastLoginAt: event.data.loggedInAt });
         return;
