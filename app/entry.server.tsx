@@ -15,6 +15,19 @@ const ABORT_DELAY = 5_000;
 export const startRuntime = getRuntime;
 export const runWithRequestId = <T,>(requestId: string, fn: () => T): T => logContext.run({ requestId }, fn);
 
+/**
+ * Chromium applies form-action to the redirect that follows a form POST, so
+ * 'Continue with Google' (POST /auth/oidc/start -> 302 to the provider) needs
+ * the operator-configured provider's origin here.
+ */
+const OIDC_FORM_TARGET = (() => {
+  try {
+    return process.env.OIDC_ISSUER ? ` ${new URL(process.env.OIDC_ISSUER).origin}` : "";
+  } catch {
+    return "";
+  }
+})();
+
 /** Scripts need the per-request nonce; styles may be inline (Radix Themes sets CSS variables inline). */
 function contentSecurityPolicy(nonce: string, isDev: boolean) {
   return [
@@ -29,7 +42,7 @@ function contentSecurityPolicy(nonce: string, isDev: boolean) {
     "frame-ancestors 'none'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${OIDC_FORM_TARGET}`,
   ].join("; ");
 }
 

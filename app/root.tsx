@@ -21,6 +21,8 @@ import { getCsrfToken } from "#app/utils/csrf.server";
 import { useNonce } from "#app/utils/nonce-provider";
 import { getServices } from "#app/utils/services.server";
 import { getToast } from "#app/utils/toast.server";
+import { getCurrentUser } from "#app/utils/session.server";
+import { useAuthSync } from "#app/components/auth/use-auth-sync";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: radixStyles },
@@ -49,14 +51,15 @@ function combineHeaders(...sources: Headers[]): Headers {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ toast, headers: toastHeaders }, { token, headers: csrfHeaders }, services] = await Promise.all([
+  const [{ toast, headers: toastHeaders }, { token, headers: csrfHeaders }, services, user] = await Promise.all([
     getToast(request),
     getCsrfToken(request),
     getServices(),
+    getCurrentUser(request),
   ]);
   const toastForClient: ToastInput | null = toast ? { type: toast.type, message: toast.message } : null;
   return data(
-    { toast: toastForClient, csrfToken: token, productName: services.config.productName },
+    { toast: toastForClient, csrfToken: token, productName: services.config.productName, signedIn: user !== null },
     { headers: combineHeaders(toastHeaders, csrfHeaders) },
   );
 }
@@ -85,7 +88,8 @@ function Document({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { toast } = useLoaderData<typeof loader>();
+  const { toast, signedIn } = useLoaderData<typeof loader>();
+  useAuthSync(signedIn);
   return (
     <Document>
       <ToastProvider initial={toast}>

@@ -18,6 +18,8 @@ export const TOKENS = {
   JobQueue: Symbol.for("JobQueue"),
   Mailer: Symbol.for("Mailer"),
   DevMailbox: Symbol.for("DevMailbox"),
+  /** An ExternalIdentityProvider; not bound when OpenID sign-in is not configured. */
+  ExternalIdentityProvider: Symbol.for("ExternalIdentityProvider"),
   SessionStore: Symbol.for("SessionStore"),
   PasswordHasher: Symbol.for("PasswordHasher"),
   SecretHasher: Symbol.for("SecretHasher"),

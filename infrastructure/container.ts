@@ -17,6 +17,9 @@ import type {
 import type { Projector } from "#application/ports/projection";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { AccountDeletionActivities, AccountDeletionService } from "#application/identity/account-deletion";
+import { AccountAudit } from "#application/identity/account-audit";
+import { ProfileService } from "#application/identity/profile-service";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
@@ -37,6 +40,8 @@ import { SqliteRateLimiter } from "./embedded/sqlite-rate-limiter";
 import { SqliteSearchIndex } from "./embedded/sqlite/sqlite-search-index";
 import { openDatabase } from "./embedded/sqlite/open-database";
 import { DevMailboxMailer } from "./embedded/dev-mailbox";
+import { SmtpMailer } from "./mail/smtp-mailer";
+import { OpenIdConnectProvider } from "./identity/openid-connect-provider";
 import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
@@ -95,12 +100,14 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     productName: config.productName,
     adminUsernames: config.adminUsernames,
     isProduction: config.isProduction,
+    accountDeletionGraceMs: config.accountDeletionGraceMs,
   };
   const egress: Egress =
     options.egress ?? new SafeEgress({ allowPrivateHosts: config.egressAllowPrivateHosts, userAgent: `${config.productName}/1.0` });
   const crawler: WebsiteCrawler = new SiteCrawler(egress, { userAgent: config.productName });
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
+  const stoppers: (() => Promise<void>)[] = [];
   const container = new Container({ defaultScope: "Singleton" });
   const constant = (token: symbol, value: unknown) => container.bind(token).toConstantValue(value);
   constant(TOKENS.Config, settings);
@@ -124,12 +131,25 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
-  const mailbox = new DevMailboxMailer(runtimeDb, uuidV7Ids, logger);
-  constant(TOKENS.Mailer, mailbox);
-  constant(TOKENS.DevMailbox, mailbox);
+  // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
+  if (config.adapters.mail === "smtp") {
+    const smtp = new SmtpMailer(config.raw.SMTP_URL!, config.mailFrom, logger);
+    constant(TOKENS.Mailer, smtp);
+    stoppers.push(async () => smtp.close());
+  } else {
+    const mailbox = new DevMailboxMailer(runtimeDb, uuidV7Ids, logger);
+    constant(TOKENS.Mailer, mailbox);
+    constant(TOKENS.DevMailbox, mailbox);
+  }
+  // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
+  if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
   for (const service of [
     IdentityService,
     IdentityQueries,
+    ProfileService,
+    AccountDeletionService,
+    AccountDeletionActivities,
+    AccountAudit,
     LibraryService,
     LibraryQueries,
     IngestionActivities,
@@ -159,6 +179,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const registry: ActivityRegistry = {
     ...container.get(IngestionActivities).registry(),
     ...container.get(WorkspaceService).activities(),
+    ...container.get(AccountDeletionActivities).registry(),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };
@@ -179,7 +200,6 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       : embeddedEngine!;
   engine = workflows;
 
-  const stoppers: (() => Promise<void>)[] = [];
   let jobs: JobQueue;
   if (config.adapters.jobs === "bullmq") {
     const connection = redisConnectionFromUrl(config.raw.REDIS_URL!);
@@ -242,6 +262,7 @@ const STREAM_CONTEXTS: Record<string, string> = {
   user: "identity",
   username: "identity",
   email: "identity",
+  oidc: "identity",
   document: "library",
   workspace: "workspace",
   conversation: "conversation",
@@ -254,7 +275,6 @@ const STREAM_CONTEXTS: Record<string, string> = {
 function refuseUnbuiltAdapters(config: AppConfig) {
   const unbuilt: [string, boolean][] = [
     ["QDRANT_URL", config.adapters.search !== "sqlite"],
-    ["SMTP_URL", config.adapters.mail !== "dev-mailbox"],
   ];
   const set = unbuilt.filter(([, on]) => on).map(([name]) => name);
   if (set.length > 0) {

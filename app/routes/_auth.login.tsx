@@ -1,4 +1,4 @@
-import { Button, Callout, Flex, Heading, IconButton, Link as ThemeLink, Text, Tooltip } from "@radix-ui/themes";
+import { Button, Callout, Flex, Heading, IconButton, Link as ThemeLink, Text } from "@radix-ui/themes";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -13,7 +13,9 @@ import { useHydrated } from "#app/components/use-hydrated";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireAnonymous, safeRedirect, startUserSession } from "#app/utils/session.server";
+import { getCurrentUser, requireAnonymous, safeRedirect, startUserSession } from "#app/utils/session.server";
+import { redirectWithToast } from "#app/utils/toast.server";
+import { ForgotPasswordDialog } from "#app/components/auth/forgot-password";
 import { fieldErrors, loginSchema, usernameSchema } from "#domain/identity/credentials";
 import { isDomainError } from "#domain/shared/domain-error";
 
@@ -45,6 +47,10 @@ export async function action({ request }: ActionFunctionArgs): Promise<LoginActi
   const intent = String(formData.get("intent") ?? "login");
   if (intent === "resend" || intent === "confirm") {
     return handleVerificationIntent(request, formData, intent, { redirectTo, toast: LOGGED_IN });
+  }
+  // Another tab signed in meanwhile (spec 000 §8): keep that session, say so, and go on.
+  if (await getCurrentUser(request)) {
+    return redirectWithToast(redirectTo, { type: "info", message: "There is already a signed in user." });
   }
 
   const username = String(formData.get("username") ?? "");
@@ -83,6 +89,7 @@ export default function LoginPage() {
   const [serverErrors, setServerErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [verifyFor, setVerifyFor] = useState<string | null>(null);
   const [autofilled, setAutofilled] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
@@ -204,11 +211,18 @@ export default function LoginPage() {
           error={shown("password")}
         />
         <Flex justify="end" mt="-1">
-          <Tooltip content="Password reset is available in a later release">
-            <button type="button" aria-disabled="true" className="dc-link-button dc-link-button--disabled" onClick={(e) => e.preventDefault()}>
-              Forgot Password
-            </button>
-          </Tooltip>
+          {/* Without JavaScript the link opens the same form as a page. */}
+          <Link
+            to="/forgot-password"
+            className="dc-link-button"
+            onClick={(event) => {
+              if (!hydrated) return;
+              event.preventDefault();
+              setForgotOpen(true);
+            }}
+          >
+            Forgot Password
+          </Link>
         </Flex>
         <Button type="submit" size="3" className="dc-form__submit" disabled={disabled} loading={submitting}>
           Login
@@ -223,6 +237,8 @@ export default function LoginPage() {
           <Link to="/signup">SignUp Now</Link>
         </ThemeLink>
       </Text>
+
+      <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} initialUsername={values.username} />
 
       {verifyFor ? (
         <VerificationDialog

@@ -2,6 +2,7 @@ import { Flex, Link as ThemeLink, Text } from "@radix-ui/themes";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { TestimonialPanel } from "#app/components/auth/testimonial-panel";
+import type { SocialSignInState } from "#app/components/auth/google-button";
 import { Logo } from "#app/components/logo";
 import { getServices } from "#app/utils/services.server";
 
@@ -9,7 +10,10 @@ import { EXTERNAL_LINKS, MARKETING_SITE } from "#app/components/external-links";
 
 export async function loader(_args: LoaderFunctionArgs) {
   const services = await getServices();
-  return { productName: services.config.productName, devMailbox: services.devMailbox !== null };
+  const socialSignIn: SocialSignInState = services.externalIdentity
+    ? { enabled: true, providerName: services.externalIdentity.providerName }
+    : { enabled: false, providerName: "Google" };
+  return { productName: services.config.productName, devMailbox: services.devMailbox !== null, socialSignIn };
 }
 
 /** Layout of /login and /signup: testimonial panel on the left, the form on the right. */

@@ -5,7 +5,7 @@ import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireWritableUser } from "#app/utils/session.server";
 
 
 const bodySchema = z.object({
@@ -24,7 +24,7 @@ const bodySchema = z.object({
  * connection leaves the answer recorded as interrupted.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   try {
     await validateCsrfHeader(request);
     const parsed = bodySchema.safeParse(await readJsonBody(request));

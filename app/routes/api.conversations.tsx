@@ -4,7 +4,7 @@ import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
 const createSchema = z.object({ workspace_id: z.string().min(1).max(64) });
 
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** POST /api/conversations {workspace_id} — 'New Chat'. */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   try {
     await validateCsrfHeader(request);
     const parsed = createSchema.safeParse(await readJsonBody(request));

@@ -1,8 +1,13 @@
 import { TOKENS } from "#application/tokens";
 import type { DevMailbox } from "#application/ports/mailer";
+import type { BlobStore } from "#application/ports/blob-store";
+import type { ExternalIdentityProvider } from "#application/ports/external-identity";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
 import { ConversationService } from "#application/conversation/conversation-service";
+import { AccountAudit } from "#application/identity/account-audit";
+import { AccountDeletionService } from "#application/identity/account-deletion";
+import { ProfileService } from "#application/identity/profile-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
@@ -25,16 +30,30 @@ export async function getServices() {
   const runtime = await getRuntime();
   const { config } = runtime;
   return {
-    config: { productName: config.productName, cookieSecure: config.cookieSecure, appSecret: config.appSecret },
+    config: {
+      productName: config.productName,
+      cookieSecure: config.cookieSecure,
+      appSecret: config.appSecret,
+      isProduction: config.isProduction,
+      adminUsernames: config.adminUsernames,
+    },
     logger: runtime.logger,
     identity: runtime.container.get(IdentityService),
     identityQueries: runtime.container.get(IdentityQueries),
+    profiles: runtime.container.get(ProfileService),
+    accountDeletion: runtime.container.get(AccountDeletionService),
+    accountAudit: runtime.container.get(AccountAudit),
+    blobs: runtime.get<BlobStore>(TOKENS.BlobStore),
     library: runtime.container.get(LibraryService),
     libraryQueries: runtime.container.get(LibraryQueries),
     workspaces: runtime.container.get(WorkspaceService),
     workspaceQueries: runtime.container.get(WorkspaceQueries),
     conversations: runtime.container.get(ConversationService),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
+    /** null when OpenID sign-in is not configured. */
+    externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)
+      ? runtime.get<ExternalIdentityProvider>(TOKENS.ExternalIdentityProvider)
+      : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { CurrentUser } from "#application/identity/identity-queries";
+import { ACCOUNT_PENDING_DELETE_MESSAGE, type LoginMethod } from "#domain/identity/user";
 import { getCookies } from "./cookies.server";
 import { getRequestContext } from "./request-context.server";
 import { getServices } from "./services.server";
@@ -42,16 +43,40 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
  * Guards protected pages: the root goes to /login; other pages go to /login
  * with the way back remembered and the spec's toast.
  */
-export async function requireUser(request: Request): Promise<CurrentUser> {
+export async function requireUser(
+  request: Request,
+  options: { allowIncompleteOnboarding?: boolean } = {},
+): Promise<CurrentUser> {
   const user = await getCurrentUser(request);
-  if (user) return user;
   const url = new URL(request.url);
+  if (user) {
+    // Spec 000 §2 / 001 §2: until onboarding is complete every protected page sends the user there.
+    if (!user.isOnboarded && !options.allowIncompleteOnboarding) {
+      throw await redirectWithToast("/onboarding", { type: "info", message: "Please complete onboarding" });
+    }
+    return user;
+  }
   if (url.pathname === "/") throw redirect("/login");
   const back = `${url.pathname}${url.search}`;
   throw await redirectWithToast(`/login?redirectTo=${encodeURIComponent(back)}`, {
     type: "error",
     message: "Log in to unlock more features!",
   });
+}
+
+export const PENDING_DELETE_MESSAGE = ACCOUNT_PENDING_DELETE_MESSAGE;
+
+/**
+ * For actions that change anything: an account pending deletion may only be
+ * retrieved or logged out of (decision 022). Pages stay viewable, read-only.
+ * The deciders refuse too; this answers early, before any upload is read.
+ */
+export async function requireWritableUser(request: Request): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (user.status === "PENDING_DELETE") {
+    throw await redirectWithToast(safeRedirect(new URL(request.url).pathname), { type: "error", message: PENDING_DELETE_MESSAGE });
+  }
+  return user;
 }
 
 export async function requireAnonymous(request: Request): Promise<void> {
@@ -62,18 +87,31 @@ export async function requireAnonymous(request: Request): Promise<void> {
 export async function startUserSession(
   request: Request,
   userId: string,
-  options: { redirectTo?: string | null; toast?: Toast },
+  options: { redirectTo?: string | null; toast?: Toast; method?: LoginMethod },
 ): Promise<Response> {
   const { identity } = await getServices();
   // A session token that existed before login is dropped, not reused (fixation).
   const previous = await sessionToken(request);
   if (previous) await identity.endSession(previous, getRequestContext(request));
-  const { token, expiresAt } = await identity.startSession(userId, getRequestContext(request, { actorId: userId }));
+  const { token, expiresAt } = await identity.startSession(userId, getRequestContext(request, { actorId: userId }), options.method);
   const { session } = await getCookies();
   const headers = new Headers();
   headers.append("Set-Cookie", await session.serialize(token, { expires: expiresAt }));
   if (options.toast) headers.append("Set-Cookie", await toastHeader(options.toast));
   return redirect(safeRedirect(options.redirectTo), { headers });
+}
+
+/** The header that removes the session cookie from this browser. */
+export async function clearSessionCookie(): Promise<string> {
+  const { session } = await getCookies();
+  return session.serialize("", { maxAge: 0 });
+}
+
+/** Actions that need a signed-in user: the user, or a redirect to /login. */
+export async function requireUserForAction(request: Request): Promise<CurrentUser> {
+  const user = await getCurrentUser(request);
+  if (!user) throw await redirectWithToast("/login", { type: "error", message: "Log in to unlock more features!" });
+  return user;
 }
 
 export async function endUserSession(request: Request): Promise<Response> {

@@ -2,7 +2,10 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { AppSettings } from "#application/shared/app-settings";
-import { USERS, type UserReadModel } from "#projections/identity/users.projector";
+import { type ConnectedAppReadModel, USERS, type UserReadModel } from "#projections/identity/users.projector";
+
+/** Connected Apps on the profile page (spec 001 §2): the provider and the email it vouched for. */
+export type ConnectedApp = ConnectedAppReadModel;
 
 export type Role = "admin" | "member" | "impersonate";
 
@@ -19,7 +22,17 @@ export interface CurrentUser {
   impersonatorId: string | null;
   status: UserReadModel["status"];
   isOnboarded: boolean;
+  occupation: string;
+  language: string;
+  /** Same-origin URL of the profile picture (versioned by its key), or null. */
+  pictureUrl: string | null;
+  /** ISO time a scheduled deletion purges the account, or null. */
+  deleteScheduled: string | null;
 }
+
+/** The avatar route; the key's file name makes the URL change when the picture does. */
+export const pictureUrlFor = (userId: string, pictureKey: string | null) =>
+  pictureKey ? `/avatars/${userId}?v=${encodeURIComponent(pictureKey.split("/").pop()?.replace(/\.png$/, "") ?? "")}` : null;
 
 @injectable()
 export class IdentityQueries {
@@ -48,6 +61,22 @@ export class IdentityQueries {
       impersonatorId,
       status: user.status,
       isOnboarded: user.isOnboarded,
+      occupation: user.occupation ?? "",
+      language: user.language ?? "",
+      pictureUrl: pictureUrlFor(user.id, user.pictureKey ?? null),
+      deleteScheduled: user.deleteScheduled ?? null,
     };
+  }
+
+  /** The stored picture key of a user (for the avatar route), or null. */
+  async pictureKey(userId: string): Promise<string | null> {
+    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    return user?.pictureKey ?? null;
+  }
+
+  /** The OpenID providers linked to the account, oldest first. */
+  async connectedApps(userId: string): Promise<ConnectedApp[]> {
+    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    return [...(user?.connectedApps ?? [])].sort((a, b) => a.linkedAt.localeCompare(b.linkedAt));
   }
 }

@@ -14,15 +14,34 @@ import type { AppSettings } from "#application/shared/app-settings";
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import {
+  changePasswordSchema,
   confirmSignupSchema,
+  forgotPasswordSchema,
   loginSchema,
+  emailSchema,
   normaliseEmail,
   normaliseUsername,
+  resetPasswordSchema,
   signupSchema,
   usernameSchema,
 } from "#domain/identity/credentials";
-import { type ReservationKind, reservationDecider, reservationStreamId } from "#domain/identity/reservation";
-import { type UserEvent, type UserState, userDecider, userStreamId } from "#domain/identity/user";
+import { type ReservationKind, reservationDecider } from "#domain/identity/reservation";
+import {
+  type ExternalIdentity,
+  isPurged,
+  type LoginMethod,
+  type UserEvent,
+  type UserState,
+  userDecider,
+  userStreamId,
+} from "#domain/identity/user";
+import { reservationStreamFor } from "./reservations";
+
+import type { VerifiedExternalClaims } from "#application/ports/external-identity";
+
+export type { VerifiedExternalClaims };
+
+export type ExternalSignInOutcome = "signed-in" | "linked" | "created";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -34,7 +53,13 @@ const LIMITS = {
   registerPerAddress: { limit: 10, windowMs: 60 * 60_000 },
   codeRequestsPerAddress: { limit: 20, windowMs: 60 * 60_000 },
   confirmPerAddress: { limit: 30, windowMs: 15 * 60_000 },
+  resetRequestsPerAddress: { limit: 10, windowMs: 60 * 60_000 },
+  resetAttemptsPerAddress: { limit: 30, windowMs: 15 * 60_000 },
+  changePasswordFailuresPerAccount: { limit: 5, windowMs: 15 * 60_000 },
+  externalSignInPerAddress: { limit: 30, windowMs: 15 * 60_000 },
 } as const;
+
+const INVALID_CODE_MESSAGE = "Invalid verification code provided, please try again.";
 
 const RATE_LIMITED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
 
@@ -152,9 +177,12 @@ export class IdentityService {
     }
     const userId = await this.userIdFor("username", form.username);
     const user = userId ? await this.loadUser(userId) : null;
-    const valid = user?.registered
-      ? await this.passwords.verify(form.password, user.passwordHash)
-      : await this.passwords.verify(form.password, await this.dummyHash());
+    // No account, a purged one (its hash was shredded) or one without a password (OpenID only):
+    // verify against a dummy, same cost, same answer.
+    const valid =
+      user?.registered && !isPurged(user) && user.passwordHash
+        ? await this.passwords.verify(form.password, user.passwordHash)
+        : (await this.passwords.verify(form.password, await this.dummyHash())) && false;
     if (!userId || !user?.registered || !valid) {
       await this.limiter.hit(accountKey, limit, windowMs);
       throw new DomainError("INVALID_CREDENTIALS", "Incorrect username or password.");
@@ -164,8 +192,190 @@ export class IdentityService {
     return { userId };
   }
 
+  /**
+   * Forgot password, step one. Unknown, unconfirmed and just-served names all
+   * get the same silent answer, so the form tells nobody whether an account exists.
+   */
+  async requestPasswordReset(input: unknown, ctx: RequestContext): Promise<void> {
+    const form = parseInput(forgotPasswordSchema, input);
+    await this.throttle(`reset-request:${ctx.clientAddress}`, LIMITS.resetRequestsPerAddress);
+    const userId = await this.userIdFor("username", form.username);
+    if (!userId) return;
+    const user = await this.loadUser(userId);
+    if (!user.registered || !user.confirmed) return;
+    const code = this.newCode();
+    try {
+      await handleCommand(
+        this.events,
+        this.ids,
+        userDecider,
+        userStreamId(userId),
+        { type: "IssueVerificationCode", codeId: this.ids.next(), codeHash: this.codeHash(code), purpose: "password-reset", now: this.clock.now() },
+        { metadata: this.metadata(ctx, userId) },
+      );
+    } catch (error) {
+      // The per-account resend limit must not reveal that the account exists: the earlier code stays valid.
+      if (error instanceof DomainError && error.code === "RATE_LIMITED") return;
+      throw error;
+    }
+    await this.sendCode(user.email, code, "password-reset");
+  }
+
+  /** Forgot password, step two: the newest reset code sets the new password and revokes every session. */
+  async resetPassword(input: unknown, ctx: RequestContext): Promise<{ userId: string }> {
+    const form = parseInput(resetPasswordSchema, input);
+    await this.throttle(`reset-attempt:${ctx.clientAddress}`, LIMITS.resetAttemptsPerAddress);
+    const userId = await this.userIdFor("username", form.username);
+    if (!userId) throw new DomainError("CODE_INVALID", INVALID_CODE_MESSAGE);
+    const user = await this.loadUser(userId);
+    if (!user.registered || !user.codes.some((c) => c.purpose === "password-reset")) {
+      throw new DomainError("CODE_INVALID", INVALID_CODE_MESSAGE);
+    }
+    const result = await handleCommand(
+      this.events,
+      this.ids,
+      userDecider,
+      userStreamId(userId),
+      { type: "ResetPassword", codeHash: this.codeHash(form.code), passwordHash: await this.passwords.hash(form.password), now: this.clock.now() },
+      { metadata: this.metadata(ctx, userId) },
+    );
+    if (result.events.some((e) => e.type === "VerificationCodeRejected")) {
+      throw new DomainError("CODE_INVALID", INVALID_CODE_MESSAGE);
+    }
+    await this.sessions.revokeAllForUser(userId);
+    // Whoever proved the mailbox may log in again at once.
+    await this.limiter.reset(`login-failures:${normaliseUsername(form.username)}`);
+    await this.projections.waitForPosition(result.position);
+    return { userId };
+  }
+
+  /** Change password (spec 001 §5): the old password must be right; wrong tries are throttled per account. */
+  async changePassword(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
+    const form = parseInput(changePasswordSchema, input);
+    const key = `change-password-failures:${userId}`;
+    const { limit, windowMs } = LIMITS.changePasswordFailuresPerAccount;
+    if (!(await this.limiter.peek(key, limit, windowMs)).allowed) {
+      throw new DomainError("RATE_LIMITED", RATE_LIMITED_MESSAGE);
+    }
+    const user = await this.loadUser(userId);
+    if (!user.registered) throw new DomainError("USER_NOT_FOUND", "User not found");
+    if (!user.passwordHash) {
+      throw new DomainError("NO_PASSWORD", "This account has no password yet. Use Forgot Password on the login page to set one.", "oldPassword");
+    }
+    if (!(await this.passwords.verify(form.oldPassword, user.passwordHash))) {
+      await this.limiter.hit(key, limit, windowMs);
+      throw new DomainError("WRONG_PASSWORD", "The old password is incorrect.", "oldPassword");
+    }
+    await this.limiter.reset(key);
+    const result = await handleCommand(
+      this.events,
+      this.ids,
+      userDecider,
+      userStreamId(userId),
+      { type: "ChangePassword", passwordHash: await this.passwords.hash(form.newPassword), now: this.clock.now() },
+      { metadata: this.metadata(ctx, userId) },
+    );
+    await this.projections.waitForPosition(result.position);
+  }
+
+  /** 'Log out of all Devices': every session of the account, this one included. */
+  async logOutEverywhere(userId: string, ctx: RequestContext): Promise<void> {
+    const result = await handleCommand(
+      this.events,
+      this.ids,
+      userDecider,
+      userStreamId(userId),
+      { type: "RevokeAllSessions", reason: "user-request", now: this.clock.now() },
+      { metadata: this.metadata(ctx, userId) },
+    );
+    await this.sessions.revokeAllForUser(userId);
+    await this.projections.waitForPosition(result.position);
+  }
+
+  /**
+   * After the OpenID adapter validated the ID token: a known (issuer, subject)
+   * signs in; an unknown one whose verified email belongs to an account is
+   * linked to it; otherwise a new, confirmed account is created
+   * (docs/decisions/010).
+   */
+  async signInWithExternalIdentity(
+    claims: VerifiedExternalClaims,
+    ctx: RequestContext,
+  ): Promise<{ userId: string; outcome: ExternalSignInOutcome }> {
+    await this.throttle(`external-sign-in:${ctx.clientAddress}`, LIMITS.externalSignInPerAddress);
+    const identityStream = this.reservationStream("oidc", `${claims.issuer}\n${claims.subject}`);
+    const holder = fold(reservationDecider, (await this.events.readStream(identityStream)) as never).holder;
+    if (holder && (await this.loadUser(holder)).registered) return { userId: holder, outcome: "signed-in" };
+
+    if (!claims.email || !claims.emailVerified) {
+      throw new DomainError("OIDC_EMAIL_UNVERIFIED", "The provider did not vouch for an email address.");
+    }
+    const email = parseInput(emailSchema, claims.email);
+    const identity: ExternalIdentity = {
+      issuer: claims.issuer,
+      providerName: claims.providerName,
+      identityKey: identityStream.slice("oidc-".length),
+      subject: claims.subject,
+      email,
+    };
+    const now = this.clock.now();
+    const existing = await this.userIdFor("email", email);
+    if (existing && (await this.loadUser(existing)).registered) {
+      const metadata = this.metadata(ctx, existing);
+      await this.reserveStream(identityStream, existing, metadata, "IDENTITY_TAKEN", "This sign-in is linked to another account.");
+      const result = await handleCommand(
+        this.events,
+        this.ids,
+        userDecider,
+        userStreamId(existing),
+        { type: "LinkExternalIdentity", identity, now },
+        { metadata },
+      );
+      await this.projections.waitForPosition(result.position);
+      return { userId: existing, outcome: "linked" };
+    }
+
+    const userId = this.ids.next();
+    const metadata = this.metadata(ctx, userId);
+    await this.reserveStream(identityStream, userId, metadata, "IDENTITY_TAKEN", "This sign-in is linked to another account.");
+    const username = await this.reserveDerivedUsername(email, userId, metadata);
+    try {
+      await this.reserve("email", email, userId, metadata, "EMAIL_TAKEN", "Email already present");
+    } catch (error) {
+      await this.release("username", username, userId, metadata);
+      await this.releaseStream(identityStream, userId, metadata);
+      throw error;
+    }
+    const result = await handleCommand(
+      this.events,
+      this.ids,
+      userDecider,
+      userStreamId(userId),
+      { type: "RegisterExternalUser", userId, username, email, identity, now },
+      { metadata },
+    );
+    await this.projections.waitForPosition(result.position);
+    return { userId, outcome: "created" };
+  }
+
+  /** A username from the email's local part (letters and digits), made unique with a numeric suffix. */
+  private async reserveDerivedUsername(email: string, userId: string, metadata: EventMetadata): Promise<string> {
+    const base = (email.split("@")[0] ?? "").replace(/[^A-Za-z0-9]/g, "").slice(0, 24) || "user";
+    const candidates = [base, ...Array.from({ length: 8 }, () => `${base}${randomInt(100, 1_000_000)}`)];
+    for (const candidate of candidates) {
+      try {
+        await this.reserve("username", candidate, userId, metadata, "USERNAME_TAKEN", "Username already present");
+        return candidate;
+      } catch (error) {
+        if (error instanceof DomainError && error.code === "USERNAME_TAKEN") continue;
+        throw error;
+      }
+    }
+    throw new DomainError("USERNAME_TAKEN", "Could not find a free username.");
+  }
+
   /** Opens a server-side session (a fresh token every login: rotation) and records the login. */
-  async startSession(userId: string, ctx: RequestContext): Promise<{ token: string; expiresAt: Date }> {
+  async startSession(userId: string, ctx: RequestContext, method: LoginMethod = "password"): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString("base64url");
     const ref = this.sessionRef(token);
     const now = this.clock.now();
@@ -175,7 +385,7 @@ export class IdentityService {
       this.ids,
       userDecider,
       userStreamId(userId),
-      { type: "RecordLogin", sessionRef: ref, now },
+      { type: "RecordLogin", sessionRef: ref, method, now },
       { metadata: this.metadata(ctx, userId) },
     );
     await this.sessions.create({ ref, userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), impersonatorId: null });
@@ -209,8 +419,7 @@ export class IdentityService {
   }
 
   private reservationStream(kind: ReservationKind, value: string) {
-    const normalised = kind === "username" ? normaliseUsername(value) : normaliseEmail(value);
-    return reservationStreamId(kind, this.secrets.hash(`reservation:${kind}`, normalised));
+    return reservationStreamFor(this.secrets, kind, value);
   }
 
   /** Resolves a username or email to its account through the reservation stream (consistent, unlike a read model). */
@@ -219,8 +428,11 @@ export class IdentityService {
     return fold(reservationDecider, recorded as never).holder;
   }
 
-  private async reserve(kind: ReservationKind, value: string, userId: string, metadata: EventMetadata, takenCode: string, takenMessage: string) {
-    const streamId = this.reservationStream(kind, value);
+  private reserve(kind: ReservationKind, value: string, userId: string, metadata: EventMetadata, takenCode: string, takenMessage: string) {
+    return this.reserveStream(this.reservationStream(kind, value), userId, metadata, takenCode, takenMessage);
+  }
+
+  private async reserveStream(streamId: string, userId: string, metadata: EventMetadata, takenCode: string, takenMessage: string) {
     const current = fold(reservationDecider, (await this.events.readStream(streamId)) as never);
     const ownerIsRegistered =
       current.holder !== null && (await this.events.readStream(userStreamId(current.holder))).length > 0;
@@ -234,12 +446,16 @@ export class IdentityService {
     );
   }
 
-  private async release(kind: ReservationKind, value: string, userId: string, metadata: EventMetadata) {
+  private release(kind: ReservationKind, value: string, userId: string, metadata: EventMetadata) {
+    return this.releaseStream(this.reservationStream(kind, value), userId, metadata);
+  }
+
+  private async releaseStream(streamId: string, userId: string, metadata: EventMetadata) {
     await handleCommand(
       this.events,
       this.ids,
       reservationDecider,
-      this.reservationStream(kind, value),
+      streamId,
       { type: "Release", userId, now: this.clock.now() },
       { metadata: { ...metadata, subjectId: undefined } },
     );
@@ -262,8 +478,16 @@ export class IdentityService {
     return this.secrets.hash("session", token);
   }
 
-  private async sendCode(email: string, code: string) {
+  private async sendCode(email: string, code: string, purpose: "signup" | "password-reset" = "signup") {
     const product = this.settings.productName;
+    if (purpose === "password-reset") {
+      await this.mailer.send({
+        to: email,
+        subject: `Your ${product} password reset code`,
+        text: `Your ${product} password reset code is ${code}. It expires in 10 minutes. If you did not ask to reset your password, ignore this message: your password stays as it is.`,
+      });
+      return;
+    }
     await this.mailer.send({
       to: email,
       subject: `Your ${product} verification code`,

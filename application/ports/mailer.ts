@@ -22,3 +22,11 @@ export interface DevMailboxEntry {
 export interface DevMailbox {
   list(limit?: number): Promise<DevMailboxEntry[]>;
 }
+
+/** A mail the configured transport did not accept; the message says why, for the operator's log and tests. */
+export class MailDeliveryError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MailDeliveryError";
+  }
+}

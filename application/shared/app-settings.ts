@@ -3,4 +3,6 @@ export interface AppSettings {
   productName: string;
   adminUsernames: string[];
   isProduction: boolean;
+  /** Grace period before a scheduled account deletion purges (ms). */
+  accountDeletionGraceMs: number;
 }

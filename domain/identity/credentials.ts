@@ -56,6 +56,24 @@ export const confirmSignupSchema = z.object({
   code: verificationCodeSchema,
 });
 
+/** Forgot password, step one (spec 000 §4/§5). */
+export const forgotPasswordSchema = z.object({ username: usernameSchema });
+
+/** Forgot password, step two: the code and a new password under the sign-up rules. */
+export const resetPasswordSchema = z.object({
+  username: usernameSchema,
+  code: verificationCodeSchema,
+  password: newPasswordSchema,
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+/** Change password (spec 001 §5): both required ('Password is required'); the new one follows the sign-up rules. */
+export const changePasswordSchema = z.object({
+  oldPassword: z.string({ required_error: "Password is required" }).min(1, "Password is required").max(200),
+  newPassword: newPasswordSchema,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
 /** Uniqueness is by normalised value: usernames and emails compare case-insensitively. */
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();

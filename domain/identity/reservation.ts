@@ -9,7 +9,8 @@ import { DomainError } from "#domain/shared/domain-error";
  * concurrent sign-ups for one name cannot both win.
  */
 
-export type ReservationKind = "username" | "email";
+/** `oidc`: an external identity, keyed by HMAC(issuer, subject) (docs/decisions/010). */
+export type ReservationKind = "username" | "email" | "oidc";
 
 /** A reservation whose account never got registered (crash between steps) may be taken over after this. */
 export const ABANDONED_RESERVATION_MS = 2 * 60 * 1000;

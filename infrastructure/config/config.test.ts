@@ -39,4 +39,31 @@ describe("configuration", () => {
     const dir = dataDir();
     expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(loadConfig({ DATA_DIR: dir }).appSecret);
   });
+
+  it("derives the public URL, the sender and the OpenID redirect URL", () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), HOST: "127.0.0.1", PORT: "4000" });
+    expect(config.publicUrl).toBe("http://127.0.0.1:4000");
+    expect(config.mailFrom).toBe("DocuChat <no-reply@127.0.0.1>");
+    expect(config.oidc).toBeNull();
+    const withOidc = loadConfig({
+      DATA_DIR: dataDir(),
+      PUBLIC_URL: "https://docs.example.com/",
+      OIDC_ISSUER: "https://accounts.google.com",
+      OIDC_CLIENT_ID: "client",
+      OIDC_CLIENT_SECRET: "secret",
+    });
+    expect(withOidc.oidc).toEqual({
+      issuer: "https://accounts.google.com",
+      clientId: "client",
+      clientSecret: "secret",
+      providerName: "Google",
+      redirectUrl: "https://docs.example.com/auth/oidc/callback",
+    });
+  });
+
+  it("refuses half an OpenID configuration and a non-SMTP mail URL", () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), OIDC_ISSUER: "https://accounts.google.com" })).toThrowError(/OIDC_CLIENT_ID/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), SMTP_URL: "http://mail.example.com" })).toThrowError(/SMTP_URL/);
+    expect(loadConfig({ DATA_DIR: dataDir(), SMTP_URL: "smtps://user:pw@mail.example.com:465" }).adapters.mail).toBe("smtp");
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { deletionGraceMs } from "#domain/identity/profile";
 
 /**
  * All configuration, validated once at start-up. Each production adapter is
@@ -28,6 +29,8 @@ const schema = z.object({
   ADMIN_USERNAMES: z.string().default(""),
   /** Host names the server may fetch even though they resolve to a private address (e.g. a model server on the LAN). */
   EGRESS_ALLOW_PRIVATE_HOSTS: z.string().default(""),
+  /** Overrides the account-deletion grace period (7 days in production, 10 minutes elsewhere); for tests. */
+  ACCOUNT_DELETION_GRACE_MS: z.coerce.number().int().min(1000).optional(),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -42,10 +45,23 @@ const schema = z.object({
   TEMPORAL_ADDRESS: z.string().optional(),
   TEMPORAL_NAMESPACE: z.string().default("default"),
   TEMPORAL_TASK_QUEUE: z.string().default("docuchat"),
+  /** Where browsers reach the app (links in mails, the OpenID redirect URL). Default http://HOST:PORT. */
+  PUBLIC_URL: optionalUrl,
+  /** Any OpenID provider (Google: https://accounts.google.com). Sign-in with it is on when this and OIDC_CLIENT_ID are set. */
   OIDC_ISSUER: optionalUrl,
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
-  SMTP_URL: optionalUrl,
+  /** The name on the button and in Connected Apps. */
+  OIDC_PROVIDER_NAME: z.string().min(1).max(40).default("Google"),
+  /** Must be registered with the provider. Default PUBLIC_URL/auth/oidc/callback. */
+  OIDC_REDIRECT_URL: optionalUrl,
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://")
+    .optional(),
+  /** Sender of every mail. Default "PRODUCT_NAME <no-reply@PUBLIC_URL's host>". */
+  MAIL_FROM: z.string().min(3).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
 });
 
@@ -64,6 +80,12 @@ export interface AppConfig {
   productName: string;
   adminUsernames: string[];
   egressAllowPrivateHosts: string[];
+  /** Grace period before a scheduled account deletion purges (ms). */
+  accountDeletionGraceMs: number;
+  publicUrl: string;
+  mailFrom: string;
+  /** null: OpenID sign-in is not configured (the buttons say so). */
+  oidc: OidcConfig | null;
   adapters: {
     eventStore: "sqlite" | "eventstoredb";
     readModels: "sqlite" | "mongodb";
@@ -76,6 +98,14 @@ export interface AppConfig {
     payments: "disabled" | "stripe";
   };
   raw: Env;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | null;
+  providerName: string;
+  redirectUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +123,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
+  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) throw new ConfigError(["OIDC_CLIENT_ID: required when OIDC_ISSUER is set"]);
+  if (env.OIDC_CLIENT_ID && !env.OIDC_ISSUER) throw new ConfigError(["OIDC_ISSUER: required when OIDC_CLIENT_ID is set"]);
+  const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, "");
   return {
     env: env.NODE_ENV,
     deploymentEnv: env.DEPLOYMENT_ENV,
@@ -106,6 +139,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     productName: env.PRODUCT_NAME,
     adminUsernames: list(env.ADMIN_USERNAMES),
     egressAllowPrivateHosts: list(env.EGRESS_ALLOW_PRIVATE_HOSTS),
+    accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
+    publicUrl,
+    mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET ?? null,
+            providerName: env.OIDC_PROVIDER_NAME,
+            redirectUrl: env.OIDC_REDIRECT_URL ?? `${publicUrl}/auth/oidc/callback`,
+          }
+        : null,
     adapters: {
       eventStore: env.EVENTSTORE_URL ? "eventstoredb" : "sqlite",
       readModels: env.MONGODB_URL ? "mongodb" : "sqlite",

@@ -53,6 +53,11 @@ export const conversationsProjector: Projector = {
     await store.collection<MessageUsageReadModel>(MESSAGE_USAGE).ensureIndex(["ownerId", "month"]);
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
+    if (recorded.type === "AccountPurged" && recorded.streamId.startsWith("user-")) {
+      const ownerId = recorded.streamId.slice("user-".length);
+      for (const name of [CONVERSATIONS, MESSAGES, MESSAGE_USAGE]) await store.collection<{ id: string; ownerId: string }>(name).deleteMany({ ownerId });
+      return;
+    }
     if (!recorded.streamId.startsWith("conversation-")) return;
     const conversationId = recorded.streamId.slice("conversation-".length);
     const conversations = store.collection<ConversationReadModel>(CONVERSATIONS);

@@ -50,6 +50,13 @@ export const documentsProjector: Projector = {
     await store.collection<PageUsageReadModel>(PAGE_USAGE).ensureIndex(["ownerId", "month"]);
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
+    // An account purge (identity context) removes every row its owner had here.
+    if (recorded.type === "AccountPurged" && recorded.streamId.startsWith("user-")) {
+      const ownerId = recorded.streamId.slice("user-".length);
+      await store.collection<DocumentReadModel>(DOCUMENTS).deleteMany({ ownerId });
+      await store.collection<PageUsageReadModel>(PAGE_USAGE).deleteMany({ ownerId });
+      return;
+    }
     if (!recorded.streamId.startsWith("document-")) return;
     const documents = store.collection<DocumentReadModel>(DOCUMENTS);
     const usage = store.collection<PageUsageReadModel>(PAGE_USAGE);

@@ -44,6 +44,12 @@ export const workspacesProjector: Projector = {
     await store.collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE).ensureIndex(["ownerId", "month"]);
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
+    if (recorded.type === "AccountPurged" && recorded.streamId.startsWith("user-")) {
+      const ownerId = recorded.streamId.slice("user-".length);
+      await store.collection<WorkspaceReadModel>(WORKSPACES).deleteMany({ ownerId });
+      await store.collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE).deleteMany({ ownerId });
+      return;
+    }
     if (!recorded.streamId.startsWith("workspace-")) return;
     const workspaces = store.collection<WorkspaceReadModel>(WORKSPACES);
     const id = recorded.streamId.slice("workspace-".length);

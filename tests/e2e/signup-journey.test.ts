@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { readCodeFromMailbox } from "./support/mailbox";
+import { completeOnboarding } from "./support/account";
 
 /**
  * The account journey of spec 000 §2/§4 in a real browser against the built
@@ -151,7 +152,9 @@ describe("the sign-up journey", () => {
     await enterCode(page, code);
     await dialog.getByRole("button", { name: "Confirm" }).click();
 
-    await page.waitForURL(`${server.url}/`);
+    // A new account is sent to onboarding first (spec 000 §2).
+    await page.waitForURL(`${server.url}/onboarding`);
+    await completeOnboarding(page, server.url, { firstName: "Reader", lastName: "One" });
     await page.getByRole("heading", { name: "Hi, Reader" }).waitFor();
     await expectAccessible(page, "the dashboard");
     await screenshot(page, "dashboard-1440");
@@ -183,7 +186,8 @@ describe("the sign-up journey", () => {
     const code = await readCodeFromMailbox(browser, server.url, email);
     await enterCode(page, code);
     await page.getByRole("dialog", { name: "Complete Signup" }).getByRole("button", { name: "Confirm" }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${server.url}/onboarding`);
+    await completeOnboarding(page, server.url, { firstName: "Reader", lastName: "Two" });
     await page.getByRole("heading", { name: "Hi, Reader" }).waitFor();
     await expectAccessible(page, "the dashboard on a phone");
     await screenshot(page, "dashboard-390");
@@ -222,7 +226,8 @@ describe("the sign-up journey", () => {
     const code = await readCodeFromMailbox(browser, server.url, email);
     await enterCode(page, code);
     await dialog.getByRole("button", { name: "Confirm" }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${server.url}/onboarding`);
+    await completeOnboarding(page, server.url, { firstName: "Reader", lastName: "Three" });
     await page.getByRole("heading", { name: "Hi, Reader" }).waitFor();
     await context.close();
   });

@@ -1,11 +1,12 @@
-import { Callout, IconButton, Theme } from "@radix-ui/themes";
+import { IconButton, Theme } from "@radix-ui/themes";
 import { useLocation } from "@remix-run/react";
 import { Dialog, VisuallyHidden } from "radix-ui";
 import { useEffect, useState, type ReactNode } from "react";
-import { AlertIcon, CloseIcon, MenuIcon } from "#app/components/icons";
+import { CloseIcon, MenuIcon } from "#app/components/icons";
 import { Logo } from "#app/components/logo";
 import type { CurrentUser } from "#app/utils/session.server";
 import { Breadcrumbs } from "./breadcrumbs";
+import { DeletionBanner } from "./deletion-banner";
 import { LogoutDialog } from "./logout-dialog";
 import { SidebarContent } from "./sidebar";
 
@@ -15,7 +16,18 @@ const COLLAPSED_KEY = "docuchat.sidebar.collapsed";
  * Signed-in layout (spec 000 §2): a collapsible sidebar above 1024 px, a
  * hamburger-opened slide-in panel at 1024 px and below.
  */
-export function AppShell({ user, productName, children }: { user: CurrentUser; productName: string; children: ReactNode }) {
+export function AppShell({
+  user,
+  productName,
+  serverNow,
+  children,
+}: {
+  user: CurrentUser;
+  productName: string;
+  /** The server's time at render (ms), so the deletion countdown renders the same on both sides. */
+  serverNow: number;
+  children: ReactNode;
+}) {
   const [collapsed, setCollapsed] = useState(false);
   const [mobileOpen, setMobileOpen] = useState(false);
   const [logoutOpen, setLogoutOpen] = useState(false);
@@ -86,16 +98,8 @@ export function AppShell({ user, productName, children }: { user: CurrentUser; p
           <Logo productName={productName} size={28} />
         </header>
 
-        {user.status === "PENDING_DELETE" ? (
-          <Callout.Root color="red" variant="surface" className="dc-delete-banner" role="status">
-            <Callout.Icon>
-              <AlertIcon size={16} />
-            </Callout.Icon>
-            <Callout.Text>
-              <strong>Account Deletion is in Progress.</strong> Your account and documents will be removed at the end of the
-              grace period. You can retrieve the account from your profile before then.
-            </Callout.Text>
-          </Callout.Root>
+        {user.status === "PENDING_DELETE" && user.deleteScheduled ? (
+          <DeletionBanner purgeAt={user.deleteScheduled} serverNow={serverNow} />
         ) : null}
 
         <div className="dc-shell__crumbs">

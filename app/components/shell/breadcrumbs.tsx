@@ -20,14 +20,14 @@ export function Breadcrumbs({ productName }: { productName: string }) {
         {parts.map((part, index) => (
           <li key={part}>
             <ChevronRightIcon size={14} className="dc-breadcrumbs__sep" />
-            {index === parts.length - 1 ? (
-              <Text size="2" weight="medium" aria-current="page">
-                {part}
-              </Text>
-            ) : index === 0 && crumb?.sectionTo ? (
+            {index === 0 && crumb?.sectionTo && parts.length > 1 ? (
               <Link to={crumb.sectionTo} className="dc-breadcrumbs__link">
                 {part}
               </Link>
+            ) : index === parts.length - 1 ? (
+              <Text size="2" weight="medium" aria-current="page">
+                {part}
+              </Text>
             ) : (
               <Text size="2" color="gray">
                 {part}

@@ -9,16 +9,26 @@ export function initials(user: Pick<CurrentUser, "firstName" | "lastName" | "use
   return (fromName || user.username.slice(0, 2)).toUpperCase();
 }
 
+/** The profile picture when there is one, else the initials. Server-rendered: no JavaScript needed. */
+export function Avatar({ user, size = "small" }: { user: Pick<CurrentUser, "firstName" | "lastName" | "username" | "pictureUrl">; size?: "small" | "large" }) {
+  const className = `dc-avatar${size === "large" ? " dc-avatar--large" : ""}`;
+  if (user.pictureUrl) {
+    return <img src={user.pictureUrl} alt="" className={`${className} dc-avatar--image`} width={size === "large" ? 96 : 40} height={size === "large" ? 96 : 40} data-testid="avatar-image" />;
+  }
+  return (
+    <span className={className} aria-hidden="true">
+      {initials(user)}
+    </span>
+  );
+}
+
 /** Spec 000 §2: '---' when either name is empty (fades after 12 chars); email or 'No email provided' (fades after 20). */
 export function ProfileCard({ user, compact = false }: { user: CurrentUser; compact?: boolean }) {
   const fullName = user.firstName.trim() && user.lastName.trim() ? `${user.firstName.trim()} ${user.lastName.trim()}` : "---";
   const email = user.email.trim() || "No email provided";
   return (
     <div className="dc-profile" data-testid="profile-card">
-      {/* Plain initials (no image yet): server-rendered, so they show without JavaScript too. */}
-      <span className="dc-avatar" aria-hidden="true">
-        {initials(user)}
-      </span>
+      <Avatar user={user} />
       {compact ? null : (
         <div className="dc-profile__text">
           <Text

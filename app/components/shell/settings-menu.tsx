@@ -1,4 +1,5 @@
 import { IconButton, Popover, Separator, Text, Tooltip } from "@radix-ui/themes";
+import { Link } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { EXTERNAL_LINKS } from "#app/components/external-links";
 import { CompassIcon, ExternalIcon, HelpIcon, LogoutIcon, MailIcon, ScrollIcon, SettingsIcon, ShieldIcon, UserIcon } from "#app/components/icons";
@@ -64,7 +65,9 @@ export function SettingsMenu({ readOnly, onLogout, side = "top" }: { readOnly: b
           Settings
         </Text>
         <div className="dc-menu__list">
-          <Later icon={<UserIcon size={16} />}>My Profile</Later>
+          <Link className="dc-menu__item" to="/profile/my-account" onClick={() => setOpen(false)}>
+            <MenuRow icon={<UserIcon size={16} />}>My Profile</MenuRow>
+          </Link>
           <Later icon={<CompassIcon size={16} />}>Restart App Tour</Later>
           <Separator size="4" my="1" />
           <External href={EXTERNAL_LINKS.contact} icon={<MailIcon size={16} />}>

@@ -1,0 +1,43 @@
+import { Heading } from "@radix-ui/themes";
+import { NavLink, Outlet } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { LaterReleaseButton } from "#app/components/later-release";
+import { requireUser } from "#app/utils/session.server";
+
+/** The profile area's tabs (spec 001 §2). Only My Account is built; the others say so and never navigate. */
+export const PROFILE_TABS = [
+  { id: "my-account", label: "My Account", to: "/profile/my-account" },
+  { id: "chat-settings", label: "Chat Settings" },
+  { id: "my-plan", label: "My Plan" },
+  { id: "my-usage", label: "My Usage" },
+  { id: "my-referral", label: "My Referral" },
+] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return null;
+}
+
+export default function ProfileLayout() {
+  return (
+    <div className="dc-profile-page">
+      <Heading as="h1" size={{ initial: "6", sm: "7" }} mb="4">
+        Settings
+      </Heading>
+      <nav aria-label="Profile sections" className="dc-tabs">
+        {PROFILE_TABS.map((tab) =>
+          "to" in tab ? (
+            <NavLink key={tab.id} to={tab.to} className="dc-tabs__tab" prefetch="intent">
+              {tab.label}
+            </NavLink>
+          ) : (
+            <LaterReleaseButton key={tab.id} className="dc-tabs__tab dc-tabs__tab--disabled" side="bottom">
+              {tab.label}
+            </LaterReleaseButton>
+          ),
+        )}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

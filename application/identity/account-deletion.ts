@@ -1,0 +1,174 @@
+import { inject, injectable } from "inversify";
+import { TOKENS } from "#application/tokens";
+import type { BlobStore } from "#application/ports/blob-store";
+import type { Clock } from "#application/ports/clock";
+import type { EventMetadata, EventStore } from "#application/ports/event-store";
+import type { IdGenerator } from "#application/ports/ids";
+import type { SubjectKeyStore } from "#application/ports/personal-data";
+import type { ProjectionWaiter } from "#application/ports/projection";
+import type { SearchIndex } from "#application/ports/search-index";
+import type { SecretHasher, SessionStore } from "#application/ports/sessions";
+import type { ActivityRegistry, WorkflowEngine } from "#application/ports/workflow";
+import type { AppSettings } from "#application/shared/app-settings";
+import { handleCommand } from "#application/shared/command-handler";
+import { parseInput } from "#application/shared/parse";
+import type { RequestContext } from "#application/shared/request-context";
+import { fold } from "#domain/shared/decider";
+import { deleteAccountSchema } from "#domain/identity/profile";
+import { reservationDecider, type ReservationKind } from "#domain/identity/reservation";
+import { type UserCommand, type UserEvent, type UserState, userDecider, userStreamId } from "#domain/identity/user";
+import {
+  type AccountDeletionInput,
+  accountDeletionWorkflow,
+  accountDeletionWorkflowId,
+  type DeletionPlan,
+} from "#workflows/account-deletion";
+import { reservationStreamFor } from "./reservations";
+
+/** Blob prefixes that hold a user's files (library sources and pages, avatars). */
+export const userBlobPrefixes = (userId: string) => [`documents/${userId}/`, `avatars/${userId}/`];
+
+/**
+ * Scheduling and retrieving an account's deletion (spec 001 §4, §5). The
+ * decision is an event on the user stream; the account-deletion workflow
+ * waits out the grace period and purges (ARCHITECTURE §5, §7).
+ */
+@injectable()
+export class AccountDeletionService {
+  constructor(
+    @inject(TOKENS.EventStore) private readonly events: EventStore,
+    @inject(TOKENS.Ids) private readonly ids: IdGenerator,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
+    @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
+    @inject(TOKENS.Config) private readonly settings: AppSettings,
+  ) {}
+
+  async schedule(userId: string, input: unknown, ctx: RequestContext): Promise<{ purgeAt: string }> {
+    const form = parseInput(deleteAccountSchema, input);
+    const result = await this.execute(
+      userId,
+      { type: "ScheduleAccountDeletion", reason: form.reason, graceMs: this.settings.accountDeletionGraceMs, now: this.clock.now() },
+      ctx,
+    );
+    const scheduled = result.events.find((e) => e.type === "AccountDeletionScheduled");
+    const id = accountDeletionWorkflowId(userId);
+    // One run per user: the first schedule starts it; a later one wakes the run that waits after a retrieval.
+    const run = await this.workflows.describe(id);
+    if (!run) await this.workflows.start<AccountDeletionInput>(accountDeletionWorkflow, id, { userId });
+    else await this.workflows.signal(id, "schedule", { at: this.clock.now().toISOString() });
+    await this.projections.waitForPosition(result.position);
+    return { purgeAt: scheduled && scheduled.type === "AccountDeletionScheduled" ? scheduled.data.purgeAt : "" };
+  }
+
+  async retrieve(userId: string, ctx: RequestContext): Promise<void> {
+    const result = await this.execute(userId, { type: "RetrieveAccount", now: this.clock.now() }, ctx);
+    await this.workflows.signal(accountDeletionWorkflowId(userId), "retrieve", { at: this.clock.now().toISOString() });
+    await this.projections.waitForPosition(result.position);
+  }
+
+  private execute(userId: string, command: UserCommand, ctx: RequestContext) {
+    return handleCommand(this.events, this.ids, userDecider, userStreamId(userId), command, {
+      metadata: requestMetadata(ctx, userId),
+    });
+  }
+}
+
+export function requestMetadata(ctx: RequestContext, subjectId: string): EventMetadata {
+  return { correlationId: ctx.requestId, actorId: ctx.actorId ?? subjectId, impersonatorId: ctx.impersonatorId, subjectId };
+}
+
+/**
+ * The purge steps the workflow calls. Each is idempotent: the decider records
+ * nothing twice, deletes of what is gone are no-ops, releases of a value the
+ * user no longer holds record nothing.
+ */
+@injectable()
+export class AccountDeletionActivities {
+  constructor(
+    @inject(TOKENS.EventStore) private readonly events: EventStore,
+    @inject(TOKENS.Ids) private readonly ids: IdGenerator,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.SessionStore) private readonly sessions: SessionStore,
+    @inject(TOKENS.SubjectKeys) private readonly subjectKeys: SubjectKeyStore,
+    @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
+    @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
+    @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
+  ) {}
+
+  registry(): ActivityRegistry {
+    const step = <R>(fn: (input: AccountDeletionInput) => Promise<R>) => (input: unknown) => fn(input as AccountDeletionInput);
+    return {
+      "identity.deletionPlan": step((i) => this.plan(i)),
+      "identity.purge.start": step((i) => this.start(i)),
+      "identity.purge.revokeSessions": step(async ({ userId }) => (await this.sessions.revokeAllForUser(userId)).length),
+      "identity.purge.deleteBlobs": step(async ({ userId }) => {
+        let deleted = 0;
+        for (const prefix of userBlobPrefixes(userId)) deleted += await this.blobs.deletePrefix(prefix);
+        return deleted;
+      }),
+      "identity.purge.deleteSearchEntries": step(async ({ userId }) => {
+        await this.search.deleteOwner(userId);
+        return null;
+      }),
+      "identity.purge.releaseReservations": step((i) => this.releaseReservations(i)),
+      "identity.purge.forgetSubjectKey": step(async ({ userId }) => {
+        await this.subjectKeys.forget(userId);
+        return null;
+      }),
+      "identity.purge.complete": step(async ({ userId }) => {
+        await this.execute(userId, { type: "CompletePurge", now: this.clock.now() });
+        return null;
+      }),
+    };
+  }
+
+  async plan({ userId }: AccountDeletionInput): Promise<DeletionPlan> {
+    const user = await this.load(userId);
+    if (!user.registered) return { status: "MISSING", purgeAt: null };
+    return { status: user.status, purgeAt: user.purgeAt === null ? null : new Date(user.purgeAt).toISOString() };
+  }
+
+  async start({ userId }: AccountDeletionInput): Promise<{ started: boolean }> {
+    await this.execute(userId, { type: "StartPurge", now: this.clock.now() });
+    const user = await this.load(userId);
+    return { started: user.registered && (user.status === "PURGING" || user.status === "PURGED") };
+  }
+
+  /**
+   * Frees the username and email so they can be used again (decision 021).
+   * Runs before the key is forgotten: afterwards nobody can tell which values they were.
+   */
+  async releaseReservations({ userId }: AccountDeletionInput): Promise<number> {
+    const user = await this.load(userId);
+    if (!user.registered) return 0;
+    let released = 0;
+    const values: [ReservationKind, string][] = [
+      ["username", user.username],
+      ["email", user.email],
+    ];
+    for (const [kind, value] of values) {
+      if (!value) continue; // already shredded: nothing readable to release
+      const result = await handleCommand(
+        this.events,
+        this.ids,
+        reservationDecider,
+        reservationStreamFor(this.secrets, kind, value),
+        { type: "Release", userId, now: this.clock.now() },
+        { metadata: { correlationId: accountDeletionWorkflowId(userId), actorId: "system" } },
+      );
+      released += result.events.length;
+    }
+    return released;
+  }
+
+  private async load(userId: string): Promise<UserState> {
+    return fold(userDecider, (await this.events.readStream(userStreamId(userId))) as unknown as UserEvent[]);
+  }
+
+  private execute(userId: string, command: UserCommand) {
+    return handleCommand(this.events, this.ids, userDecider, userStreamId(userId), command, {
+      metadata: { correlationId: accountDeletionWorkflowId(userId), actorId: "system", subjectId: userId },
+    });
+  }
+}
