@@ -20,7 +20,7 @@ import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: libraryStyles }];
 export const meta: MetaFunction = () => [{ title: "My Documents | DocuChat" }];
@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const ids = formData.getAll("id").filter((v): v is string => typeof v === "string" && v.length > 0);

@@ -3,7 +3,7 @@ import { errorResponse, toApiDocument } from "#app/components/library/api.server
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
 /** GET /api/documents/{id}: one of the owner's documents; anyone else's id is a 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** DELETE /api/documents/{id} (header X-CSRF-Token). In-progress documents are refused. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   if (request.method !== "DELETE") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
   try {
     await validateCsrfHeader(request);

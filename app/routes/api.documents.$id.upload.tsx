@@ -3,7 +3,7 @@ import { MAX_AUDIO_BYTES } from "#domain/library/upload-rules";
 import { errorResponse } from "#app/components/library/api.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireWritableUser } from "#app/utils/session.server";
 
 const tooLarge = () =>
   Response.json({ code: "FILE_TOO_LARGE", message: `The file is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB.` }, { status: 413 });
@@ -14,7 +14,7 @@ const tooLarge = () =>
  * session user must own the document. The body is read with a running limit.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   if (request.method !== "PUT") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
   const documentId = params.id ?? "";
   const token = new URL(request.url).searchParams.get("token") ?? "";

@@ -4,7 +4,7 @@ import { errorResponse, readJson } from "#app/components/library/api.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireWritableUser } from "#app/utils/session.server";
 
 const bodySchema = z.object({
   source: z.enum(["document_url", "website_url", "youtube_link"]),
@@ -15,7 +15,7 @@ const bodySchema = z.object({
 
 /** POST /api/documents/links {source, url, maxDepth, ocr} → { document_id }. The link rules run again on the server. */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
   try {
     await validateCsrfHeader(request);

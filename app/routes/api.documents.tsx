@@ -3,7 +3,7 @@ import { errorResponse, readJson, toApiDocument } from "#app/components/library/
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
 const MAX_PAGE_SIZE = 100;
 
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** POST /api/documents with the upload payload (spec 000 §3) → { url, document_id, user_id }. */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
   try {
     await validateCsrfHeader(request);

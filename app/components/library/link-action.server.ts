@@ -3,7 +3,7 @@ import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 import type { LinkActionData } from "./link-upload";
 
@@ -13,7 +13,7 @@ export async function linkAction(
   source: "youtube_link" | "website_url" | "document_url",
   success: string,
 ) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const withJs = formData.get("js") === "1";
