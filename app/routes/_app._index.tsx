@@ -2,7 +2,7 @@ import { Badge, Flex, Heading, Text } from "@radix-ui/themes";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { ComponentType } from "react";
-import { ChevronRightIcon, DocumentsIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
+import { ChatIcon, ChevronRightIcon, DocumentsIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
 import { WelcomeIllustration } from "#app/components/illustrations/welcome";
 import { LATER_RELEASE } from "#app/components/later-release";
 import { formatDateTime, truncate } from "#app/components/library/format";
@@ -19,10 +19,18 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Home", page: "
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { libraryQueries } = await getServices();
-  const { documents, total } = await libraryQueries.listDocuments(user.id, { limit: 3 });
+  const { libraryQueries, workspaceQueries, conversations } = await getServices();
+  const [{ documents, total }, workspaceCount, lastUsed, messageCount] = await Promise.all([
+    libraryQueries.listDocuments(user.id, { limit: 3 }),
+    workspaceQueries.count(user.id),
+    workspaceQueries.lastUsed(user.id),
+    conversations.questionCount(user.id),
+  ]);
   return {
     documentCount: total,
+    workspaceCount,
+    messageCount,
+    lastUsed: lastUsed ? { id: lastUsed.id, name: lastUsed.name, description: lastUsed.description } : null,
     recent: documents.map((d) => ({ id: d.id, name: d.name, status: d.status, createdAt: d.createdAt })),
   };
 }
@@ -30,14 +38,43 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionCard = { id: string; title: string; description: string; icon: ComponentType<{ size?: number }>; to?: string };
 const ACTION_CARDS: ActionCard[] = [
   { id: "upload", title: "Upload File", description: "Add PDFs, notes, links, audio or video to your library.", icon: UploadIcon, to: "/upload" },
-  { id: "workspace", title: "Create Workspace", description: "Group documents and chat with an AI about them.", icon: WorkspaceIcon },
+  { id: "workspace", title: "Create Workspace", description: "Group documents and chat with an AI about them.", icon: WorkspaceIcon, to: "/workspace/create" },
   { id: "documents", title: "My Documents", description: "Browse, search and manage everything you uploaded.", icon: DocumentsIcon, to: "/history/documents" },
 ];
+
+function StatTile(props: { to?: string; testId: string; icon: ComponentType<{ size?: number }>; value: number; label: string }) {
+  const Icon = props.icon;
+  const body = (
+    <>
+      <span className="dc-stat-tile__icon">
+        <Icon size={22} />
+      </span>
+      <span>
+        <Text as="span" size="7" weight="bold" className="dc-block">
+          {props.value}
+        </Text>
+        <Text as="span" size="2" color="gray">
+          {props.label}
+        </Text>
+      </span>
+      {props.to ? <ChevronRightIcon size={18} className="dc-stat-tile__chevron" /> : null}
+    </>
+  );
+  return props.to ? (
+    <Link to={props.to} className="dc-stat-tile" data-testid={props.testId}>
+      {body}
+    </Link>
+  ) : (
+    <div className="dc-stat-tile" data-testid={props.testId}>
+      {body}
+    </div>
+  );
+}
 
 /** Spec 000 §2 Dashboard: with documents, the stat tile and 'Recently uploaded'; always the action cards. */
 export default function Dashboard() {
   const data = useRouteLoaderData<typeof appLoader>("routes/_app");
-  const { documentCount, recent } = useLoaderData<typeof loader>();
+  const { documentCount, workspaceCount, messageCount, lastUsed, recent } = useLoaderData<typeof loader>();
   const name = data?.user.displayName || "Reader";
   const hasDocuments = documentCount > 0;
   return (
@@ -62,20 +99,29 @@ export default function Dashboard() {
             <Heading as="h2" id="stats-heading" size="5" mb="3">
               Your library
             </Heading>
-            <Link to="/history/documents" className="dc-stat-tile" data-testid="stat-documents">
-              <span className="dc-stat-tile__icon">
-                <DocumentsIcon size={22} />
-              </span>
-              <span>
-                <Text as="span" size="7" weight="bold" className="dc-block">
-                  {documentCount}
+            <div className="dc-stat-tiles">
+              <StatTile to="/history/documents" testId="stat-documents" icon={DocumentsIcon} value={documentCount} label="Documents Uploaded" />
+              <StatTile to="/history/workspaces" testId="stat-workspaces" icon={WorkspaceIcon} value={workspaceCount} label="Workspace Created" />
+              <StatTile testId="stat-messages" icon={ChatIcon} value={messageCount} label="Messages" />
+            </div>
+            {lastUsed ? (
+              <Link to={`/workspace/${lastUsed.id}`} className="dc-pickup" data-testid="pick-up">
+                <Text as="span" size="1" color="gray" weight="medium" className="dc-block">
+                  Pick up where you left...
                 </Text>
-                <Text as="span" size="2" color="gray">
-                  Documents Uploaded
+                <Text as="span" size="4" weight="bold" className="dc-block">
+                  {lastUsed.name}
                 </Text>
-              </span>
-              <ChevronRightIcon size={18} className="dc-stat-tile__chevron" />
-            </Link>
+                <Text as="span" size="2" color="indigo" className="dc-block">
+                  Lets Continue to chat...
+                </Text>
+                {lastUsed.description ? (
+                  <Text as="span" size="2" color="gray" className="dc-block">
+                    {lastUsed.description}
+                  </Text>
+                ) : null}
+              </Link>
+            ) : null}
           </section>
           <section aria-labelledby="recent-heading" className="dc-recent">
             <Flex justify="between" align="baseline" mb="3">

@@ -157,6 +157,16 @@ export default function MyDocumentsPage() {
       return next;
     });
 
+  /** Spec 000 §5 History: only finished documents can make a quick workspace. */
+  const quickWorkspace = () => {
+    if (selectedDocs.length === 0) return;
+    if (selectedDocs.some((d) => d.status !== "ACTIVE")) {
+      toast.push({ type: "error", message: "Please remove in-progress or failed files before navigating." });
+      return;
+    }
+    navigate(`/workspace/create?documentIds=${selectedDocs.map((d) => d.id).join(",")}&quick=1`);
+  };
+
   const askDelete = (docs: LibraryDocument[], fromRow = false) => {
     if (docs.length === 0) return;
     if (docs.some((d) => statusDisplay(d.status).inProgress)) {
@@ -254,8 +264,8 @@ export default function MyDocumentsPage() {
                 <RefreshGlyph />
               </IconButton>
             </Tooltip>
-            <Tooltip content="Workspaces arrive in a later release">
-              <Button variant="soft" color="gray" aria-disabled="true" className="dc-disabled-control" onClick={(e) => e.preventDefault()}>
+            <Tooltip content="Create a workspace from the selected documents">
+              <Button variant="soft" disabled={none} onClick={quickWorkspace} data-testid="quick-workspace">
                 <WorkspaceIcon size={16} />
                 Quick Workspace
               </Button>

@@ -213,6 +213,11 @@ export class ConversationService {
     return { conversation, messages: await this.messages(ownerId, conversationId) };
   }
 
+  /** Questions the owner has asked, in all conversations (the dashboard's Messages tile). */
+  async questionCount(ownerId: string): Promise<number> {
+    return this.readModels.collection<MessageUsageReadModel>(MESSAGE_USAGE).count({ ownerId });
+  }
+
   async listForWorkspace(ownerId: string, workspaceId: string): Promise<ConversationReadModel[]> {
     return this.readModels
       .collection<ConversationReadModel>(CONVERSATIONS)

@@ -35,7 +35,7 @@ export const NAV_ITEMS: NavItem[] = [
     ],
   },
   { id: "documents", label: "My Documents", icon: DocumentsIcon, to: "/history/documents" },
-  { id: "workspaces", label: "My Workspaces", icon: WorkspaceIcon },
+  { id: "workspaces", label: "My Workspaces", icon: WorkspaceIcon, to: "/history/workspaces" },
   {
     id: "community",
     label: "Community",
