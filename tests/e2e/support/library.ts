@@ -2,35 +2,19 @@ import { appendFile, readFile } from "node:fs/promises";
 import http from "node:http";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { readCodeFromMailbox } from "./mailbox";
+import { completeOnboarding, signUpAndConfirm } from "./account";
 
 /** Helpers for the library journey: accounts, test files and a tiny local website. */
 
-export const PASSWORD = "Reader#2024";
-const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.replace(/[^a-z0-9]/gi, "");
+export { PASSWORD } from "./account";
 
-/** Signs a new user up through the UI and the dev mailbox; returns the signed-in context's storage state. */
+/** Signs a new user up through the UI and the dev mailbox and completes onboarding; returns the signed-in context's storage state. */
 export async function signUpNewUser(browser: Browser, baseUrl: string): Promise<{ username: string; storageState: Awaited<ReturnType<BrowserContext["storageState"]>> }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   try {
-    const username = `reader${unique()}`;
-    const email = `${username}@example.com`;
-    await page.goto(`${baseUrl}/signup`);
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Password", { exact: true }).blur();
-    const signup = page.getByRole("button", { name: "Signup" });
-    await waitUntil(() => signup.isEnabled(), "Signup enabled");
-    await signup.click();
-    const dialog = page.getByRole("dialog", { name: "Complete Signup" });
-    await dialog.waitFor();
-    const code = await readCodeFromMailbox(browser, baseUrl, email);
-    await page.getByLabel("Digit 1 of 6").click();
-    await page.keyboard.type(code);
-    await dialog.getByRole("button", { name: "Confirm" }).click();
-    await page.waitForURL(`${baseUrl}/`);
+    const { username } = await signUpAndConfirm(browser, page, baseUrl);
+    await completeOnboarding(page, baseUrl, { firstName: "Lena", lastName: "Reader" });
     return { username, storageState: await context.storageState() };
   } finally {
     await context.close();

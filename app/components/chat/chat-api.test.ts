@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { cutSelectedText, splitStream, stripTrailingQuestionMarks, visibleCitations } from "./chat-api";
+import { parseChatSettings } from "./chat-settings";
+import { safeUrl } from "./markdown";
+
+describe("splitStream", () => {
+  it("keeps the text before [END] and the metadata after it", () => {
+    expect(splitStream('Hello world[END]{"message_id":"m1"}')).toEqual({ text: "Hello world", meta: '{"message_id":"m1"}' });
+  });
+  it("hides a marker that is still arriving", () => {
+    expect(splitStream("Hello [EN")).toEqual({ text: "Hello ", meta: null });
+    expect(splitStream("Hello")).toEqual({ text: "Hello", meta: null });
+  });
+});
+
+describe("visibleCitations", () => {
+  const docs = [{ documentId: "d1", documentName: "A very long document name.pdf", pageCount: 3 }];
+  it("keeps workspace documents, existing 1-based pages, once per document-page, labelled with 16 characters", () => {
+    const shown = visibleCitations(
+      [
+        { documentId: "d1", pageNumber: 2 },
+        { documentId: "d1", pageNumber: 2 },
+        { documentId: "d1", pageNumber: 0 },
+        { documentId: "d1", pageNumber: 4 },
+        { documentId: "other", pageNumber: 1 },
+      ],
+      docs,
+    );
+    expect(shown).toEqual([{ documentId: "d1", pageNumber: 2, name: "A very long document name.pdf", label: "A very long docu" }]);
+  });
+});
+
+describe("safeUrl", () => {
+  it.each(["javascript:alert(1)", "JaVaScRiPt:alert(1)", "java\tscript:alert(1)", " javascript:alert(1)", "data:text/html,<script>", "vbscript:msgbox", "file:///etc/passwd", "//evil.example/x"])(
+    "drops %s",
+    (url) => expect(safeUrl(url)).toBe(""),
+  );
+  it.each(["https://example.org/a", "http://example.org", "mailto:a@example.org", "/documents/1", "#note", "page.html"])("keeps %s", (url) => expect(safeUrl(url)).toBe(url));
+});
+
+describe("selection helpers", () => {
+  it("cuts selected text at 230 characters with an ellipsis", () => {
+    expect(cutSelectedText("x".repeat(231))).toBe(`${"x".repeat(230)}…`);
+    expect(cutSelectedText("short")).toBe("short");
+  });
+  it("removes trailing question marks", () => expect(stripTrailingQuestionMarks("What is it??  ")).toBe("What is it"));
+});
+
+describe("parseChatSettings", () => {
+  it("defaults and clamps what is stored", () => {
+    expect(parseChatSettings(null)).toMatchObject({ fontSize: "Medium", responseLanguage: "English", isChatOnLeft: false, chatbotWidth: 47, sheetHeight: 50 });
+    expect(parseChatSettings('{"fontSize":"Huge","responseLanguage":"Klingon","chatbotWidth":120,"sheetHeight":5,"isChatOnLeft":true}')).toMatchObject({
+      fontSize: "Medium",
+      responseLanguage: "English",
+      chatbotWidth: 90,
+      sheetHeight: 25,
+      isChatOnLeft: true,
+    });
+    expect(parseChatSettings("not json").fontSize).toBe("Medium");
+  });
+});

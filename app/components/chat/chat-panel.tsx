@@ -1,0 +1,654 @@
+import { Callout, IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import { useToast } from "#app/components/toast";
+import { useCsrfToken } from "#app/components/workspace/use-csrf";
+import chatStyles from "#app/styles/chat.css";
+import {
+  ChatApiError,
+  createConversation,
+  loadConversation,
+  loadOverview,
+  NEW_CHAT_ID,
+  rateMessage,
+  streamAnswer,
+  stripTrailingQuestionMarks,
+  type ChatCitation,
+  type ChatConversationSummary,
+  type ChatDocument,
+  type ChatMessage,
+} from "./chat-api";
+import { HistoryIcon, MinusIcon, CloseIcon, SparkIcon } from "./chat-icons";
+import { ChatInput, READ_ONLY_HINT } from "./chat-input";
+import { CHAT_WIDTH, SHEET_HEIGHT, useChatSettings, type ChatSettings } from "./chat-settings";
+import { ChatSupport, type SupportTab } from "./chat-support";
+import { speechTagFor } from "./languages";
+import { BotAnswer, UserBubble, useVersionIndex } from "./message-item";
+
+export const chatLinks = () => [{ rel: "stylesheet", href: chatStyles }];
+
+/** From the viewer: selected text (Insert in Chat / Ask Question / Explain) or a captured area ('image', a data URL). */
+export type PendingChatInsert = { type: "text" | "question" | "explain" | "image"; content: string; autoSend: boolean };
+
+export type ChatPanelProps = {
+  workspaceId: string;
+  workspaceType?: "Conversation" | "Resume Builder";
+  /** The workspace's documents (citations and @ mentions are limited to them). */
+  documents: ChatDocument[];
+  /** Whether the workspace has files, when `documents` may still be loading. */
+  hasDocuments?: boolean;
+  /** The workspace's chats, newest first (the mobile sheet lists up to 6). */
+  conversations?: ChatConversationSummary[];
+  /** null or 'new-chat' for an unsaved chat. */
+  conversationId: string | null;
+  /** The chat's title as the screen knows it (falls back to the loaded one, then 'New Chat'). */
+  title?: string;
+  onConversationChange: (id: string) => void;
+  /** After an answer is saved (the title and the chat list may have changed). */
+  onConversationUpdated?: () => void;
+  onOpenCitation: (citation: ChatCitation) => void;
+  pendingInsert?: PendingChatInsert | null;
+  onPendingInsertConsumed?: () => void;
+  /** An admin acting as the user: nothing can be sent. */
+  readOnly?: boolean;
+  /** Controlled settings; by default the panel keeps them in localStorage (`docuchat.chatSettings`). */
+  settings?: ChatSettings;
+  onSettingsChange?: (patch: Partial<ChatSettings>) => void;
+  /** 'panel' (beside the documents) or 'sheet' (the bottom sheet below 1024 px). */
+  variant?: "panel" | "sheet";
+  /** Render the panel's own header (title, resize handle, close). Off when the screen draws one. */
+  showHeader?: boolean;
+  onClose?: () => void;
+};
+
+export const DEFAULT_DOCUMENT_PROMPTS = [
+  "Summarise the key points of these documents",
+  "What are the main conclusions?",
+  "List the important dates, numbers and names",
+  "Explain the most difficult concept in simple terms",
+  "What questions could I be asked about this material?",
+];
+export const DEFAULT_RESUME_PROMPTS = [
+  "Review my resume and suggest improvements",
+  "Rewrite my professional summary to be more impactful",
+  "Which skills should I highlight for a software engineer role?",
+  "Make my work experience bullet points more results-oriented",
+  "Check my resume for spelling and grammar mistakes",
+];
+
+type Turn = { key: string; question: ChatMessage | null; answers: ChatMessage[] };
+
+function toTurns(messages: ChatMessage[]): Turn[] {
+  const turns: Turn[] = [];
+  const byQuestion = new Map<string, Turn>();
+  for (const m of messages) {
+    if (m.sender === "USER") {
+      const turn: Turn = { key: m.id, question: m, answers: [] };
+      byQuestion.set(m.id, turn);
+      turns.push(turn);
+    } else {
+      const turn = m.questionId ? byQuestion.get(m.questionId) : undefined;
+      if (turn) turn.answers.push(m);
+      else turns.push({ key: m.id, question: null, answers: [m] });
+    }
+  }
+  return turns;
+}
+
+let localSeq = 0;
+const localId = (kind: "u" | "b") => `local-${kind}-${Date.now().toString(36)}-${++localSeq}`;
+
+export function ChatPanel(props: ChatPanelProps) {
+  const {
+    workspaceId,
+    workspaceType = "Conversation",
+    documents,
+    hasDocuments = documents.length > 0,
+    conversations = [],
+    conversationId,
+    onConversationChange,
+    onConversationUpdated,
+    onOpenCitation,
+    pendingInsert,
+    onPendingInsertConsumed,
+    readOnly = false,
+    variant = "panel",
+    showHeader = true,
+    onClose,
+  } = props;
+  const csrfToken = useCsrfToken();
+  const toast = useToast();
+  const [storedSettings, updateStoredSettings] = useChatSettings();
+  const settings = props.settings ?? storedSettings;
+  const updateSettings = props.onSettingsChange ?? updateStoredSettings;
+  const isResume = workspaceType === "Resume Builder";
+
+  const savedId = conversationId && conversationId !== NEW_CHAT_ID ? conversationId : null;
+  const [activeId, setActiveId] = useState<string | null>(savedId);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [loadedTitle, setLoadedTitle] = useState("");
+  const [loading, setLoading] = useState(Boolean(savedId));
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<{ code: string; message: string } | null>(null);
+  const [suggested, setSuggested] = useState<string[]>([]);
+  const [draft, setDraft] = useState("");
+  const [selectedText, setSelectedText] = useState<string | null>(null);
+  const [images, setImages] = useState<string[]>([]);
+  const [supportOpen, setSupportOpen] = useState(false);
+  const [supportTab, setSupportTab] = useState<SupportTab>("help");
+  const [minimized, setMinimized] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const versions = useVersionIndex();
+
+  const rootRef = useRef<HTMLDivElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  /** The id this panel just created: the screen echoes it back, which must not reload (and wipe) the live chat. */
+  const createdRef = useRef<string | null>(null);
+
+  // ---- the conversation shown ----------------------------------------------------------------
+  useEffect(() => {
+    if (savedId && savedId === createdRef.current) return;
+    abortRef.current?.abort();
+    setActiveId(savedId);
+    setError(null);
+    setCreating(false);
+    setMessages([]);
+    setLoadedTitle("");
+    setSuggested([]);
+    // A load cut short by switching chats must not leave the panel "loading".
+    setLoading(Boolean(savedId));
+    if (!savedId) return;
+    const controller = new AbortController();
+    loadConversation(savedId, controller.signal)
+      .then((c) => {
+        setMessages(c.messages);
+        setLoadedTitle(c.title);
+      })
+      .catch((e: unknown) => {
+        if (!controller.signal.aborted) setError({ code: e instanceof ChatApiError ? e.code : "GET_CONVERSATION_FAILURE", message: e instanceof Error ? e.message : "The chat could not be loaded." });
+      })
+      .finally(() => !controller.signal.aborted && setLoading(false));
+    loadOverview(savedId, controller.signal).then(
+      (o) => setSuggested(o.questions.slice(0, 5)),
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [savedId]);
+
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  // Keep the newest text in view while the reader is at the bottom.
+  const stickRef = useRef(true);
+  useLayoutEffect(() => {
+    const el = logRef.current;
+    if (!el) return;
+    if (messages.length === 0) el.scrollTop = 0;
+    else if (stickRef.current) el.scrollTop = el.scrollHeight;
+  }, [messages, creating, error]);
+
+  // ---- layout: width/side of the panel, height of the sheet (applied to the screen's container) ----
+  useLayoutEffect(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    if (variant === "panel") {
+      const box = root.closest<HTMLElement>("[data-chat-container], .dc-wsx-chat");
+      if (!box) return;
+      box.style.flex = `0 0 ${settings.chatbotWidth}%`;
+      box.style.maxWidth = `${settings.chatbotWidth}%`;
+      box.style.order = settings.isChatOnLeft ? "-1" : "";
+      box.dataset.chatSide = settings.isChatOnLeft ? "left" : "right";
+    } else {
+      const sheet = root.closest<HTMLElement>("[data-chat-sheet], .dc-wsx-sheet");
+      if (!sheet) return;
+      sheet.style.height = minimized ? "auto" : `${settings.sheetHeight}vh`;
+      sheet.style.maxHeight = `${SHEET_HEIGHT.max}vh`;
+    }
+  }, [variant, settings.chatbotWidth, settings.isChatOnLeft, settings.sheetHeight, minimized]);
+
+  // ---- sending --------------------------------------------------------------------------------
+  const runStream = useCallback(
+    async (conversation: string, body: { text: string; selected_text: string | null; regenerate_question_id: string | null }, botLocalId: string, userLocalId: string | null) => {
+      const controller = new AbortController();
+      abortRef.current = controller;
+      const patch = (id: string, change: Partial<ChatMessage>) => setMessages((list) => list.map((m) => (m.id === id ? { ...m, ...change } : m)));
+      try {
+        const outcome = await streamAnswer(
+          conversation,
+          { ...body, media_ids: [], language: settings.responseLanguage },
+          csrfToken,
+          (text) => patch(botLocalId, { text }),
+          controller.signal,
+        );
+        if (outcome.kind === "complete") {
+          const meta = outcome.metadata;
+          setMessages((list) =>
+            list.map((m) => {
+              if (m.id === botLocalId) return { ...m, id: meta.message_id, questionId: meta.question_id || m.questionId, text: outcome.text, status: "complete", citations: meta.citations, model: meta.model };
+              if (userLocalId && m.id === userLocalId && meta.question_id) return { ...m, id: meta.question_id };
+              return m;
+            }),
+          );
+          onConversationUpdated?.();
+          loadConversation(conversation).then(
+            (c) => setLoadedTitle(c.title),
+            () => undefined,
+          );
+        } else if (outcome.kind === "failed") {
+          patch(botLocalId, { text: outcome.text, status: "interrupted" });
+          setError({ code: outcome.code, message: outcome.message });
+        } else {
+          patch(botLocalId, { text: outcome.text, status: "interrupted" });
+        }
+      } catch (e) {
+        if (controller.signal.aborted) return;
+        if (e instanceof ChatApiError) {
+          // Refused before the first byte: nothing was answered.
+          setMessages((list) => list.filter((m) => m.id !== botLocalId && m.id !== userLocalId));
+          setError({ code: e.code, message: e.message });
+          return { refused: true };
+        }
+        patch(botLocalId, { status: "interrupted" });
+      } finally {
+        if (abortRef.current === controller) abortRef.current = null;
+        setCreating(false);
+      }
+      return { refused: false };
+    },
+    [csrfToken, settings.responseLanguage, onConversationUpdated],
+  );
+
+  const send = useCallback(
+    async (input: { text: string; selectedText: string | null; images: string[] }) => {
+      const text = input.text.trim();
+      // While the chat loads, its messages would replace the new question: wait for it.
+      if (!text || creating || readOnly || loading) return;
+      if (!hasDocuments) {
+        toast.push({ type: "info", message: "Please add files to chat" });
+        return;
+      }
+      setError(null);
+      setCreating(true);
+      let conversation = activeId;
+      if (!conversation) {
+        try {
+          conversation = await createConversation(workspaceId, csrfToken);
+        } catch (e) {
+          setCreating(false);
+          setError({ code: e instanceof ChatApiError ? e.code : "CONVERSATION_CREATION_FAILURE", message: e instanceof Error ? e.message : "The chat could not be created." });
+          return;
+        }
+        createdRef.current = conversation;
+        setActiveId(conversation);
+        onConversationChange(conversation);
+      }
+      const userId = localId("u");
+      const botId = localId("b");
+      const now = new Date().toISOString();
+      setMessages((list) => [
+        ...list,
+        { id: userId, sender: "USER", text, selectedText: input.selectedText, questionId: null, status: "complete", citations: [], model: null, rating: null, createdAt: now, images: input.images },
+        { id: botId, sender: "BOT", text: "", selectedText: null, questionId: userId, status: "streaming", citations: [], model: null, rating: null, createdAt: now },
+      ]);
+      setDraft("");
+      setSelectedText(null);
+      setImages([]);
+      stickRef.current = true;
+      const result = await runStream(conversation, { text, selected_text: input.selectedText, regenerate_question_id: null }, botId, userId);
+      if (result?.refused) {
+        setDraft((d) => d || text);
+        setSelectedText((s) => s ?? input.selectedText);
+      }
+    },
+    [activeId, creating, readOnly, loading, hasDocuments, toast, workspaceId, csrfToken, onConversationChange, runStream],
+  );
+
+  const regenerate = useCallback(
+    async (questionId: string) => {
+      if (!activeId || creating || readOnly || questionId.startsWith("local-")) return;
+      setError(null);
+      setCreating(true);
+      const botId = localId("b");
+      setMessages((list) => [
+        ...list,
+        { id: botId, sender: "BOT", text: "", selectedText: null, questionId, status: "streaming", citations: [], model: null, rating: null, createdAt: new Date().toISOString() },
+      ]);
+      versions.latest(questionId);
+      await runStream(activeId, { text: "", selected_text: null, regenerate_question_id: questionId }, botId, null);
+    },
+    [activeId, creating, readOnly, runStream, versions],
+  );
+
+  const rate = useCallback(
+    async (message: ChatMessage, rating: "false" | null) => {
+      if (!activeId) return;
+      setMessages((list) => list.map((m) => (m.id === message.id ? { ...m, rating } : m)));
+      try {
+        await rateMessage(activeId, message.id, rating, csrfToken);
+      } catch (e) {
+        setMessages((list) => list.map((m) => (m.id === message.id ? { ...m, rating: message.rating } : m)));
+        toast.push({ type: "error", message: e instanceof Error ? e.message : "The rating could not be saved." });
+      }
+    },
+    [activeId, csrfToken, toast],
+  );
+
+  // ---- inserts from the document viewer's selection tip ----------------------------------------
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  useEffect(() => {
+    if (!pendingInsert) return;
+    const content = pendingInsert.content;
+    onPendingInsertConsumed?.();
+    if (pendingInsert.type === "image") {
+      setImages((list) => (list.length >= 5 ? list : [...list, content]));
+      textareaRef.current?.focus();
+      return;
+    }
+    if (pendingInsert.type === "text") {
+      setSelectedText(content.trim());
+      textareaRef.current?.focus();
+      return;
+    }
+    const stripped = stripTrailingQuestionMarks(content);
+    if (!stripped) return;
+    const text = pendingInsert.type === "explain" ? `Explain "${stripped}"?` : `${stripped}?`;
+    if (pendingInsert.autoSend) void sendRef.current({ text, selectedText: null, images: [] });
+    else {
+      setDraft(text);
+      textareaRef.current?.focus();
+    }
+  }, [pendingInsert, onPendingInsertConsumed]);
+
+  // ---- rendering ------------------------------------------------------------------------------
+  const turns = useMemo(() => toTurns(messages), [messages]);
+  const title = props.title || loadedTitle || "New Chat";
+  const prompts = [...(isResume ? DEFAULT_RESUME_PROMPTS : DEFAULT_DOCUMENT_PROMPTS), ...suggested.filter((q) => !DEFAULT_DOCUMENT_PROMPTS.includes(q))];
+  const speechLang = speechTagFor(settings.responseLanguage);
+  const pastChats = conversations.slice(0, 6);
+  const openSettings = () => {
+    setSupportTab("settings");
+    setSupportOpen(true);
+  };
+
+  const support = (
+    <ChatSupport
+      open={supportOpen}
+      onOpenChange={setSupportOpen}
+      tab={supportTab}
+      onTabChange={setSupportTab}
+      conversationId={activeId}
+      documents={documents}
+      settings={settings}
+      onSettingsChange={updateSettings}
+      isResume={isResume}
+      showPosition={variant === "panel"}
+    />
+  );
+
+  return (
+    <div
+      ref={rootRef}
+      className={`dc-chat dc-chat--${variant} dc-chat--font-${settings.fontSize.toLowerCase()}${minimized ? " is-minimized" : ""}`}
+      data-testid="chat"
+      data-conversation-id={activeId ?? NEW_CHAT_ID}
+      data-font-size={settings.fontSize}
+      data-side={settings.isChatOnLeft ? "left" : "right"}
+    >
+      <link rel="stylesheet" href={chatStyles} />
+      {variant === "panel" ? <WidthHandle settings={settings} onChange={updateSettings} /> : null}
+
+      {variant === "sheet" ? (
+        <div className="dc-chat-sheetbar">
+          <HeightHandle settings={settings} onChange={updateSettings} />
+          <div className="dc-chat-sheetbar__actions">
+            <Tooltip content="Past chats">
+              <IconButton size="1" variant="ghost" color="gray" aria-label="Past chats" aria-expanded={historyOpen} onClick={() => setHistoryOpen((o) => !o)} data-testid="past-chats-toggle">
+                <HistoryIcon size={16} />
+              </IconButton>
+            </Tooltip>
+            <Tooltip content={minimized ? "Restore chat" : "Minimise chat"}>
+              <IconButton size="1" variant="ghost" color="gray" aria-label={minimized ? "Restore chat" : "Minimise chat"} aria-expanded={!minimized} onClick={() => setMinimized((m) => !m)} data-testid="minimise-chat">
+                <MinusIcon size={16} />
+              </IconButton>
+            </Tooltip>
+          </div>
+        </div>
+      ) : null}
+
+      {showHeader ? (
+        <header className="dc-chat-header">
+          <h2 className="dc-chat-header__title rt-Text rt-r-size-3 rt-r-weight-bold" title={title} data-testid="chat-panel-title">
+            {title}
+          </h2>
+          {onClose ? (
+            <Tooltip content="Close chat">
+              <IconButton variant="ghost" color="gray" aria-label="Close chat" onClick={onClose}>
+                <CloseIcon size={16} />
+              </IconButton>
+            </Tooltip>
+          ) : null}
+        </header>
+      ) : null}
+
+      {variant === "sheet" && historyOpen && !minimized ? (
+        <nav className="dc-chat-history" aria-label="Past chats" data-testid="past-chats">
+          {pastChats.length === 0 ? (
+            <Text size="2" color="gray">
+              No chats yet.
+            </Text>
+          ) : (
+            <ul>
+              {pastChats.map((c) => (
+                <li key={c.id}>
+                  <button
+                    type="button"
+                    aria-current={c.id === activeId ? "true" : undefined}
+                    onClick={() => {
+                      setHistoryOpen(false);
+                      onConversationChange(c.id);
+                    }}
+                  >
+                    {c.title || "New Chat"}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </nav>
+      ) : null}
+
+      <div
+        ref={logRef}
+        className="dc-chat-log"
+        role="log"
+        aria-live="polite"
+        aria-label="Chat messages"
+        aria-busy={loading}
+        tabIndex={0}
+        hidden={minimized}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stickRef.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        }}
+        data-testid="chat-log"
+      >
+        {loading ? (
+          <p className="dc-chat-loading" role="status">
+            Loading the chat…
+          </p>
+        ) : turns.length === 0 ? (
+          <div className="dc-chat-empty" data-testid="chat-empty">
+            <span className="dc-chat-empty__icon" aria-hidden="true">
+              <SparkIcon size={22} />
+            </span>
+            <Text as="p" size="4" weight="bold">
+              {isResume ? "Let's polish your resume" : "Ask your documents anything"}
+            </Text>
+            <Text as="p" size="2" color="gray">
+              {!hasDocuments
+                ? "This workspace has no files yet. Attach some, then ask away."
+                : `Answers quote ${documents.length === 1 ? "your document" : `your ${documents.length} documents`} and link to the pages they come from.`}
+            </Text>
+            <ul className="dc-chat-prompts" aria-label="Suggested questions">
+              {prompts.map((p) => (
+                <li key={p}>
+                  <button type="button" className="dc-chat-prompt" disabled={readOnly || creating} onClick={() => void send({ text: p, selectedText: null, images: [] })} data-testid="suggested-question">
+                    {p}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          turns.map((turn) => {
+            const qid = turn.question?.id ?? turn.answers[0]?.questionId ?? turn.key;
+            const index = versions.indexFor(qid, turn.answers.length);
+            return (
+              <div key={turn.key} className="dc-chat-turn">
+                {turn.question ? <UserBubble message={turn.question} /> : null}
+                {turn.answers.length > 0 ? (
+                  <BotAnswer
+                    versions={turn.answers}
+                    index={index}
+                    onSelectVersion={(i) => versions.choose(qid, i)}
+                    documents={documents}
+                    onOpenCitation={onOpenCitation}
+                    onRegenerate={() => void regenerate(qid)}
+                    onRate={(m, r) => void rate(m, r)}
+                    onOpenSettings={openSettings}
+                    speechLang={speechLang}
+                    canRegenerate={!readOnly && !creating && !qid.startsWith("local-") && Boolean(turn.question)}
+                    regenerateHint={readOnly ? READ_ONLY_HINT : "Wait for the answer to finish"}
+                  />
+                ) : null}
+              </div>
+            );
+          })
+        )}
+        {error ? (
+          <Callout.Root color="red" role="alert" className="dc-chat-error" data-testid="chat-error" data-code={error.code}>
+            <Callout.Text>{error.message}</Callout.Text>
+            <button type="button" className="dc-chat-linkbtn" onClick={() => setError(null)}>
+              Dismiss
+            </button>
+          </Callout.Root>
+        ) : null}
+      </div>
+
+      {minimized ? null : (
+        <ChatInput
+          draft={draft}
+          onDraftChange={setDraft}
+          selectedText={selectedText}
+          onClearSelectedText={() => setSelectedText(null)}
+          images={images}
+          onImagesChange={setImages}
+          documents={documents}
+          onSend={() => void send({ text: draft, selectedText, images })}
+          creating={creating}
+          loading={loading}
+          readOnly={readOnly}
+          support={support}
+          textareaRef={textareaRef}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Drag (or arrow keys) to set the chat's width: 47–90 % of the screen (spec 001 §9). */
+function WidthHandle({ settings, onChange }: { settings: ChatSettings; onChange: (patch: Partial<ChatSettings>) => void }) {
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    const handle = event.currentTarget;
+    handle.setPointerCapture(event.pointerId);
+    const move = (e: globalThis.PointerEvent) => {
+      const x = settings.isChatOnLeft ? e.clientX : window.innerWidth - e.clientX;
+      const pct = Math.round((x / window.innerWidth) * 100);
+      onChange({ chatbotWidth: Math.min(CHAT_WIDTH.max, Math.max(CHAT_WIDTH.min, pct)) });
+    };
+    const up = () => {
+      handle.removeEventListener("pointermove", move);
+      handle.removeEventListener("pointerup", up);
+      handle.removeEventListener("pointercancel", up);
+      document.body.classList.remove("dc-chat-resizing");
+    };
+    document.body.classList.add("dc-chat-resizing");
+    handle.addEventListener("pointermove", move);
+    handle.addEventListener("pointerup", up);
+    handle.addEventListener("pointercancel", up);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const grow = settings.isChatOnLeft ? "ArrowRight" : "ArrowLeft";
+    const shrink = settings.isChatOnLeft ? "ArrowLeft" : "ArrowRight";
+    const step = event.shiftKey ? 10 : 2;
+    let next: number | null = null;
+    if (event.key === grow) next = settings.chatbotWidth + step;
+    else if (event.key === shrink) next = settings.chatbotWidth - step;
+    else if (event.key === "Home") next = CHAT_WIDTH.min;
+    else if (event.key === "End") next = CHAT_WIDTH.max;
+    if (next === null) return;
+    event.preventDefault();
+    onChange({ chatbotWidth: Math.min(CHAT_WIDTH.max, Math.max(CHAT_WIDTH.min, next)) });
+  };
+  return (
+    <div
+      className="dc-chat-resize"
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize chat"
+      aria-valuemin={CHAT_WIDTH.min}
+      aria-valuemax={CHAT_WIDTH.max}
+      aria-valuenow={settings.chatbotWidth}
+      aria-valuetext={`${settings.chatbotWidth}% of the screen`}
+      tabIndex={0}
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+      data-testid="chat-resize"
+    />
+  );
+}
+
+/** Drag (or arrow keys) to set the bottom sheet's height: 25–80 vh (spec 001 §9). */
+function HeightHandle({ settings, onChange }: { settings: ChatSettings; onChange: (patch: Partial<ChatSettings>) => void }) {
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    const handle = event.currentTarget;
+    handle.setPointerCapture(event.pointerId);
+    const move = (e: globalThis.PointerEvent) => {
+      const vh = Math.round(((window.innerHeight - e.clientY) / window.innerHeight) * 100);
+      onChange({ sheetHeight: Math.min(SHEET_HEIGHT.max, Math.max(SHEET_HEIGHT.min, vh)) });
+    };
+    const up = () => {
+      handle.removeEventListener("pointermove", move);
+      handle.removeEventListener("pointerup", up);
+      handle.removeEventListener("pointercancel", up);
+    };
+    handle.addEventListener("pointermove", move);
+    handle.addEventListener("pointerup", up);
+    handle.addEventListener("pointercancel", up);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const next = event.key === "ArrowUp" ? settings.sheetHeight + 5 : event.key === "ArrowDown" ? settings.sheetHeight - 5 : null;
+    if (next === null) return;
+    event.preventDefault();
+    onChange({ sheetHeight: Math.min(SHEET_HEIGHT.max, Math.max(SHEET_HEIGHT.min, next)) });
+  };
+  return (
+    <div
+      className="dc-chat-grab"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize chat sheet"
+      aria-valuemin={SHEET_HEIGHT.min}
+      aria-valuemax={SHEET_HEIGHT.max}
+      aria-valuenow={settings.sheetHeight}
+      tabIndex={0}
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+      data-testid="sheet-resize"
+    >
+      <span aria-hidden="true" />
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** Response languages offered in Chat Settings (spec 001 §9: about 95, Afrikaans to Zulu). The value is sent as `language`. */
+export const RESPONSE_LANGUAGES = [
+  "Afrikaans", "Albanian", "Amharic", "Arabic", "Armenian", "Assamese", "Azerbaijani", "Basque", "Belarusian", "Bengali",
+  "Bosnian", "Bulgarian", "Burmese", "Catalan", "Cebuano", "Chinese (Simplified)", "Chinese (Traditional)", "Corsican", "Croatian", "Czech",
+  "Danish", "Dutch", "English", "Esperanto", "Estonian", "Filipino", "Finnish", "French", "Frisian", "Galician",
+  "Georgian", "German", "Greek", "Gujarati", "Haitian Creole", "Hausa", "Hawaiian", "Hebrew", "Hindi", "Hmong",
+  "Hungarian", "Icelandic", "Igbo", "Indonesian", "Irish", "Italian", "Japanese", "Javanese", "Kannada", "Kazakh",
+  "Khmer", "Kinyarwanda", "Korean", "Kurdish", "Kyrgyz", "Lao", "Latin", "Latvian", "Lithuanian", "Luxembourgish",
+  "Macedonian", "Malagasy", "Malay", "Malayalam", "Maltese", "Maori", "Marathi", "Mongolian", "Nepali", "Norwegian",
+  "Odia", "Pashto", "Persian", "Polish", "Portuguese", "Punjabi", "Romanian", "Russian", "Samoan", "Scots Gaelic",
+  "Serbian", "Sesotho", "Shona", "Sindhi", "Sinhala", "Slovak", "Slovenian", "Somali", "Spanish", "Sundanese",
+  "Swahili", "Swedish", "Tajik", "Tamil", "Tatar", "Telugu", "Thai", "Turkish", "Turkmen", "Ukrainian",
+  "Urdu", "Uyghur", "Uzbek", "Vietnamese", "Welsh", "Xhosa", "Yiddish", "Yoruba", "Zulu",
+] as const;
+
+/** BCP-47 tags for read-aloud; languages not listed fall back to en-US (spec 001 §9). */
+const SPEECH_TAGS: Record<string, string> = {
+  Arabic: "ar-SA", Bengali: "bn-IN", "Chinese (Simplified)": "zh-CN", "Chinese (Traditional)": "zh-TW", Czech: "cs-CZ", Danish: "da-DK",
+  Dutch: "nl-NL", English: "en-US", Finnish: "fi-FI", French: "fr-FR", German: "de-DE", Greek: "el-GR", Hebrew: "he-IL", Hindi: "hi-IN",
+  Hungarian: "hu-HU", Indonesian: "id-ID", Italian: "it-IT", Japanese: "ja-JP", Korean: "ko-KR", Malay: "ms-MY", Marathi: "mr-IN",
+  Norwegian: "nb-NO", Polish: "pl-PL", Portuguese: "pt-BR", Romanian: "ro-RO", Russian: "ru-RU", Slovak: "sk-SK", Spanish: "es-ES",
+  Swedish: "sv-SE", Tamil: "ta-IN", Telugu: "te-IN", Thai: "th-TH", Turkish: "tr-TR", Ukrainian: "uk-UA", Urdu: "ur-PK", Vietnamese: "vi-VN",
+};
+
+export const speechTagFor = (language: string | null | undefined) => (language && SPEECH_TAGS[language]) || "en-US";

@@ -1,0 +1,369 @@
+import { Badge, Button, Card, Checkbox, DropdownMenu, Flex, Heading, IconButton, SegmentedControl, Table, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { useHydrated } from "#app/components/use-hydrated";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useFetcher, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
+import { PlusIcon, WorkspaceIcon } from "#app/components/icons";
+import { ConfirmDialog } from "#app/components/library/confirm-dialog";
+import { formatDateTime } from "#app/components/library/format";
+import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
+import { useToast } from "#app/components/toast";
+import { toSummary } from "#app/components/workspace/api.server";
+import { DotsIcon, RefreshIcon, TrashIcon } from "#app/components/workspace/glyphs";
+import type { WorkspaceSummary } from "#app/components/workspace/types";
+import workspaceStyles from "#app/components/workspace/workspace.css";
+import { isDomainError } from "#domain/shared/domain-error";
+import { useCsrfToken } from "#app/components/workspace/use-csrf";
+import { validateCsrf } from "#app/utils/csrf.server";
+import { getRequestContext } from "#app/utils/request-context.server";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
+export const meta: MetaFunction = () => [{ title: "My Workspaces | DocuChat" }];
+export const handle: BreadcrumbHandle = { breadcrumb: { section: "History", page: "My Workspaces" } };
+
+const LIST_LIMIT = 500;
+const POLL_MS = 3000;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  const { workspaceQueries } = await getServices();
+  try {
+    const [{ workspaces, total }, all] = await Promise.all([workspaceQueries.list(user.id, { search: q, limit: LIST_LIMIT }), workspaceQueries.count(user.id)]);
+    return { q, total, all, workspaces: workspaces.map(toSummary), loadError: null as string | null };
+  } catch (error) {
+    // GET_WORKSPACE_FAILURE: the server's message becomes the empty-table label (spec 000 §2).
+    if (isDomainError(error)) return { q, total: 0, all: 0, workspaces: [] as WorkspaceSummary[], loadError: error.message };
+    throw error;
+  }
+}
+
+type ActionResult = { ok: boolean; message: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  const ids = formData.getAll("id").filter((v): v is string => typeof v === "string" && v.length > 0);
+  if (formData.get("intent") !== "delete" || ids.length === 0) {
+    return data<ActionResult>({ ok: false, message: "Select at least one workspace." }, { status: 400 });
+  }
+  try {
+    const { workspaces } = await getServices();
+    await workspaces.delete(user.id, ids, getRequestContext(request, { actorId: user.id }));
+  } catch (error) {
+    if (isDomainError(error)) return data<ActionResult>({ ok: false, message: error.message }, { status: error.code === "WORKSPACE_NOT_EXIST" ? 404 : 400 });
+    throw error;
+  }
+  return data<ActionResult>({ ok: true, message: ids.length === 1 ? "Workspace deleted" : `${ids.length} workspaces deleted` });
+}
+
+type PendingDelete = { ids: string[]; message: string } | null;
+
+function WorkspaceStatus({ ws, mobile = false }: { ws: WorkspaceSummary; mobile?: boolean }) {
+  // Mobile: Active, otherwise In Progress (spec 000 §4).
+  if (mobile || ws.status !== "FAILED") {
+    const active = ws.status === "ACTIVE";
+    return (
+      <Badge color={active ? "green" : "amber"} variant="soft" radius="full" highContrast data-testid="ws-status" data-status={ws.status}>
+        {active ? "Active" : "In Progress"}
+      </Badge>
+    );
+  }
+  return (
+    <Tooltip content={ws.failureReason || "Failed to launch workspace"}>
+      <Badge color="red" variant="soft" radius="full" highContrast data-testid="ws-status" data-status={ws.status} tabIndex={0}>
+        Failed
+      </Badge>
+    </Tooltip>
+  );
+}
+
+export default function MyWorkspacesPage() {
+  const hydrated = useHydrated();
+  const { q, workspaces, all, loadError } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const submit = useSubmit();
+  const navigate = useNavigate();
+  const fetcher = useFetcher<ActionResult>();
+  const revalidator = useRevalidator();
+  const toast = useToast();
+  const csrfToken = useCsrfToken();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete>(null);
+  const [searchText, setSearchText] = useState(q);
+
+  useEffect(() => setSearchText(q), [q]);
+  useEffect(() => setSelected((current) => new Set([...current].filter((id) => workspaces.some((w) => w.id === id)))), [workspaces]);
+
+  // Debounced server-side search (?q=), case-insensitive on part of the name.
+  useEffect(() => {
+    if (searchText.trim() === q) return;
+    const timer = window.setTimeout(() => {
+      const next = new URLSearchParams(params);
+      if (searchText.trim()) next.set("q", searchText.trim());
+      else next.delete("q");
+      submit(next, { method: "get", replace: true, preventScrollReset: true });
+    }, 300);
+    return () => window.clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [searchText]);
+
+  // Launching workspaces turn Active on their own: refresh while any is in progress.
+  const launching = workspaces.some((w) => w.status === "CREATING");
+  useEffect(() => {
+    if (!launching) return;
+    const timer = window.setInterval(() => revalidator.revalidate(), POLL_MS);
+    return () => window.clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [launching]);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || fetcher.state !== "idle") return;
+    toast.push({ type: result.ok ? "success" : "error", message: result.message });
+    if (result.ok) {
+      setSelected(new Set());
+      setPendingDelete(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.data, fetcher.state]);
+
+  const selectedWs = useMemo(() => workspaces.filter((w) => selected.has(w.id)), [workspaces, selected]);
+  const allSelected = workspaces.length > 0 && workspaces.every((w) => selected.has(w.id));
+  const someSelected = selectedWs.length > 0;
+
+  const askDelete = (ids: string[], fromRow = false) => {
+    if (ids.length === 0) return;
+    setPendingDelete({
+      ids,
+      message: fromRow
+        ? "Are you sure you want to delete this workspace?"
+        : ids.length === 1
+          ? "Are you sure you want to delete the workspace?"
+          : "Are you sure you want to delete the selected workspaces?",
+    });
+  };
+  const confirmDelete = () => {
+    if (!pendingDelete) return;
+    const form = new FormData();
+    form.set("csrf", csrfToken);
+    form.set("intent", "delete");
+    for (const id of pendingDelete.ids) form.append("id", id);
+    fetcher.submit(form, { method: "post" });
+  };
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const emptyLabel = loadError ?? (q || all > 0 ? "No matching workspaces found." : "No Workspace Created yet.");
+  const searchField = (id: string) => (
+    <TextField.Root
+      id={id}
+      type="search"
+      placeholder="Search Workspace Name"
+      aria-label="Search workspaces by name"
+      value={searchText}
+      onChange={(e) => setSearchText(e.currentTarget.value)}
+      className="dc-ws-search"
+    />
+  );
+
+  return (
+    <div className="dc-ws-page" data-ws-hydrated={hydrated}>
+      <header className="dc-ws-page__header">
+        <div>
+          <Heading as="h1" size={{ initial: "6", sm: "7" }}>
+            My Workspaces
+          </Heading>
+          <Text as="p" size="3" color="gray" mt="1">
+            Your document groups and their chats, most recently used first.
+          </Text>
+        </div>
+      </header>
+
+      {/* Desktop (≥ 1025 px) */}
+      <section className="dc-ws-desktop-only dc-ws-card dc-ws-table" aria-label="Workspaces table">
+        <div className="dc-ws-toolbar">
+          <form role="search" onSubmit={(e) => e.preventDefault()}>
+            {searchField("ws-search-desktop")}
+          </form>
+          <Flex gap="2" align="center" wrap="wrap">
+            <Text size="2" color="gray" aria-live="polite">
+              {someSelected ? `${selectedWs.length} selected` : ""}
+            </Text>
+            <Tooltip content="Delete selected">
+              <IconButton variant="soft" color="red" aria-label="Delete selected" disabled={!someSelected} onClick={() => askDelete(selectedWs.map((w) => w.id))} data-testid="delete-selected-workspaces">
+                <TrashIcon />
+              </IconButton>
+            </Tooltip>
+            <Tooltip content="Refresh">
+              <IconButton variant="soft" color="gray" aria-label="Refresh" onClick={() => revalidator.revalidate()} loading={revalidator.state !== "idle"}>
+                <RefreshIcon />
+              </IconButton>
+            </Tooltip>
+            <Button asChild>
+              <Link to="/workspace/create">
+                <PlusIcon size={16} />
+                Create Workspace
+              </Link>
+            </Button>
+          </Flex>
+        </div>
+        <Table.Root variant="ghost" size="2">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell width="44px">
+                <Checkbox
+                  aria-label="Select all workspaces"
+                  checked={allSelected ? true : someSelected ? "indeterminate" : false}
+                  disabled={workspaces.length === 0}
+                  onCheckedChange={(v) => setSelected(v === true ? new Set(workspaces.map((w) => w.id)) : new Set())}
+                />
+              </Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Type</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">Documents</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>Last used</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell width="52px">
+                <span className="dc-visually-hidden">Actions</span>
+              </Table.ColumnHeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {workspaces.length === 0 ? (
+              <Table.Row>
+                <Table.Cell colSpan={8}>
+                  <div className="dc-ws-empty" data-testid="workspaces-empty">
+                    <WorkspaceIcon size={28} />
+                    <Text size="2" color="gray">
+                      {emptyLabel}
+                    </Text>
+                  </div>
+                </Table.Cell>
+              </Table.Row>
+            ) : (
+              workspaces.map((w) => (
+                <Table.Row key={w.id} align="center" data-testid="workspace-row" data-name={w.name} aria-selected={selected.has(w.id)}>
+                  <Table.Cell>
+                    <Checkbox aria-label={`Select ${w.name}`} checked={selected.has(w.id)} onCheckedChange={(v) => toggle(w.id, v === true)} />
+                  </Table.Cell>
+                  <Table.RowHeaderCell className="dc-ws-table__name">
+                    <Link to={w.status === "CREATING" ? `/workspace/${w.id}/launch` : `/workspace/${w.id}`} className="dc-ws-link" title={w.description || w.name}>
+                      {w.name}
+                    </Link>
+                  </Table.RowHeaderCell>
+                  <Table.Cell>{w.type}</Table.Cell>
+                  <Table.Cell justify="end">{w.documentCount}</Table.Cell>
+                  <Table.Cell>
+                    <WorkspaceStatus ws={w} />
+                  </Table.Cell>
+                  <Table.Cell className="dc-nowrap">{formatDateTime(w.createdAt)}</Table.Cell>
+                  <Table.Cell className="dc-nowrap">{formatDateTime(w.lastUsedAt)}</Table.Cell>
+                  <Table.Cell>
+                    <RowMenu ws={w} onOpen={() => navigate(`/workspace/${w.id}`)} onDelete={() => askDelete([w.id], true)} />
+                  </Table.Cell>
+                </Table.Row>
+              ))
+            )}
+          </Table.Body>
+        </Table.Root>
+      </section>
+
+      {/* Mobile and tablet (< 1025 px) */}
+      <section className="dc-ws-mobile-only" aria-label="Workspaces">
+        <Flex direction="column" gap="3">
+          <SegmentedControl.Root value="workspaces" onValueChange={(v) => (v === "documents" ? navigate("/history/documents") : undefined)} aria-label="History">
+            <SegmentedControl.Item value="documents">Document History</SegmentedControl.Item>
+            <SegmentedControl.Item value="workspaces">Workspace History</SegmentedControl.Item>
+          </SegmentedControl.Root>
+          <Flex gap="2" align="center">
+            <form role="search" onSubmit={(e) => e.preventDefault()} className="dc-ws-grow">
+              {searchField("ws-search-mobile")}
+            </form>
+            <Tooltip content="Create Workspace">
+              <IconButton asChild size="3" aria-label="Create Workspace">
+                <Link to="/workspace/create" data-testid="mobile-create-workspace">
+                  <PlusIcon size={20} />
+                </Link>
+              </IconButton>
+            </Tooltip>
+          </Flex>
+          {workspaces.length === 0 ? (
+            <div className="dc-ws-empty">
+              <WorkspaceIcon size={28} />
+              <Text size="2" color="gray">
+                {loadError ?? "No Workspaces found"}
+              </Text>
+            </div>
+          ) : (
+            <ul className="dc-ws-cards" aria-label="Workspace list">
+              {workspaces.map((w) => (
+                <li key={w.id}>
+                  <Card className="dc-ws-wcard" data-testid="workspace-card" data-name={w.name}>
+                    <Flex align="start" gap="3">
+                      <span className="dc-ws-wcard__icon" aria-hidden="true">
+                        <WorkspaceIcon size={20} />
+                      </span>
+                      <Flex direction="column" gap="1" className="dc-ws-grow">
+                        <Link to={`/workspace/${w.id}`} className="dc-ws-link dc-ws-ellipsis">
+                          {w.name}
+                        </Link>
+                        <Text size="1" color="gray">
+                          {w.type} · {w.documentCount} {w.documentCount === 1 ? "document" : "documents"}
+                        </Text>
+                        <Text size="1" color="gray">
+                          {formatDateTime(w.createdAt)}
+                        </Text>
+                      </Flex>
+                      <Flex direction="column" align="end" gap="2">
+                        <RowMenu ws={w} onOpen={() => navigate(`/workspace/${w.id}`)} onDelete={() => askDelete([w.id], true)} />
+                        <WorkspaceStatus ws={w} mobile />
+                      </Flex>
+                    </Flex>
+                  </Card>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Flex>
+      </section>
+
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete workspaces"
+        message={pendingDelete?.message ?? ""}
+        busy={fetcher.state !== "idle"}
+        onConfirm={confirmDelete}
+        onOpenChange={(open) => (open ? undefined : setPendingDelete(null))}
+      />
+    </div>
+  );
+}
+
+function RowMenu({ ws, onOpen, onDelete }: { ws: WorkspaceSummary; onOpen: () => void; onDelete: () => void }) {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger>
+        <IconButton variant="ghost" color="gray" aria-label={`Actions for ${ws.name}`} data-testid="workspace-menu">
+          <DotsIcon />
+        </IconButton>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Content align="end">
+        <DropdownMenu.Item onSelect={onOpen}>Open</DropdownMenu.Item>
+        <DropdownMenu.Separator />
+        <DropdownMenu.Item color="red" onSelect={onDelete}>
+          Delete
+        </DropdownMenu.Item>
+      </DropdownMenu.Content>
+    </DropdownMenu.Root>
+  );
+}

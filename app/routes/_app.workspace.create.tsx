@@ -1,0 +1,497 @@
+import { Badge, Button, Callout, Flex, Heading, RadioCards, Text, TextArea, TextField } from "@radix-ui/themes";
+import { useHydrated } from "#app/components/use-hydrated";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { AlertIcon, CheckCircleIcon, FileIcon } from "#app/components/icons";
+import { WelcomeIllustration } from "#app/components/illustrations/welcome";
+import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
+import { useToast } from "#app/components/toast";
+import { CsrfInput } from "#app/components/csrf-input";
+import {
+  ChatPreferenceFields,
+  DEFAULT_PREFERENCE_VALUES,
+  fromPreferenceValues,
+  preferenceLabel,
+  type ChatPreferenceValues,
+} from "#app/components/workspace/chat-preferences";
+import { FilePicker, MAX_PICKED } from "#app/components/workspace/file-picker";
+import { pickState, quickWorkspaceName, type PickableDocument } from "#app/components/workspace/types";
+import workspaceStyles from "#app/components/workspace/workspace.css";
+import { isDomainError } from "#domain/shared/domain-error";
+import { workspaceDetailsSchema } from "#domain/workspace/workspace-rules";
+import { validateCsrf } from "#app/utils/csrf.server";
+import { getRequestContext } from "#app/utils/request-context.server";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
+export const meta: MetaFunction = () => [{ title: "Create Workspace | DocuChat" }];
+export const handle: BreadcrumbHandle = { breadcrumb: { section: "Workspaces", page: "Create Workspace", sectionTo: "/history/workspaces" } };
+
+const STEPS = [
+  { label: "Workspace Details", header: "Add Workspace Related Details" },
+  { label: "Chat Preferences", header: "Customise Chat Preferences" },
+  { label: "File Details", header: "Add File Related Details" },
+  { label: "Review and Launch", header: "Review and Launch" },
+] as const;
+
+const TYPE_TEXT = {
+  Conversation: "Ask questions about your documents and get answers with citations.",
+  "Resume Builder": "Let the AI draft and edit a LaTeX resume from your documents.",
+} as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { libraryQueries, workspaces } = await getServices();
+  const [{ documents }, allowance] = await Promise.all([
+    libraryQueries.listDocuments(user.id, { limit: 500 }),
+    workspaces.remainingWorkspaces(user.id),
+  ]);
+  const url = new URL(request.url);
+  const requested = (url.searchParams.get("documentIds") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .slice(0, 50);
+  const pickable: PickableDocument[] = documents.map((d) => ({
+    id: d.id,
+    name: d.name,
+    status: d.status,
+    kind: d.kind,
+    pageCount: d.pageCount,
+    createdAt: d.createdAt,
+  }));
+  const known = new Set(pickable.map((d) => d.id));
+  return {
+    documents: pickable,
+    // Only the caller's own documents can be pre-picked (an id from elsewhere is silently dropped).
+    initialIds: requested.filter((id) => known.has(id)),
+    quick: url.searchParams.get("quick") === "1",
+    allowance,
+  };
+}
+
+type ActionResult = { ok: false; message: string; field?: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  const text = (name: string) => {
+    const v = formData.get(name);
+    return typeof v === "string" ? v : undefined;
+  };
+  const input = {
+    name: text("name") ?? "",
+    description: text("description") ?? "",
+    type: text("type") || undefined,
+    documentIds: formData.getAll("documentId").filter((v): v is string => typeof v === "string" && v.length > 0),
+    chatPreference: fromPreferenceValues({ text: text("prefText"), image: text("prefImage"), embedding: text("prefEmbedding") }),
+  };
+  try {
+    const { workspaces } = await getServices();
+    const { workspaceId } = await workspaces.create(user.id, input, getRequestContext(request, { actorId: user.id }));
+    return redirect(`/workspace/${workspaceId}/launch`);
+  } catch (error) {
+    if (isDomainError(error)) return data<ActionResult>({ ok: false, message: error.message, field: error.field }, { status: 400 });
+    throw error;
+  }
+}
+
+type Details = { name: string; description: string; type: string };
+type DetailErrors = Partial<Record<keyof Details, string>>;
+
+function validateDetails(details: Details): DetailErrors {
+  const parsed = workspaceDetailsSchema.safeParse({ ...details, type: details.type || undefined });
+  if (parsed.success) return {};
+  const errors: DetailErrors = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0] as keyof Details;
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+export default function CreateWorkspacePage() {
+  const hydrated = useHydrated();
+  const { documents, initialIds, quick: quickParam, allowance } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const toast = useToast();
+  const [, setParams] = useSearchParams();
+  const submitting = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+
+  const [quick, setQuick] = useState(quickParam);
+  const [step, setStep] = useState(0);
+  const [details, setDetails] = useState<Details>({ name: "", description: "", type: "Conversation" });
+  const [errors, setErrors] = useState<DetailErrors>({});
+  const [prefs, setPrefs] = useState<ChatPreferenceValues>(DEFAULT_PREFERENCE_VALUES);
+  const [picked, setPicked] = useState<string[]>(() => initialIds.slice(0, MAX_PICKED));
+  const [quickName, setQuickName] = useState(() => quickWorkspaceName());
+  const [quickError, setQuickError] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => setQuick(quickParam), [quickParam]);
+  useEffect(() => {
+    if (actionData && !actionData.ok) toast.push({ type: "error", message: actionData.message });
+  }, [actionData, toast]);
+  // Move focus to the new step's heading so screen-reader users hear where they are.
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    headingRef.current?.focus();
+  }, [step, quick]);
+
+  const byId = useMemo(() => new Map(documents.map((d) => [d.id, d])), [documents]);
+  const chosenDocs = picked.map((id) => byId.get(id)).filter((d): d is PickableDocument => Boolean(d));
+  // Only files that can be attached are launched with (in-progress or failed ones are dropped).
+  const pickedDocs = chosenDocs.filter((d) => pickState(d.status).pickable);
+  const quickDocs = pickedDocs;
+  const limitReached = allowance.limit !== null && allowance.used >= allowance.limit;
+
+  const toggle = (id: string, on: boolean) => setPicked((current) => (on ? [...current.filter((x) => x !== id), id] : current.filter((x) => x !== id)));
+  const onLimit = () => toast.push({ type: "error", message: "Can not upload more than 10 files" });
+
+  const next = () => {
+    if (step === 0) {
+      const found = validateDetails(details);
+      setErrors(found);
+      if (Object.keys(found).length > 0) return;
+    }
+    setStep((s) => Math.min(STEPS.length - 1, s + 1));
+  };
+  const previous = () => setStep((s) => Math.max(0, s - 1));
+
+  const switchMode = (toQuick: boolean) => {
+    setQuick(toQuick);
+    setStep(0);
+    setParams(
+      (current) => {
+        const nextParams = new URLSearchParams(current);
+        if (toQuick) nextParams.set("quick", "1");
+        else nextParams.delete("quick");
+        if (picked.length) nextParams.set("documentIds", picked.join(","));
+        else nextParams.delete("documentIds");
+        return nextParams;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  };
+
+  const hidden = (
+    <>
+      <CsrfInput />
+      <input type="hidden" name="prefText" value={prefs.text} />
+      <input type="hidden" name="prefImage" value={prefs.image} />
+      <input type="hidden" name="prefEmbedding" value={prefs.embedding} />
+    </>
+  );
+
+  return (
+    <div className="dc-ws-page" data-ws-hydrated={hydrated}>
+      <header className="dc-ws-page__header">
+        <div>
+          <Heading as="h1" size={{ initial: "6", sm: "7" }}>
+            {quick ? "Quick Workspace" : "Create a New Workspace"}
+          </Heading>
+          <Text as="p" size="3" color="gray" mt="1">
+            {quick ? "Name it and start chatting with the files you chose." : "Group your documents into a workspace and chat with them."}
+          </Text>
+        </div>
+        <button type="button" className="dc-ws-link dc-ws-link--button" onClick={() => switchMode(!quick)} data-testid="toggle-quick">
+          {quick ? "Customise every step instead" : "Create a Quick Workspace instead"}
+        </button>
+      </header>
+
+      {limitReached ? (
+        <Callout.Root color="amber" variant="surface">
+          <Callout.Icon>
+            <AlertIcon size={16} />
+          </Callout.Icon>
+          <Callout.Text>
+            You have created {allowance.used} of {allowance.limit} workspaces this month, the limit of your plan.
+          </Callout.Text>
+        </Callout.Root>
+      ) : null}
+
+      {quick ? (
+        <section className="dc-ws-card dc-ws-quick" aria-labelledby="quick-heading">
+          <Heading as="h2" size="4" id="quick-heading" ref={headingRef} tabIndex={-1}>
+            Name your workspace
+          </Heading>
+          <Form
+            method="post"
+            className="dc-ws-quick__form"
+            onSubmit={(event) => {
+              if (!quickName.trim()) {
+                event.preventDefault();
+                setQuickError("This field is required");
+              }
+            }}
+          >
+            {hidden}
+            <input type="hidden" name="type" value="Conversation" />
+            {quickDocs.map((d) => (
+              <input key={d.id} type="hidden" name="documentId" value={d.id} />
+            ))}
+            <div className="dc-ws-field">
+              <Text as="label" htmlFor="quick-name" size="2" weight="medium">
+                Workspace name
+              </Text>
+              <TextField.Root
+                id="quick-name"
+                name="name"
+                size="3"
+                value={quickName}
+                onChange={(e) => {
+                  setQuickName(e.currentTarget.value);
+                  setQuickError(null);
+                }}
+                aria-invalid={quickError ? true : undefined}
+                aria-describedby={quickError ? "quick-name-error" : undefined}
+              />
+              {quickError ? (
+                <Text size="1" color="red" id="quick-name-error" role="alert">
+                  {quickError}
+                </Text>
+              ) : null}
+            </div>
+            <div>
+              <Text as="p" size="2" weight="medium" mb="2">
+                Files ({quickDocs.length})
+              </Text>
+              {quickDocs.length === 0 ? (
+                <Callout.Root color="gray" variant="surface">
+                  <Callout.Text>
+                    No ready files were chosen. Pick files in{" "}
+                    <Link to="/history/documents" className="dc-ws-link">
+                      My Documents
+                    </Link>{" "}
+                    or{" "}
+                    <button type="button" className="dc-ws-link dc-ws-link--button" onClick={() => switchMode(false)}>
+                      use the full wizard
+                    </button>
+                    .
+                  </Callout.Text>
+                </Callout.Root>
+              ) : (
+                <ul className="dc-ws-review__files" data-testid="quick-files">
+                  {quickDocs.map((d) => (
+                    <li key={d.id}>
+                      <FileIcon size={16} />
+                      <span className="dc-ws-ellipsis">{d.name}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {chosenDocs.length > quickDocs.length ? (
+                <Text as="p" size="1" color="gray" mt="2">
+                  {chosenDocs.length - quickDocs.length} in-progress or failed file(s) were left out.
+                </Text>
+              ) : null}
+            </div>
+            <Flex justify="end">
+              <Button type="submit" size="3" disabled={quickDocs.length === 0 || limitReached} loading={submitting}>
+                Save and Launch
+              </Button>
+            </Flex>
+          </Form>
+        </section>
+      ) : (
+        <div className="dc-ws-wizard">
+          <aside className="dc-ws-wizard__aside" aria-label="Steps">
+            <ol className="dc-ws-steps">
+              {STEPS.map((s, i) => (
+                <li key={s.label} className={`dc-ws-steps__item${i === step ? " is-current" : ""}${i < step ? " is-done" : ""}`} aria-current={i === step ? "step" : undefined}>
+                  <span className="dc-ws-steps__dot" aria-hidden="true">
+                    {i < step ? <CheckCircleIcon size={16} /> : i + 1}
+                  </span>
+                  <span>{s.label}</span>
+                </li>
+              ))}
+            </ol>
+            <WelcomeIllustration className="dc-ws-wizard__art" />
+          </aside>
+
+          <section className="dc-ws-card dc-ws-wizard__main" aria-labelledby="step-heading">
+            <Text size="2" color="gray" className="dc-ws-wizard__counter">
+              Step {step + 1} of {STEPS.length} · {STEPS[step].label}
+            </Text>
+            <Heading as="h2" size="5" id="step-heading" ref={headingRef} tabIndex={-1} className="dc-ws-wizard__heading">
+              {STEPS[step].header}
+            </Heading>
+
+            <div className="dc-ws-wizard__body">
+              {step === 0 ? (
+                <form
+                  id="details-form"
+                  className="dc-ws-form"
+                  noValidate
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    next();
+                  }}
+                >
+                  <div className="dc-ws-field">
+                    <Text as="label" htmlFor="ws-name" size="2" weight="medium">
+                      Workspace name <span aria-hidden="true">*</span>
+                    </Text>
+                    <TextField.Root
+                      id="ws-name"
+                      size="3"
+                      placeholder="e.g. Biology revision"
+                      value={details.name}
+                      onChange={(e) => {
+                        const name = e.currentTarget.value;
+                        setDetails((d) => ({ ...d, name }));
+                        if (errors.name) setErrors((er) => ({ ...er, name: undefined }));
+                      }}
+                      aria-invalid={errors.name ? true : undefined}
+                      aria-describedby={errors.name ? "ws-name-error" : undefined}
+                      aria-required
+                    />
+                    {errors.name ? (
+                      <Text size="1" color="red" id="ws-name-error" role="alert">
+                        {errors.name}
+                      </Text>
+                    ) : null}
+                  </div>
+                  <div className="dc-ws-field">
+                    <Text as="label" htmlFor="ws-description" size="2" weight="medium">
+                      Description <Text color="gray">(optional)</Text>
+                    </Text>
+                    <TextArea
+                      id="ws-description"
+                      size="3"
+                      rows={3}
+                      placeholder="What is this workspace for?"
+                      value={details.description}
+                      onChange={(e) => {
+                        const description = e.currentTarget.value;
+                        setDetails((d) => ({ ...d, description }));
+                      }}
+                    />
+                  </div>
+                  <fieldset className="dc-ws-fieldset" aria-describedby={errors.type ? "ws-type-error" : undefined}>
+                    <legend className="dc-ws-legend">
+                      Workspace type <span aria-hidden="true">*</span>
+                    </legend>
+                    <RadioCards.Root
+                      value={details.type}
+                      onValueChange={(type) => setDetails((d) => ({ ...d, type }))}
+                      columns={{ initial: "1", sm: "2" }}
+                      aria-label="Workspace type"
+                    >
+                      {(["Conversation", "Resume Builder"] as const).map((t) => (
+                        <RadioCards.Item key={t} value={t} className="dc-ws-type">
+                          <Flex direction="column" gap="1" width="100%">
+                            <Text weight="bold">{t}</Text>
+                            <Text size="2" color="gray">
+                              {TYPE_TEXT[t]}
+                            </Text>
+                          </Flex>
+                        </RadioCards.Item>
+                      ))}
+                    </RadioCards.Root>
+                    {errors.type ? (
+                      <Text size="1" color="red" id="ws-type-error" role="alert">
+                        {errors.type}
+                      </Text>
+                    ) : null}
+                  </fieldset>
+                </form>
+              ) : null}
+
+              {step === 1 ? <ChatPreferenceFields values={prefs} onChange={setPrefs} /> : null}
+
+              {step === 2 ? <FilePicker documents={documents} picked={pickedDocs.map((d) => d.id)} onToggle={toggle} onLimit={onLimit} /> : null}
+
+              {step === 3 ? (
+                <dl className="dc-ws-review" data-testid="review">
+                  <div>
+                    <dt>Name</dt>
+                    <dd>{details.name}</dd>
+                  </div>
+                  <div>
+                    <dt>Description</dt>
+                    <dd>{details.description || <Text color="gray">No description</Text>}</dd>
+                  </div>
+                  <div>
+                    <dt>Type</dt>
+                    <dd>
+                      <Badge variant="soft" radius="full">
+                        {details.type}
+                      </Badge>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Chat preferences</dt>
+                    <dd>
+                      Text: {preferenceLabel("text", prefs.text)}
+                      <br />
+                      Image: {preferenceLabel("image", prefs.image)}
+                      <br />
+                      Embedding: {preferenceLabel("embedding", prefs.embedding)}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Files ({pickedDocs.length})</dt>
+                    <dd>
+                      {pickedDocs.length === 0 ? (
+                        <Text color="red" size="2">
+                          No files selected. Go back to File Details and pick at least one.
+                        </Text>
+                      ) : (
+                        <ul className="dc-ws-review__files">
+                          {pickedDocs.map((d) => (
+                            <li key={d.id}>
+                              <FileIcon size={16} />
+                              <span className="dc-ws-ellipsis">{d.name}</span>
+                            </li>
+                          ))}
+                        </ul>
+                      )}
+                    </dd>
+                  </div>
+                </dl>
+              ) : null}
+            </div>
+
+            <Form method="post" className="dc-ws-wizard__nav">
+              {hidden}
+              <input type="hidden" name="name" value={details.name} />
+              <input type="hidden" name="description" value={details.description} />
+              <input type="hidden" name="type" value={details.type} />
+              {pickedDocs.map((d) => (
+                <input key={d.id} type="hidden" name="documentId" value={d.id} />
+              ))}
+              <Button type="button" variant="soft" color="gray" size="3" onClick={previous} disabled={step === 0}>
+                Previous
+              </Button>
+              {step < STEPS.length - 1 ? (
+                step === 0 ? (
+                  <Button key="next-details" type="submit" form="details-form" size="3">
+                    Next
+                  </Button>
+                ) : (
+                  <Button key="next" type="button" size="3" onClick={next}>
+                    Next
+                  </Button>
+                )
+              ) : (
+                // A distinct key: the clicked Next must not turn into this submit button mid-click.
+                <Button key="launch" type="submit" size="3" disabled={pickedDocs.length === 0 || limitReached} loading={submitting}>
+                  Save and Launch
+                </Button>
+              )}
+            </Form>
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,616 @@
+import { Button, Dialog, DropdownMenu, Flex, Heading, IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { useHydrated } from "#app/components/use-hydrated";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, FileIcon, HomeIcon, PlusIcon, SettingsIcon } from "#app/components/icons";
+import { LogoMark } from "#app/components/logo";
+import { throwWorkspacePageError } from "#app/components/workspace/api.server";
+import { AttachDialog } from "#app/components/workspace/attach-dialog";
+import { ChatSlot } from "#app/components/workspace/chat-slot";
+import { fromPreferenceValues, toPreferenceValues } from "#app/components/workspace/chat-preferences";
+import { DocumentFrame, documentDownloadUrl } from "#app/components/workspace/document-frame";
+import { FileTabs } from "#app/components/viewer/file-tabs";
+import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
+import { ArrowLeftIcon, ChatIcon, ChevronDownIcon, DotsIcon, ExitFullscreenIcon, FilePlusIcon, FullscreenIcon, SearchIcon } from "#app/components/workspace/glyphs";
+import { SettingsDialog, type SettingsActionResult } from "#app/components/workspace/settings-dialog";
+import type { PickableDocument } from "#app/components/workspace/types";
+import { useCsrfToken } from "#app/components/workspace/use-csrf";
+import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
+import workspaceStyles from "#app/components/workspace/workspace.css";
+import { isDomainError } from "#domain/shared/domain-error";
+import { validateCsrf } from "#app/utils/csrf.server";
+import { getRequestContext } from "#app/utils/request-context.server";
+import { getServices } from "#app/utils/services.server";
+import { requireUser } from "#app/utils/session.server";
+import { redirectWithToast } from "#app/utils/toast.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d ? `${d.workspace.name} | ${d.productName}` : "Workspace | DocuChat" }];
+
+const SHOW_PAGE = 6;
+const NEW_CHAT = "new-chat";
+const FLASH_MS = 1000;
+const MOBILE_NAME_MAX = 15;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { workspaceQueries, libraryQueries, config } = await getServices();
+  let ws;
+  try {
+    ws = await workspaceQueries.get(user.id, params.id ?? "");
+  } catch (error) {
+    return throwWorkspacePageError(error);
+  }
+  if (ws.status === "CREATING") throw redirect(`/workspace/${ws.id}/launch`);
+  if (ws.status === "FAILED") throw await redirectWithToast("/history/workspaces", { type: "error", message: "Failed to launch workspace" });
+  const [{ workspaces }, { documents }] = await Promise.all([
+    workspaceQueries.list(user.id, { limit: 200 }),
+    libraryQueries.listDocuments(user.id, { limit: 500 }),
+  ]);
+  return {
+    productName: config.productName,
+    // An admin acting as this user may look but not send (enforced by the server too).
+    readOnly: user.role === "impersonate",
+    workspace: {
+      id: ws.id,
+      name: ws.name,
+      description: ws.description,
+      type: ws.type,
+      chatPreference: ws.chatPreference,
+      session: ws.session,
+      firstConversationId: ws.firstConversationId,
+      documents: ws.documents,
+      conversations: ws.conversations.map((c) => ({ id: c.id, title: c.title, createdAt: c.createdAt })),
+    },
+    switcher: workspaces.map((w) => ({ id: w.id, name: w.name, status: w.status })),
+    library: documents.map(
+      (d): PickableDocument => ({ id: d.id, name: d.name, status: d.status, kind: d.kind, pageCount: d.pageCount, createdAt: d.createdAt }),
+    ),
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  await validateCsrf(formData, request);
+  const intent = String(formData.get("intent") ?? "");
+  const ctx = getRequestContext(request, { actorId: user.id });
+  const id = params.id ?? "";
+  try {
+    const { workspaces } = await getServices();
+    if (intent === "rename") {
+      await workspaces.rename(user.id, id, { name: String(formData.get("name") ?? ""), description: String(formData.get("description") ?? "") }, ctx);
+      return data<SettingsActionResult>({ ok: true, intent, message: "Workspace details saved" });
+    }
+    if (intent === "chatPreference") {
+      const chatPreference = fromPreferenceValues({ text: formData.get("prefText"), image: formData.get("prefImage"), embedding: formData.get("prefEmbedding") });
+      await workspaces.changeChatPreference(user.id, id, chatPreference, ctx);
+      return data<SettingsActionResult>({ ok: true, intent, message: "Chat preferences saved" });
+    }
+    return data<SettingsActionResult>({ ok: false, intent, message: "Unknown action" }, { status: 400 });
+  } catch (error) {
+    if (isDomainError(error)) {
+      if (error.code === "WORKSPACE_NOT_EXIST") throw await redirectWithToast("/history/workspaces", { type: "error", message: error.message });
+      return data<SettingsActionResult>({ ok: false, intent, message: error.message, field: error.field }, { status: 400 });
+    }
+    throw error;
+  }
+}
+
+export default function WorkspaceRoute() {
+  const loaderData = useLoaderData<typeof loader>();
+  // A fresh screen per workspace: switching unmounts the old one (which saves its session).
+  return <WorkspaceScreen key={loaderData.workspace.id} {...loaderData} />;
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+type Session = { activeFileIds: string[]; openFileId: string | null; activeConversationId: string | null };
+
+function WorkspaceScreen({ workspace, switcher, library, productName, readOnly }: LoaderData) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const csrfToken = useCsrfToken();
+  const docs = workspace.documents;
+  const docById = useMemo(() => new Map(docs.map((d) => [d.documentId, d])), [docs]);
+  const isResume = workspace.type === "Resume Builder";
+
+  // Restored from workspace.session (spec 001 §4).
+  const [openIds, setOpenIds] = useState<string[]>(() => workspace.session.activeFileIds.filter((id) => docById.has(id)));
+  const [activeId, setActiveId] = useState<string | null>(() => {
+    const open = workspace.session.activeFileIds.filter((id) => docById.has(id));
+    const saved = workspace.session.openFileId;
+    return saved && open.includes(saved) ? saved : (open[open.length - 1] ?? null);
+  });
+  const [conversationId, setConversationId] = useState<string | null>(
+    () => workspace.session.activeConversationId ?? workspace.firstConversationId ?? null,
+  );
+  const [collapsed, setCollapsed] = useState(false);
+  const [flash, setFlash] = useState(false);
+  const [chatOpen, setChatOpen] = useState(true);
+  const [mobileChatOpen, setMobileChatOpen] = useState(false);
+  const [attachOpen, setAttachOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [filesAll, setFilesAll] = useState(false);
+  const [chatsAll, setChatsAll] = useState(false);
+  const [hidden, setHidden] = useState<string[]>([]);
+
+  // Drop tabs of documents that left the workspace.
+  useEffect(() => {
+    setOpenIds((ids) => ids.filter((id) => docById.has(id)));
+    setActiveId((id) => (id && docById.has(id) ? id : null));
+  }, [docById]);
+
+  // ---- session save on leaving -------------------------------------------------------------
+  const session: Session = { activeFileIds: openIds, openFileId: activeId, activeConversationId: conversationId === NEW_CHAT ? null : conversationId };
+  const sessionRef = useRef(session);
+  sessionRef.current = session;
+  const savedRef = useRef(false);
+
+  const sendSession = useCallback(
+    (mode: "beacon" | "fetch") => {
+      const s = sessionRef.current;
+      const url = `/api/workspaces/${encodeURIComponent(workspace.id)}/session`;
+      if (mode === "beacon" && typeof navigator.sendBeacon === "function") {
+        const form = new FormData();
+        form.set("csrf", csrfToken);
+        form.set("activeFileIds", JSON.stringify(s.activeFileIds));
+        if (s.openFileId) form.set("openFileId", s.openFileId);
+        if (s.activeConversationId) form.set("activeConversationId", s.activeConversationId);
+        if (navigator.sendBeacon(url, form)) return Promise.resolve();
+      }
+      return fetch(url, {
+        method: "POST",
+        keepalive: true,
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken },
+        body: JSON.stringify(s),
+      }).then(
+        () => undefined,
+        () => undefined,
+      );
+    },
+    [workspace.id, csrfToken],
+  );
+
+  useEffect(() => {
+    const onPageHide = () => void sendSession("beacon");
+    window.addEventListener("pagehide", onPageHide);
+    return () => {
+      window.removeEventListener("pagehide", onPageHide);
+      // In-app navigation away (the component unmounts): save unless a switch already did.
+      if (!savedRef.current) void sendSession("beacon");
+    };
+  }, [sendSession]);
+
+  const switchTo = async (id: string) => {
+    savedRef.current = true;
+    await sendSession("fetch");
+    navigate(`/workspace/${id}`);
+  };
+
+  // ---- fullscreen (Escape exits: the browser leaves fullscreen itself) ------------------------
+  useEffect(() => {
+    const onChange = () => setFullscreen(Boolean(document.fullscreenElement));
+    document.addEventListener("fullscreenchange", onChange);
+    return () => document.removeEventListener("fullscreenchange", onChange);
+  }, []);
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void document.documentElement.requestFullscreen?.().catch(() => undefined);
+  };
+
+  // ---- files and tabs --------------------------------------------------------------------
+  const openFile = (id: string) => {
+    setOpenIds((ids) => (ids.includes(id) ? ids : [...ids, id]));
+    setActiveId(id);
+  };
+  // Closing a tab selects the previous one (spec 001 §4).
+  const closeFile = (id: string) => {
+    const index = openIds.indexOf(id);
+    const next = openIds.filter((x) => x !== id);
+    setOpenIds(next);
+    if (activeId === id) setActiveId(next.length === 0 ? null : next[Math.max(0, index - 1)]);
+  };
+  // A citation to a closed document opens its tab; the viewer then goes to the page.
+  useCitationRequests(openFile);
+  // While capturing an area the chat is minimised and its toggle disabled (spec 001 §2).
+  const capturing = useViewerCaptureMode();
+  const flashSidebar = () => {
+    setFlash(true);
+    window.setTimeout(() => setFlash(false), FLASH_MS);
+  };
+  const newChat = () => {
+    setConversationId(NEW_CHAT);
+    setChatOpen(true);
+  };
+
+  const tabs = openIds.map((id) => ({ id, name: docById.get(id)?.documentName ?? "Document" }));
+  const activeDoc = activeId ? docById.get(activeId) : undefined;
+  const conversations = workspace.conversations;
+  const activeConversation = conversations.find((c) => c.id === conversationId);
+  const chatTitle = activeConversation?.title || "New Chat";
+  const sidebarOpen = !collapsed || flash;
+  const shownFiles = filesAll ? docs : docs.slice(0, SHOW_PAGE);
+  const shownChats = chatsAll ? conversations : conversations.slice(0, SHOW_PAGE);
+  const cardDocs = docs.filter((d) => !hidden.includes(d.documentId));
+  const preferences = toPreferenceValues(workspace.chatPreference);
+
+  const switcherTrigger = (
+    <button type="button" className="dc-wsx-switch" data-testid="workspace-switcher" aria-label={`Switch workspace, current: ${workspace.name}`}>
+      <span className="dc-ws-ellipsis" data-testid="workspace-name">
+        {workspace.name}
+      </span>
+      <ChevronDownIcon size={16} />
+    </button>
+  );
+
+  const chatSlot = (
+    <ChatSlot
+      conversationId={conversationId}
+      workspaceId={workspace.id}
+      hasDocuments={docs.length > 0}
+      documents={docs.map((d) => ({ documentId: d.documentId, documentName: d.documentName, pageCount: d.pageCount }))}
+      workspaceType={workspace.type}
+      conversations={conversations.map((c) => ({ id: c.id, title: c.title }))}
+      title={chatTitle}
+      readOnly={readOnly}
+      onConversationChange={(id) => {
+        setConversationId(id);
+        // The new chat's title and its place in Workspace Chats come from the server.
+        revalidator.revalidate();
+      }}
+    />
+  );
+
+  const chatPanel = (
+    <>
+      <header className="dc-wsx-chat__header">
+        <ChatIcon size={18} />
+        <Text size="3" weight="bold" className="dc-ws-ellipsis" data-testid="chat-title" title={chatTitle}>
+          {chatTitle}
+        </Text>
+      </header>
+      {chatSlot}
+    </>
+  );
+
+  return (
+    <div className={`dc-wsx${sidebarOpen ? "" : " is-collapsed"}${flash ? " is-flashing" : ""}`} data-testid="workspace-screen" data-workspace-id={workspace.id} data-ws-hydrated={hydrated}>
+      <a href="#doc-area" className="dc-skip-link">
+        Skip to documents
+      </a>
+      <h1 className="dc-visually-hidden">{workspace.name}</h1>
+
+      {/* ---- Sidebar (above 1024 px): 250 px, or a 20 px strip ---- */}
+      <aside className="dc-wsx-sidebar" aria-label="Workspace sidebar" data-testid="workspace-sidebar">
+        {sidebarOpen ? (
+          <div className="dc-wsx-sidebar__inner">
+            <div className="dc-wsx-sidebar__top">
+              <Link to="/" className="dc-wsx-brand" aria-label={`${productName} home`}>
+                <LogoMark size={26} />
+                <span>{productName}</span>
+              </Link>
+              <Tooltip content={fullscreen ? "Exit fullscreen (Esc)" : "Fullscreen"}>
+                <IconButton variant="ghost" color="gray" size="1" onClick={toggleFullscreen} aria-label={fullscreen ? "Exit fullscreen" : "Fullscreen"} aria-pressed={fullscreen}>
+                  {fullscreen ? <ExitFullscreenIcon size={16} /> : <FullscreenIcon size={16} />}
+                </IconButton>
+              </Tooltip>
+              <Tooltip content="Collapse sidebar">
+                <IconButton variant="ghost" color="gray" size="1" onClick={() => setCollapsed(true)} aria-label="Collapse sidebar" data-testid="collapse-sidebar">
+                  <ChevronLeftIcon size={16} />
+                </IconButton>
+              </Tooltip>
+            </div>
+
+            <WorkspaceSwitcher items={switcher} currentId={workspace.id} onSwitch={switchTo} trigger={switcherTrigger} />
+
+            <Flex direction="column" gap="2">
+              <Button asChild variant="soft" size="2">
+                <Link to="/workspace/create" data-testid="sidebar-create-workspace">
+                  <PlusIcon size={16} />
+                  Create Workspace
+                </Link>
+              </Button>
+              <Button size="2" onClick={newChat} data-testid="chat-now">
+                <ChatIcon size={16} />
+                Chat Now
+              </Button>
+            </Flex>
+
+            <section className={`dc-wsx-section${flash ? " is-highlight" : ""}`} aria-labelledby="related-files">
+              <div className="dc-wsx-section__head">
+                <Heading as="h2" size="2" weight="bold" id="related-files">
+                  Related Files ({docs.length})
+                </Heading>
+                {isResume ? null : (
+                  <Tooltip content="Attach files">
+                    <IconButton variant="ghost" size="1" aria-label="Attach files" onClick={() => setAttachOpen(true)} data-testid="open-attach">
+                      <FilePlusIcon size={16} />
+                    </IconButton>
+                  </Tooltip>
+                )}
+              </div>
+              {docs.length === 0 ? (
+                <Text size="1" color="gray">
+                  No files yet.
+                </Text>
+              ) : (
+                <ul className="dc-wsx-list" data-testid="related-files">
+                  {shownFiles.map((d) => (
+                    <li key={d.documentId}>
+                      <button
+                        type="button"
+                        className={`dc-wsx-list__item${d.documentId === activeId ? " is-active" : ""}`}
+                        onClick={() => openFile(d.documentId)}
+                        title={d.documentName}
+                        data-testid="related-file"
+                        data-name={d.documentName}
+                        aria-current={d.documentId === activeId ? "true" : undefined}
+                      >
+                        <FileIcon size={14} />
+                        <span className="dc-ws-ellipsis">{d.documentName}</span>
+                        {openIds.includes(d.documentId) ? <span className="dc-wsx-list__dot" aria-label="open" /> : null}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {docs.length > SHOW_PAGE ? (
+                <button type="button" className="dc-ws-link dc-ws-link--button dc-wsx-more" onClick={() => setFilesAll((v) => !v)}>
+                  {filesAll ? "show Less" : "show More"}
+                </button>
+              ) : null}
+            </section>
+
+            <section className="dc-wsx-section" aria-labelledby="workspace-chats">
+              <div className="dc-wsx-section__head">
+                <Heading as="h2" size="2" weight="bold" id="workspace-chats">
+                  Workspace Chats
+                </Heading>
+              </div>
+              {conversations.length === 0 ? (
+                <Text size="1" color="gray">
+                  No chats yet.
+                </Text>
+              ) : (
+                <ul className="dc-wsx-list" data-testid="workspace-chats">
+                  {shownChats.map((c) => (
+                    <li key={c.id}>
+                      <button
+                        type="button"
+                        className={`dc-wsx-list__item${c.id === conversationId ? " is-active" : ""}`}
+                        onClick={() => {
+                          setConversationId(c.id);
+                          setChatOpen(true);
+                        }}
+                        title={c.title || "New Chat"}
+                        aria-current={c.id === conversationId ? "true" : undefined}
+                      >
+                        <ChatIcon size={14} />
+                        <span className="dc-ws-ellipsis">{c.title || "New Chat"}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {conversations.length > SHOW_PAGE ? (
+                <button type="button" className="dc-ws-link dc-ws-link--button dc-wsx-more" onClick={() => setChatsAll((v) => !v)}>
+                  {chatsAll ? "show Less" : "show More"}
+                </button>
+              ) : null}
+            </section>
+
+            <div className="dc-wsx-sidebar__foot">
+              <Button variant="ghost" color="gray" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
+                <SettingsIcon size={16} />
+                Workspace Settings
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <button type="button" className="dc-wsx-sidebar__strip" onClick={() => setCollapsed(false)} aria-label="Expand sidebar" data-testid="expand-sidebar">
+            <ChevronRightIcon size={14} />
+          </button>
+        )}
+      </aside>
+
+      <div className="dc-wsx-body">
+        {/* ---- Mobile navbar (1024 px and below) ---- */}
+        <header className="dc-wsx-mnav" data-testid="mobile-navbar">
+          <IconButton asChild variant="ghost" color="gray" aria-label="Home">
+            <Link to="/">
+              <HomeIcon size={20} />
+            </Link>
+          </IconButton>
+          <WorkspaceSwitcher
+            items={switcher}
+            currentId={workspace.id}
+            onSwitch={switchTo}
+            trigger={
+              <button type="button" className="dc-wsx-switch dc-wsx-switch--mobile" aria-label={`Search workspaces, current: ${workspace.name}`} data-testid="mobile-switcher">
+                <SearchIcon size={16} />
+                <span className="dc-ws-ellipsis">{workspace.name}</span>
+                <ChevronDownIcon size={14} />
+              </button>
+            }
+          />
+          <IconButton variant="ghost" color="gray" aria-label="Workspace Settings" onClick={() => setSettingsOpen(true)}>
+            <SettingsIcon size={20} />
+          </IconButton>
+        </header>
+
+        <div className="dc-wsx-center">
+          <main id="doc-area" className="dc-wsx-docs" tabIndex={-1} aria-label="Documents">
+            {activeDoc ? (
+              <>
+                <div className="dc-wsx-desktop-only">
+                  <FileTabs tabs={tabs} activeId={activeId} onSelect={setActiveId} onClose={closeFile} panelId="doc-panel" />
+                </div>
+                <div className="dc-wsx-mobile-only dc-wsx-filebar" data-testid="mobile-filebar">
+                  <IconButton variant="ghost" color="gray" aria-label="All files" onClick={() => setActiveId(null)}>
+                    <ArrowLeftIcon size={18} />
+                  </IconButton>
+                  <DropdownMenu.Root>
+                    <DropdownMenu.Trigger>
+                      <button type="button" className="dc-wsx-switch dc-wsx-switch--file" aria-label={`Open files, current: ${activeDoc.documentName}`}>
+                        <span className="dc-ws-ellipsis">{activeDoc.documentName}</span>
+                        {openIds.length > 1 ? <Text size="1" color="gray">+{openIds.length - 1}</Text> : null}
+                        <ChevronDownIcon size={14} />
+                      </button>
+                    </DropdownMenu.Trigger>
+                    <DropdownMenu.Content>
+                      {tabs.map((t) => (
+                        <DropdownMenu.Item key={t.id} onSelect={() => setActiveId(t.id)}>
+                          {t.name}
+                        </DropdownMenu.Item>
+                      ))}
+                    </DropdownMenu.Content>
+                  </DropdownMenu.Root>
+                  <IconButton variant="ghost" color="gray" aria-label={`Close ${activeDoc.documentName}`} onClick={() => closeFile(activeDoc.documentId)}>
+                    <CloseIcon size={16} />
+                  </IconButton>
+                </div>
+                <div role="tabpanel" id="doc-panel" aria-labelledby={`doc-tab-${activeDoc.documentId}`} className="dc-wsx-panel">
+                  <DocumentFrame document={activeDoc} chatOpen={chatOpen && !capturing} />
+                </div>
+              </>
+            ) : (
+              <>
+                <div className="dc-wsx-desktop-only dc-wsx-empty" data-testid="no-documents-opened">
+                  <span className="dc-wsx-empty__icon" aria-hidden="true">
+                    <FileIcon size={32} />
+                  </span>
+                  <Text size="4" weight="bold">
+                    No documents opened
+                  </Text>
+                  <Text size="2" color="gray" align="center">
+                    {docs.length > 0 ? "Pick a file from Related Files to read it beside the chat." : "This workspace has no files yet. Attach some to start."}
+                  </Text>
+                  <Button size="3" onClick={flashSidebar} data-testid="open-a-document">
+                    Open a Document
+                  </Button>
+                </div>
+                <section className="dc-wsx-mobile-only dc-wsx-grid-wrap" aria-label="Workspace files">
+                  <Heading as="h2" size="4" className="dc-wsx-grid-title">
+                    {workspace.name}
+                  </Heading>
+                  {cardDocs.length === 0 ? (
+                    <Text as="p" size="2" color="gray">
+                      {docs.length === 0 ? "Please add files to chat" : "All files are hidden from this view. Reload to show them again."}
+                    </Text>
+                  ) : (
+                    <ul className="dc-wsx-grid" data-testid="file-grid">
+                      {cardDocs.map((d) => (
+                        <li key={d.documentId} className="dc-wsx-fcard" data-testid="file-card" data-name={d.documentName}>
+                          <button type="button" className="dc-wsx-fcard__open" onClick={() => openFile(d.documentId)} title={d.documentName}>
+                            <span className="dc-wsx-fcard__icon" aria-hidden="true">
+                              <FileIcon size={22} />
+                            </span>
+                            <span className="dc-wsx-fcard__name">
+                              {d.documentName.length > MOBILE_NAME_MAX ? `${d.documentName.slice(0, MOBILE_NAME_MAX)}…` : d.documentName}
+                            </span>
+                            <Text size="1" color="gray">
+                              {(d.kind ?? d.documentType).toUpperCase()} · {d.pageCount} {d.pageCount === 1 ? "page" : "pages"}
+                            </Text>
+                          </button>
+                          <DropdownMenu.Root>
+                            <DropdownMenu.Trigger>
+                              <IconButton variant="ghost" color="gray" size="1" className="dc-wsx-fcard__menu" aria-label={`Actions for ${d.documentName}`}>
+                                <DotsIcon size={16} />
+                              </IconButton>
+                            </DropdownMenu.Trigger>
+                            <DropdownMenu.Content align="end">
+                              <DropdownMenu.Item onSelect={() => openFile(d.documentId)}>Open</DropdownMenu.Item>
+                              <DropdownMenu.Item asChild>
+                                <a href={documentDownloadUrl(d.documentId)} download>
+                                  Download
+                                </a>
+                              </DropdownMenu.Item>
+                              <DropdownMenu.Separator />
+                              <DropdownMenu.Item color="red" onSelect={() => setHidden((h) => [...h, d.documentId])}>
+                                Remove from view
+                              </DropdownMenu.Item>
+                            </DropdownMenu.Content>
+                          </DropdownMenu.Root>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </section>
+              </>
+            )}
+          </main>
+
+          {chatOpen && !capturing ? (
+            <aside className="dc-wsx-chat dc-wsx-desktop-only" aria-label="Chat" data-testid="chat-panel">
+              {chatPanel}
+              <IconButton variant="ghost" color="gray" size="1" className="dc-wsx-chat__close" aria-label="Close chat" onClick={() => setChatOpen(false)}>
+                <CloseIcon size={14} />
+              </IconButton>
+            </aside>
+          ) : (
+            <div className="dc-wsx-desktop-only dc-wsx-chat-reopen">
+              <Tooltip content="Open chat">
+                <IconButton variant="soft" aria-label="Open chat" disabled={capturing} onClick={() => setChatOpen(true)}>
+                  <ChatIcon size={16} />
+                </IconButton>
+              </Tooltip>
+            </div>
+          )}
+        </div>
+
+        {/* ---- Floating buttons (1024 px and below) ---- */}
+        <div className="dc-wsx-fab dc-wsx-mobile-only">
+          {isResume ? null : (
+            <IconButton size="4" variant="soft" radius="full" aria-label="Attach files" onClick={() => setAttachOpen(true)} data-testid="fab-attach">
+              <FilePlusIcon size={22} />
+            </IconButton>
+          )}
+          <IconButton
+            size="4"
+            radius="full"
+            aria-label="New chat"
+            onClick={() => {
+              newChat();
+              setMobileChatOpen(true);
+            }}
+            data-testid="fab-chat"
+          >
+            <ChatIcon size={22} />
+          </IconButton>
+        </div>
+      </div>
+
+      <Dialog.Root open={mobileChatOpen} onOpenChange={setMobileChatOpen}>
+        <Dialog.Content className="dc-wsx-sheet" aria-describedby={undefined}>
+          <Flex align="center" justify="between" gap="2" className="dc-wsx-chat__header">
+            <Dialog.Title size="3" mb="0">
+              {chatTitle}
+            </Dialog.Title>
+            <Dialog.Close>
+              <IconButton variant="ghost" color="gray" aria-label="Close chat">
+                <CloseIcon size={16} />
+              </IconButton>
+            </Dialog.Close>
+          </Flex>
+          {chatSlot}
+        </Dialog.Content>
+      </Dialog.Root>
+
+      {isResume ? null : (
+        <AttachDialog
+          open={attachOpen}
+          onOpenChange={setAttachOpen}
+          workspaceId={workspace.id}
+          library={library}
+          attachedIds={docs.map((d) => d.documentId)}
+          onAttached={() => undefined}
+        />
+      )}
+      <SettingsDialog open={settingsOpen} onOpenChange={setSettingsOpen} name={workspace.name} description={workspace.description} preferences={preferences} />
+    </div>
+  );
+}
