@@ -544,8 +544,14 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly }
             )}
           </main>
 
-          {chatOpen && !capturing ? (
-            <aside className="dc-wsx-chat dc-wsx-desktop-only" aria-label="Chat" data-testid="chat-panel">
+          {chatOpen ? (
+            <aside
+              className="dc-wsx-chat dc-wsx-desktop-only"
+              aria-label="Chat"
+              data-testid="chat-panel"
+              data-minimised={capturing ? "" : undefined}
+              aria-hidden={capturing ? true : undefined}
+            >
               {chatPanel}
               <IconButton variant="ghost" color="gray" size="1" className="dc-wsx-chat__close" aria-label="Close chat" onClick={() => setChatOpen(false)}>
                 <CloseIcon size={14} />
