@@ -85,11 +85,16 @@ export type KeysetEvent =
         subProvider: string;
         endpoint: string | null;
         model: string | null;
+        /** The models the provider offered when the key was checked. */
+        models: string[];
         personal: KeysetPersonal | null;
         addedAt: string;
       }
     >
-  | DomainEvent<"KeysetEdited", { endpoint: string | null; model: string | null; personal: KeysetPersonal | null; keyReplaced: boolean; editedAt: string }>
+  | DomainEvent<
+      "KeysetEdited",
+      { endpoint: string | null; model: string | null; models: string[]; personal: KeysetPersonal | null; keyReplaced: boolean; editedAt: string }
+    >
   | DomainEvent<"KeysetDeleted", { deletedAt: string }>
   | DomainEvent<"KeysetUsed", { at: string }>;
 
@@ -102,11 +107,21 @@ export type KeysetCommand =
       subProvider: string;
       endpoint: string | null;
       model: string | null;
+      models: string[];
       name: string;
       sealedKey: string;
       now: Date;
     }
-  | { type: "EditKeyset"; ownerId: string; name?: string; sealedKey?: string; endpoint?: string | null; model?: string | null; now: Date }
+  | {
+      type: "EditKeyset";
+      ownerId: string;
+      name?: string;
+      sealedKey?: string;
+      endpoint?: string | null;
+      model?: string | null;
+      models?: string[];
+      now: Date;
+    }
   | { type: "DeleteKeyset"; ownerId: string; now: Date }
   | { type: "RecordUse"; ownerId: string; now: Date };
 
@@ -121,6 +136,7 @@ export type KeysetState =
       subProvider: string;
       endpoint: string | null;
       model: string | null;
+      models: string[];
       personal: KeysetPersonal | null;
       lastUsed: string | null;
     };
@@ -155,6 +171,7 @@ export function decide(command: KeysetCommand, state: KeysetState): KeysetEvent[
             subProvider: command.subProvider,
             endpoint: command.endpoint,
             model: command.model,
+            models: command.models,
             personal: { name: command.name, sealedKey: command.sealedKey },
             addedAt: iso(command.now),
           },
@@ -167,10 +184,15 @@ export function decide(command: KeysetCommand, state: KeysetState): KeysetEvent[
       const next = {
         endpoint: command.endpoint === undefined ? keyset.endpoint : command.endpoint,
         model: command.model === undefined ? keyset.model : command.model,
+        models: command.models ?? keyset.models,
         personal: { name: command.name ?? personal.name, sealedKey: command.sealedKey ?? personal.sealedKey },
       };
       const unchanged =
-        next.endpoint === keyset.endpoint && next.model === keyset.model && next.personal.name === personal.name && command.sealedKey === undefined;
+        next.endpoint === keyset.endpoint &&
+        next.model === keyset.model &&
+        next.personal.name === personal.name &&
+        command.sealedKey === undefined &&
+        next.models.join("\n") === keyset.models.join("\n");
       if (unchanged) return [];
       return [{ type: "KeysetEdited", data: { ...next, keyReplaced: command.sealedKey !== undefined, editedAt: iso(command.now) } }];
     }
@@ -197,12 +219,13 @@ export function evolve(state: KeysetState, event: KeysetEvent): KeysetState {
         subProvider: event.data.subProvider,
         endpoint: event.data.endpoint,
         model: event.data.model,
+        models: event.data.models,
         personal: event.data.personal,
         lastUsed: null,
       };
     case "KeysetEdited":
       if (!state.exists) return state;
-      return { ...state, endpoint: event.data.endpoint, model: event.data.model, personal: event.data.personal };
+      return { ...state, endpoint: event.data.endpoint, model: event.data.model, models: event.data.models, personal: event.data.personal };
     case "KeysetDeleted":
       return state.exists ? { ...state, deleted: true } : state;
     case "KeysetUsed":
