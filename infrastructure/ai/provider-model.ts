@@ -67,6 +67,8 @@ export class ProviderModel implements LanguageModel {
           temperature: 0.2,
           maxRetries: 0,
           abortSignal: signal,
+          // Errors arrive as stream parts and are mapped below; the SDK's default would print them (and request details) to the console.
+          onError: () => undefined,
         });
         let finished = false;
         for await (const part of result.fullStream) {
@@ -291,8 +293,11 @@ export function retryAfterMs(error: unknown): number | null {
 /** Any provider failure as a message a user can act on; details stay out (they may echo the key). */
 export function providerError(error: unknown, midAnswer = false): DomainError {
   if (error instanceof DomainError) return error;
-  const unwrapped = APICallError.isInstance(error) ? error : (error as { cause?: unknown } | null)?.cause ?? error;
-  const egress = [error, unwrapped].find((e): e is EgressError => e instanceof EgressError);
+  // The SDK wraps transport failures (e.g. "Failed to process successful response", cause: the egress error).
+  const chain: unknown[] = [];
+  for (let e: unknown = error; e && chain.length < 4; e = (e as { cause?: unknown }).cause) chain.push(e);
+  const unwrapped = chain.find((e) => APICallError.isInstance(e) && e.statusCode !== undefined) ?? error;
+  const egress = chain.find((e): e is EgressError => e instanceof EgressError);
   if (egress) {
     if (egress.code === "ADDRESS_NOT_ALLOWED") {
       return new DomainError("PROVIDER_UNREACHABLE", `The provider's address is not allowed: ${egress.message} An operator can allow a local model server with EGRESS_ALLOW_PRIVATE_HOSTS.`);
@@ -301,7 +306,9 @@ export function providerError(error: unknown, midAnswer = false): DomainError {
     return new DomainError("PROVIDER_UNREACHABLE", `The provider could not be reached: ${egress.message}`);
   }
   const status = statusOf(error) ?? statusOf(unwrapped);
-  if (status === 401 || status === 403) return new DomainError("PROVIDER_KEY_REFUSED", "The provider refused the key. Check or replace it in Chat Settings.");
+  const body = String((unwrapped as { responseBody?: unknown } | null)?.responseBody ?? "");
+  // Google answers an invalid key with 400 API_KEY_INVALID rather than 401.
+  if (status === 401 || status === 403 || (status === 400 && /API_KEY_INVALID|API key not valid/i.test(body))) return new DomainError("PROVIDER_KEY_REFUSED", "The provider refused the key. Check or replace it in Chat Settings.");
   if (status === 429) {
     const wait = retryAfterMs(statusOf(error) === 429 ? error : unwrapped);
     const seconds = Math.max(1, Math.ceil((wait ?? 1000) / 1000));

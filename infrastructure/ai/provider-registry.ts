@@ -140,8 +140,8 @@ export class ProviderRegistry implements ModelProviders {
       throw providerError(error);
     }
     if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw providerError({ statusCode: response.status, responseHeaders: Object.fromEntries(response.headers) });
+      const responseBody = (await response.text().catch(() => "")).slice(0, 2000);
+      throw providerError({ statusCode: response.status, responseHeaders: Object.fromEntries(response.headers), responseBody });
     }
     let body: unknown;
     try {

@@ -194,39 +194,35 @@ export class SafeEgress implements Egress {
       throw networkError(error);
     }
     let total = 0;
+    let settled = false;
     const stream = new ReadableStream<Uint8Array>({
       start(streamController) {
-        response.on("data", (chunk: Buffer) => {
-          total += chunk.length;
-          if (total > maxBytes) {
+        const finish = (error?: EgressError) => {
+          if (settled) return;
+          settled = true;
+          done();
+          if (error) {
             response.destroy();
-            done();
-            streamController.error(new EgressError("TOO_LARGE", "The provider's answer was larger than allowed."));
-            return;
-          }
+            streamController.error(error);
+          } else streamController.close();
+        };
+        response.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          total += chunk.length;
+          if (total > maxBytes) return finish(new EgressError("TOO_LARGE", "The provider's answer was larger than allowed."));
           streamController.enqueue(new Uint8Array(chunk));
         });
-        response.on("end", () => {
-          done();
-          try {
-            streamController.close();
-          } catch {
-            // already errored
-          }
-        });
-        response.on("error", () => undefined);
+        response.on("end", () => finish());
+        // A reset connection surfaces as 'error' and/or an incomplete 'close'.
+        const interrupted = () => finish(new EgressError("NETWORK_ERROR", "The connection to the provider was interrupted."));
+        response.on("error", interrupted);
         response.on("close", () => {
-          done();
-          if (!response.complete) {
-            try {
-              streamController.error(new EgressError("NETWORK_ERROR", "The connection to the provider was interrupted."));
-            } catch {
-              // already closed
-            }
-          }
+          if (!response.complete) interrupted();
+          else finish();
         });
       },
       cancel() {
+        settled = true;
         done();
         response.destroy();
       },
