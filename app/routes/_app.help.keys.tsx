@@ -83,7 +83,7 @@ export default function KeysHelp() {
       </Heading>
       <Text as="p">
         DocuChat works without any key: its built-in model quotes your documents. To chat with a generative AI, add a key from a provider in{" "}
-        <RadixLink asChild>
+        <RadixLink asChild underline="always">
           <Link to="/profile/chat-settings">Chat Settings</Link>
         </RadixLink>
         . Keys are checked with the provider when saved, stored encrypted, and shown again only after you confirm your password.

@@ -94,6 +94,11 @@ type SavedKey = LoaderData["keysets"][number];
 export default function ChatSettings() {
   const data = useLoaderData<typeof loader>();
   const [status, setStatus] = useState<string | null>(null);
+  // The deleted key's row (and its dialog) unmounts when the list reloads, so the page watches the delete.
+  const deleter = useFetcher<ActionResult>({ key: DELETE_FETCHER });
+  useEffect(() => {
+    if (deleter.state === "idle" && deleter.data?.ok && deleter.data.intent === "delete") setStatus(deleter.data.message ?? "Key deleted.");
+  }, [deleter.state, deleter.data]);
   return (
     <Flex direction="column" gap="5" className="dc-chat-settings" data-testid="chat-settings">
       <Flex justify="between" align="center" wrap="wrap" gap="3">
@@ -108,7 +113,7 @@ export default function ChatSettings() {
       </Flex>
       <div role="status" aria-live="polite" data-testid="settings-status">
         {status ? (
-          <Callout.Root color="green" size="1">
+          <Callout.Root color="green" size="1" highContrast>
             <Callout.Text>{status}</Callout.Text>
           </Callout.Root>
         ) : null}
@@ -233,7 +238,7 @@ function SavedKeys({ data, onChanged }: { data: LoaderData; onChanged: (message:
                 <Table.Cell>
                   <Flex gap="2" justify="end">
                     <EditKeyDialog keyset={key} onSaved={onChanged} />
-                    <DeleteKeyDialog keyset={key} onDeleted={onChanged} />
+                    <DeleteKeyDialog keyset={key} />
                   </Flex>
                 </Table.Cell>
               </Table.Row>
@@ -528,15 +533,11 @@ function EditKeyDialog({ keyset, onSaved }: { keyset: SavedKey; onSaved: (messag
   );
 }
 
-function DeleteKeyDialog({ keyset, onDeleted }: { keyset: SavedKey; onDeleted: (message: string) => void }) {
-  const fetcher = useFetcher<ActionResult>();
+const DELETE_FETCHER = "delete-key";
+
+function DeleteKeyDialog({ keyset }: { keyset: SavedKey }) {
+  const fetcher = useFetcher<ActionResult>({ key: DELETE_FETCHER });
   const [open, setOpen] = useState(false);
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok && fetcher.data.intent === "delete") {
-      onDeleted(fetcher.data.message ?? "Key deleted.");
-      setOpen(false);
-    }
-  }, [fetcher.state, fetcher.data, onDeleted]);
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>
       <AlertDialog.Trigger>
@@ -553,7 +554,7 @@ function DeleteKeyDialog({ keyset, onDeleted }: { keyset: SavedKey; onDeleted: (
           <CsrfInput />
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="id" value={keyset.id} />
-          {fetcher.data && !fetcher.data.ok ? (
+          {fetcher.data && !fetcher.data.ok && fetcher.data.intent === "delete" ? (
             <Text size="2" color="red" role="alert">
               {fetcher.data.error}
             </Text>
@@ -564,7 +565,7 @@ function DeleteKeyDialog({ keyset, onDeleted }: { keyset: SavedKey; onDeleted: (
                 Cancel
               </Button>
             </AlertDialog.Cancel>
-            <Button type="submit" color="red" disabled={fetcher.state !== "idle"} data-testid="confirm-delete-key">
+            <Button type="submit" color="red" highContrast disabled={fetcher.state !== "idle"} data-testid="confirm-delete-key">
               Delete
             </Button>
           </Flex>
