@@ -12,7 +12,7 @@ import { type KeysetEvent, type KeysetState, keysetDecider, keysetNotFound, keys
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import { BUILT_IN_KEYSET } from "#domain/workspace/workspace";
-import { KEYSETS, type KeysetReadModel } from "#projections/identity/keysets.projector";
+import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
 
 export interface ModelChoice {
   keysetId: string;
@@ -84,6 +84,18 @@ export class KeysetModels {
         return { keysetId: k.id, keysetName: k.name, provider: k.provider, subProvider: k.subProvider, models: models.map((m) => ({ id: m, label: m })) };
       }),
     ];
+  }
+
+  /**
+   * The chat preference a new workspace starts with: the user's text and
+   * image defaults (Chat Settings), the embedding default unless it is the
+   * built-in keyset (which has no embedding model).
+   */
+  async chatPreferenceFor(userId: string): Promise<{ text: ModelChoice; image: ModelChoice; embedding: ModelChoice | null }> {
+    const stored = await this.readModels.collection<ModelDefaultsReadModel>(MODEL_DEFAULTS).get(userId);
+    const builtIn = { keysetId: BUILT_IN_KEYSET, model: this.builtInModel.id };
+    const embedding = stored?.embedding && stored.embedding.keysetId !== BUILT_IN_KEYSET ? stored.embedding : null;
+    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding };
   }
 
   /** Refuses a choice the user does not have (another user's keyset answers like a missing one). */

@@ -65,7 +65,8 @@ export class WorkspaceService {
       description: form.description,
       workspaceType: form.type,
       documentIds: form.documentIds,
-      chatPreference: form.chatPreference ?? DEFAULT_CHAT_PREFERENCE,
+      // No choice in the wizard: the user's defaults from Chat Settings (the built-in keyset until they choose).
+      chatPreference: form.chatPreference ?? (await this.keysetModels.chatPreferenceFor(ownerId).catch(() => DEFAULT_CHAT_PREFERENCE)),
       now: this.clock.now(),
     });
     await this.workflows.start(workspaceLaunchWorkflow, workspaceLaunchWorkflowId(workspaceId), { workspaceId });

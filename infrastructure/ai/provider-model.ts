@@ -205,13 +205,16 @@ export class CitationSplitter {
         break;
       }
     }
-    const out = this.pending.slice(0, this.pending.length - hold);
-    this.pending = this.pending.slice(this.pending.length - hold);
+    // Trailing whitespace waits too: before the block it is dropped, otherwise it goes out with the next text.
+    let cut = this.pending.length - hold;
+    while (cut > 0 && /\s/.test(this.pending[cut - 1])) cut--;
+    const out = this.pending.slice(0, cut);
+    this.pending = this.pending.slice(cut);
     return this.emit(out);
   }
 
   end(): string {
-    const out = this.block === null ? this.pending : "";
+    const out = this.block === null ? this.pending.replace(/\s+$/, "") : "";
     this.pending = "";
     return this.emit(out);
   }

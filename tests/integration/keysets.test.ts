@@ -224,3 +224,14 @@ describe("keysets", () => {
     ).rejects.toMatchObject({ code: "IMPERSONATION_READ_ONLY" });
   });
 });
+
+describe("new workspaces", () => {
+  it("start with the user's text default from Chat Settings", async () => {
+    await setUp();
+    const { keysetId } = await addLocalKey("alice");
+    await keysets().chooseDefault("alice", { scope: "text", keysetId, model: "qwen2.5" }, ctx("alice"));
+    const { workspace } = await workspaceWith("alice", "Oolong tea is partly oxidised.");
+    expect(workspace.chatPreference.text).toEqual({ keysetId, model: "qwen2.5" });
+    expect(workspace.chatPreference.image).toEqual({ keysetId: "docuchat", model: "docuchat-extractive" });
+  });
+});
