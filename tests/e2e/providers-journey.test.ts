@@ -214,7 +214,7 @@ describe("bring-your-own provider keys", () => {
     await context.close();
   });
 
-  it("answers another user's keyset id with 404 for read, models, edit, delete and reveal", async () => {
+  it("streams a test answer through the built app, and answers another user's keyset id with 404 for read, models, use, edit, delete and reveal", async () => {
     const csrfOf = async (page: Page) => {
       await page.goto(`${server.url}/profile/chat-settings`);
       return page.locator('input[name="csrf"]').first().inputValue();
@@ -230,6 +230,12 @@ describe("bring-your-own provider keys", () => {
     expect(created.status()).toBe(201);
     const { keySet_id: id } = (await created.json()) as { keySet_id: string };
     expect((await owner.request.get(`${server.url}/api/keysets/${id}`)).status()).toBe(200);
+    // The built app streams an answer from the keyset's model through the egress (the chat's path).
+    const tried = await owner.request.post(`${server.url}/api/keysets/${id}/try`, { headers: { "X-CSRF-Token": ownerCsrf, "Content-Type": "application/json" }, data: {} });
+    expect(tried.status()).toBe(200);
+    const streamed = await tried.text();
+    expect(streamed).toMatch(/^OK\[END\]/);
+    expect(JSON.parse(streamed.split("[END]")[1])).toEqual({ model: "openai-compatible:llama3.2", usage: { inputTokens: 3, outputTokens: 1 } });
 
     const other = await browser.newContext();
     const otherPage = await other.newPage();
@@ -240,6 +246,7 @@ describe("bring-your-own provider keys", () => {
     expect((await other.request.get(`${server.url}/api/keysets/${id}/models`)).status()).toBe(404);
     expect((await other.request.put(`${server.url}/api/keysets/${id}`, { headers, data: { keySet_name: "mine" } })).status()).toBe(404);
     expect((await other.request.delete(`${server.url}/api/keysets/${id}`, { headers })).status()).toBe(404);
+    expect((await other.request.post(`${server.url}/api/keysets/${id}/try`, { headers, data: {} })).status()).toBe(404);
     // Single fetch: the route's action answers at <path>.data (turbo-stream encoded).
     const reveal = await other.request.post(`${server.url}/profile/chat-settings.data`, {
       form: { csrf, intent: "reveal", id },
