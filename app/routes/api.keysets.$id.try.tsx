@@ -19,6 +19,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   try {
     await validateCsrfHeader(request);
+    // Using a key costs its owner money: an admin acting as the user may not.
+    if (user.impersonatorId) return Response.json({ code: "IMPERSONATION_READ_ONLY", message: "An admin acting as this user cannot use their keys." }, { status: 403 });
     const parsed = bodySchema.safeParse(await readJsonBody(request));
     if (!parsed.success) return Response.json({ code: "VALIDATION", message: "The request could not be read." }, { status: 400 });
     const { keysets, modelCatalog } = await getServices();

@@ -257,7 +257,7 @@ export function validatedCitations(citations: Citation[], passages: Passage[]): 
   return out;
 }
 
-const stripCitations = (text: string) => text.replace(/<citations>[\s\S]*?(<\/citations>|$)/g, "").replace(/\[[\w-]{1,64}#\d{1,6}\]/g, "");
+const stripCitations = (text: string) => text.replace(/<citations>[\s\S]*?(<\/citations>|$)/g, "").replace(/\s*\[[\w-]{1,64}#\d{1,6}\]/g, "");
 
 class StreamCut extends Error {
   constructor() {
