@@ -31,4 +31,6 @@ export const TOKENS = {
   Transcriber: Symbol.for("Transcriber"),
   SearchIndex: Symbol.for("SearchIndex"),
   BuiltInModel: Symbol.for("BuiltInModel"),
+  KeyCipher: Symbol.for("KeyCipher"),
+  ModelProviders: Symbol.for("ModelProviders"),
 } as const;

@@ -27,6 +27,8 @@ import { ConversationService } from "#application/conversation/conversation-serv
 import { ExtractiveModel } from "#application/conversation/extractive-model";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
+import { KeysetModels } from "#application/identity/keyset-models";
+import { KeysetService } from "#application/identity/keyset-service";
 import type { AppSettings } from "#application/shared/app-settings";
 import { allProjectors } from "#projections/index";
 import { allWorkflows } from "#workflows/index";
@@ -45,6 +47,8 @@ import { OpenIdConnectProvider } from "./identity/openid-connect-provider";
 import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
+import { AesKeyCipher } from "./security/aes-key-cipher";
+import { ProviderRegistry, type ProviderRegistryOptions } from "./ai/provider-registry";
 import { SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
@@ -66,6 +70,8 @@ export interface RuntimeOptions {
   egress?: Egress;
   transcriber?: Transcriber;
   videoSource?: VideoSource;
+  /** AI provider base URLs and retry pacing (tests point providers at local servers). */
+  providers?: ProviderRegistryOptions;
   /** Wraps the activity registry (tracing; crash tests make a step hang). */
   decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
   /** The Temporal worker runs activities only: no projections, no embedded workflows. */
@@ -131,6 +137,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
+  constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
+  constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
     const smtp = new SmtpMailer(config.raw.SMTP_URL!, config.mailFrom, logger);
@@ -156,6 +164,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     ConversationService,
     WorkspaceService,
     WorkspaceQueries,
+    KeysetModels,
+    KeysetService,
   ]) {
     container.bind(service).toSelf();
   }
@@ -261,6 +271,8 @@ const STREAM_CHUNK_DELAY_MS = 12;
 const STREAM_CONTEXTS: Record<string, string> = {
   user: "identity",
   username: "identity",
+  keyset: "identity",
+  model: "identity",
   email: "identity",
   oidc: "identity",
   document: "library",

@@ -1,8 +1,9 @@
 import type { Projector } from "#application/ports/projection";
 import { usersProjector } from "./identity/users.projector";
+import { keysetsProjector } from "./identity/keysets.projector";
 import { documentsProjector } from "./library/documents.projector";
 import { workspacesProjector } from "./workspace/workspaces.projector";
 import { conversationsProjector } from "./conversation/conversations.projector";
 
 /** Every projector of every context; the runner and `projections:rebuild` use this list. */
-export const allProjectors: Projector[] = [usersProjector, documentsProjector, workspacesProjector, conversationsProjector];
+export const allProjectors: Projector[] = [usersProjector, documentsProjector, workspacesProjector, conversationsProjector, keysetsProjector];

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { END_MARKER } from "#application/conversation/end-marker-guard";
+import { isDomainError } from "#domain/shared/domain-error";
 import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
@@ -57,7 +58,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       async pull(controller) {
         const next = await stream.next().catch((error: unknown) => ({ done: true as const, value: undefined, error }));
         if ("error" in next) {
-          controller.enqueue(encoder.encode(`\n${END_MARKER}${JSON.stringify({ error: { code: "MESSAGE_CREATION_FAILURE", message: "The answer could not be completed. Please regenerate it." } })}`));
+          // A provider's readable reason (rate limit, refused key, cut stream) reaches the chat; anything else stays generic.
+          const error = isDomainError(next.error) ? { code: next.error.code, message: next.error.message } : { code: "MESSAGE_CREATION_FAILURE", message: "The answer could not be completed. Please regenerate it." };
+          controller.enqueue(encoder.encode(`\n${END_MARKER}${JSON.stringify({ error })}`));
           controller.close();
           return;
         }

@@ -12,6 +12,8 @@ import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
+import { KeysetModels } from "#application/identity/keyset-models";
+import { KeysetService } from "#application/identity/keyset-service";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -49,6 +51,9 @@ export async function getServices() {
     workspaces: runtime.container.get(WorkspaceService),
     workspaceQueries: runtime.container.get(WorkspaceQueries),
     conversations: runtime.container.get(ConversationService),
+    keysets: runtime.container.get(KeysetService),
+    /** ModelCatalog: the models a user may choose (built-in + their keysets'). */
+    modelCatalog: runtime.container.get(KeysetModels),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */
     externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)

@@ -10,6 +10,7 @@ import type { SearchIndex } from "#application/ports/search-index";
 import { handleCommand } from "#application/shared/command-handler";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
+import { KeysetModels } from "#application/identity/keyset-models";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import {
   type Citation,
@@ -61,6 +62,7 @@ export class ConversationService {
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
     @inject(WorkspaceQueries) private readonly workspaces: WorkspaceQueries,
+    @inject(KeysetModels) private readonly keysetModels: KeysetModels,
   ) {}
 
   /** Idempotent by conversation id (the workspace launch starts the first one). */
@@ -107,7 +109,7 @@ export class ConversationService {
     const conversation = await this.owned(ownerId, conversationId);
     const workspace = await this.workspaces.get(ownerId, conversation.workspaceId);
     if (workspace.documents.length === 0) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please add files to chat");
-    const model = this.modelFor(workspace);
+    const model = await this.modelFor(ownerId, workspace);
     // Ids are time-ordered: the question's must sort before its answer's.
     const newQuestionId = this.ids.next();
     const answerId = this.ids.next();
@@ -201,10 +203,11 @@ export class ConversationService {
     const messages = await this.messages(ownerId, conversationId);
     const topic = messages.filter((m) => m.sender === "USER").map((m) => m.text).join(" ") || workspace.documents.map((d) => d.documentName).join(" ");
     const passages = await retrievePassages({ index: this.search, question: topic, documentIds: workspace.documentIds, limit: 12, documentName: (id) => names.get(id) });
-    const [summary, questions] = await Promise.all([
-      this.builtInModel.summarize({ passages, language: "English" }),
-      this.builtInModel.suggestQuestions({ passages, count: 5 }),
-    ]);
+    // The workspace's model writes the overview; if its provider fails, the built-in one still gives one.
+    const model = await this.modelFor(ownerId, workspace);
+    const overview = (m: LanguageModel) =>
+      Promise.all([m.summarize({ passages, language: "English" }), m.suggestQuestions({ passages, count: 5 })]);
+    const [summary, questions] = await overview(model).catch(() => overview(this.builtInModel));
     return { summary, questions };
   }
 
@@ -237,14 +240,21 @@ export class ConversationService {
     return conversation;
   }
 
-  /** The models users can choose today: the built-in one (provider keysets arrive later). */
-  availableModels(): { id: string; label: string }[] {
-    return [{ id: this.builtInModel.id, label: this.builtInModel.label }];
+  /** The models a user can choose: the built-in one and their keysets' (ModelCatalog). */
+  availableModels(ownerId: string) {
+    return this.keysetModels.availableFor(ownerId);
   }
 
-  private modelFor(workspace: WorkspaceDetail): LanguageModel {
-    if (workspace.chatPreference.text.model === this.builtInModel.id) return this.builtInModel;
-    throw new DomainError("MESSAGE_CREATION_FAILURE", `The model "${workspace.chatPreference.text.model}" is not available. Choose the built-in model in Workspace Settings.`);
+  /**
+   * The workspace's text choice {keysetId, model} as a model: the built-in one
+   * for the built-in keyset, else the owner's keyset through its provider. A
+   * keyset that is gone (deleted, or not the owner's) falls back to the
+   * built-in model rather than failing the chat.
+   */
+  private async modelFor(ownerId: string, workspace: WorkspaceDetail): Promise<LanguageModel> {
+    const choice = workspace.chatPreference?.text;
+    if (!choice) return this.builtInModel;
+    return this.keysetModels.resolve(ownerId, choice);
   }
 
   private refuseImpersonation(ctx: RequestContext) {

@@ -374,6 +374,21 @@ export class IdentityService {
     throw new DomainError("USERNAME_TAKEN", "Could not find a free username.");
   }
 
+  /**
+   * Re-authentication before a sensitive step (revealing a saved API key):
+   * the signed-in user's password is checked again, with failures limited
+   * per account like logins.
+   */
+  async verifyPassword(userId: string, password: string): Promise<boolean> {
+    const key = `reauth-failures:${userId}`;
+    const { limit, windowMs } = LIMITS.loginFailuresPerAccount;
+    if (!(await this.limiter.peek(key, limit, windowMs)).allowed) throw new DomainError("RATE_LIMITED", RATE_LIMITED_MESSAGE);
+    const user = await this.loadUser(userId);
+    const valid = user.registered && typeof password === "string" && password.length <= 256 && Boolean(user.passwordHash) && (await this.passwords.verify(password, user.passwordHash!));
+    if (!valid) await this.limiter.hit(key, limit, windowMs);
+    return valid;
+  }
+
   /** Opens a server-side session (a fresh token every login: rotation) and records the login. */
   async startSession(userId: string, ctx: RequestContext, method: LoginMethod = "password"): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString("base64url");

@@ -41,6 +41,27 @@ export class EgressError extends Error {
   }
 }
 
+/**
+ * A request whose answer is streamed (provider APIs: a POST, then SSE or
+ * event-stream chunks). Same address checks and pinning as `fetch`; redirects
+ * are not followed (an API that redirects is answered as it is); any status
+ * is returned, not thrown, so the caller's client can read the error body.
+ */
+export interface EgressStreamRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Largest response body accepted, in bytes (default 10 MB). */
+  maxBytes?: number;
+  /** Deadline for the whole exchange, body included (default 5 minutes). */
+  timeoutMs?: number;
+  /** The caller's cancellation (e.g. the chat request was closed). */
+  signal?: AbortSignal;
+}
+
 export interface Egress {
   fetch(request: EgressRequest): Promise<EgressResponse>;
+  /** Streaming variant (optional: an egress that cannot stream is refused for provider calls). */
+  fetchStream?(request: EgressStreamRequest): Promise<Response>;
 }

@@ -49,7 +49,7 @@ export interface AnswerInput {
   /** The user's response language as an English name ("English", "Spanish") or an ISO 639-1 code ("es"). */
   language: string;
   /** Images attached to the question; only models with `capabilities.images` read them. */
-  images?: { contentType: string }[];
+  images?: { contentType: string; /** The image's bytes, when the caller loaded them (vision models read them). */ data?: Uint8Array }[];
 }
 
 export type AnswerEvent =

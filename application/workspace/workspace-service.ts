@@ -12,6 +12,7 @@ import { parseInput } from "#application/shared/parse";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { ConversationService } from "#application/conversation/conversation-service";
 import { LibraryQueries } from "#application/library/library-queries";
+import { KeysetModels } from "#application/identity/keyset-models";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
@@ -47,11 +48,13 @@ export class WorkspaceService {
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
     @inject(ConversationService) private readonly conversations: ConversationService,
+    @inject(KeysetModels) private readonly keysetModels: KeysetModels,
   ) {}
 
   /** Creates the workspace and starts its launch workflow; the launch screen follows its progress. */
   async create(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ workspaceId: string }> {
     const form = parseInput(createWorkspaceSchema, input);
+    if (form.chatPreference) await this.checkModels(ownerId, form.chatPreference);
     await this.checkAllowance(ownerId);
     const workspaceId = this.ids.next();
     const result = await this.execute(workspaceId, ownerId, ctx, {
@@ -62,7 +65,8 @@ export class WorkspaceService {
       description: form.description,
       workspaceType: form.type,
       documentIds: form.documentIds,
-      chatPreference: form.chatPreference ?? DEFAULT_CHAT_PREFERENCE,
+      // No choice in the wizard: the user's defaults from Chat Settings (the built-in keyset until they choose).
+      chatPreference: form.chatPreference ?? (await this.keysetModels.chatPreferenceFor(ownerId).catch(() => DEFAULT_CHAT_PREFERENCE)),
       now: this.clock.now(),
     });
     await this.workflows.start(workspaceLaunchWorkflow, workspaceLaunchWorkflowId(workspaceId), { workspaceId });
@@ -90,6 +94,7 @@ export class WorkspaceService {
   async changeChatPreference(ownerId: string, workspaceId: string, input: unknown, ctx: RequestContext) {
     const chatPreference = parseInput(chatPreferenceSchema, input);
     await this.owned(ownerId, workspaceId);
+    await this.checkModels(ownerId, chatPreference);
     const result = await this.execute(workspaceId, ownerId, ctx, { type: "ChangeChatPreference", chatPreference, now: this.clock.now() });
     await this.projections.waitForPosition(result.position);
   }
@@ -110,6 +115,13 @@ export class WorkspaceService {
       position = Math.max(position, result.position);
     }
     await this.projections.waitForPosition(position);
+  }
+
+  /** Only the built-in keyset or the owner's own keysets (another user's keyset id answers KEYSET_NOT_FOUND). */
+  private async checkModels(ownerId: string, preference: { text: { keysetId: string; model: string }; image: { keysetId: string; model: string }; embedding: { keysetId: string; model: string } | null }) {
+    for (const choice of [preference.text, preference.image, preference.embedding]) {
+      if (choice) await this.keysetModels.assertAvailable(ownerId, choice);
+    }
   }
 
   /** Workspaces left this month on the owner's plan. */

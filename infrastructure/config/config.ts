@@ -22,6 +22,8 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   /** Signs cookies, hashes codes, derives encryption keys. At least 32 characters. */
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Earlier APP_SECRETs, comma-separated, still accepted to open sealed provider keys during a rotation (docs/decisions/030). */
+  APP_SECRET_PREVIOUS: z.string().default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   COOKIE_SECURE: z.enum(["true", "false"]).optional(),
   PRODUCT_NAME: z.string().min(1).default("DocuChat"),
@@ -75,6 +77,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   appSecret: string;
+  /** Secrets being rotated out (open only, never seal). */
+  appSecretPrevious: string[];
   logLevel: Env["LOG_LEVEL"];
   cookieSecure: boolean;
   productName: string;
@@ -134,6 +138,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     dataDir,
     appSecret: env.APP_SECRET ?? localSecret(dataDir, env.DEPLOYMENT_ENV),
+    appSecretPrevious: env.APP_SECRET_PREVIOUS.split(",").map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL,
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === "true" : env.DEPLOYMENT_ENV === "production",
     productName: env.PRODUCT_NAME,

@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import tls from "node:tls";
 import zlib from "node:zlib";
-import { EgressError, type Egress, type EgressRequest, type EgressResponse } from "#application/ports/egress";
+import { EgressError, type Egress, type EgressRequest, type EgressResponse, type EgressStreamRequest } from "#application/ports/egress";
 import { classifyAddress, classifyHostName, REFUSAL_MESSAGES } from "./address-policy";
 
 /**
@@ -160,6 +160,81 @@ export class SafeEgress implements Egress {
     }
   }
 
+  /**
+   * Provider API calls (ai SDK `fetch`): one hop, same URL and address checks
+   * and pinning as `fetch`, the body streamed back as it arrives through a
+   * byte counter. Statuses are returned as they are (the SDK reads its
+   * provider's error bodies); redirects are not followed.
+   */
+  async fetchStream(request: EgressStreamRequest): Promise<Response> {
+    const maxBytes = request.maxBytes ?? 10 * MB;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new EgressError("TIMEOUT", "The provider took too long to answer.")), request.timeoutMs ?? 5 * 60_000);
+    const onCallerAbort = () => controller.abort(request.signal?.reason);
+    if (request.signal?.aborted) onCallerAbort();
+    request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onCallerAbort);
+    };
+    const signal = controller.signal;
+    let response: http.IncomingMessage;
+    try {
+      const target = await this.checkTarget(checkUrl(request.url), signal);
+      const headers = this.requestHeaders(request.headers);
+      // Streams are read as they arrive: no compression to undo mid-stream.
+      headers["accept-encoding"] = "identity";
+      const body = request.body === undefined ? undefined : Buffer.from(request.body);
+      response = await send(target, headers, signal, this.ca, (request.method ?? "GET").toUpperCase(), body);
+    } catch (error) {
+      done();
+      if (request.signal?.aborted) throw request.signal.reason ?? new Error("aborted");
+      if (signal.aborted) throw new EgressError("TIMEOUT", "The provider took too long to answer.");
+      if (error instanceof EgressError) throw error;
+      throw networkError(error);
+    }
+    let total = 0;
+    let settled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      start(streamController) {
+        const finish = (error?: EgressError) => {
+          if (settled) return;
+          settled = true;
+          done();
+          if (error) {
+            response.destroy();
+            streamController.error(error);
+          } else streamController.close();
+        };
+        response.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          total += chunk.length;
+          if (total > maxBytes) return finish(new EgressError("TOO_LARGE", "The provider's answer was larger than allowed."));
+          streamController.enqueue(new Uint8Array(chunk));
+        });
+        response.on("end", () => finish());
+        // A reset connection surfaces as 'error' and/or an incomplete 'close'.
+        const interrupted = () => finish(new EgressError("NETWORK_ERROR", "The connection to the provider was interrupted."));
+        response.on("error", interrupted);
+        response.on("close", () => {
+          if (!response.complete) interrupted();
+          else finish();
+        });
+      },
+      cancel() {
+        settled = true;
+        done();
+        response.destroy();
+      },
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(flattenHeaders(response.headers))) headers.set(name, value);
+    const status = response.statusCode ?? 502;
+    const nullBody = status === 204 || status === 304;
+    if (nullBody) response.resume();
+    return new Response(nullBody ? null : stream, { status, statusText: response.statusMessage ?? "", headers });
+  }
+
   private requestHeaders(extra: Record<string, string> | undefined): Record<string, string> {
     const headers: Record<string, string> = {
       "user-agent": this.userAgent,
@@ -236,7 +311,14 @@ function checkUrl(input: string): URL {
   return url;
 }
 
-function send(target: Target, headers: Record<string, string>, signal: AbortSignal, ca: string[] | undefined): Promise<http.IncomingMessage> {
+function send(
+  target: Target,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  ca: string[] | undefined,
+  method = "GET",
+  body?: Buffer,
+): Promise<http.IncomingMessage> {
   const { url, host, addresses } = target;
   const secure = url.protocol === "https:";
   // The socket connects to the addresses checked above, never to a fresh DNS answer.
@@ -252,8 +334,8 @@ function send(target: Target, headers: Record<string, string>, signal: AbortSign
     host,
     port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
     path: `${url.pathname}${url.search}`,
-    method: "GET",
-    headers,
+    method,
+    headers: body ? { ...headers, "content-length": String(body.length) } : headers,
     lookup: pinned,
     agent: false,
     signal,
@@ -264,7 +346,7 @@ function send(target: Target, headers: Record<string, string>, signal: AbortSign
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request(options, resolve);
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 

@@ -1,0 +1,133 @@
+import { inject, injectable } from "inversify";
+import { TOKENS } from "#application/tokens";
+import type { Clock } from "#application/ports/clock";
+import type { EventStore } from "#application/ports/event-store";
+import type { IdGenerator } from "#application/ports/ids";
+import type { KeyCipher } from "#application/ports/key-cipher";
+import type { LanguageModel } from "#application/ports/language-model";
+import type { ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import { handleCommand } from "#application/shared/command-handler";
+import { type KeysetEvent, type KeysetState, keysetDecider, keysetNotFound, keysetStreamId } from "#domain/identity/keyset";
+import { fold } from "#domain/shared/decider";
+import { DomainError } from "#domain/shared/domain-error";
+import { BUILT_IN_KEYSET } from "#domain/workspace/workspace";
+import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
+
+export interface ModelChoice {
+  keysetId: string;
+  model: string;
+}
+
+export interface ModelOption {
+  keysetId: string;
+  keysetName: string;
+  provider: string;
+  subProvider: string;
+  models: { id: string; label: string }[];
+}
+
+/**
+ * Turns a (keysetId, model) choice into a LanguageModel, and answers which
+ * choices a user has (ModelCatalog.availableFor). The built-in keyset needs
+ * no key. A keyset that is gone — deleted, or never this user's — resolves to
+ * the built-in model (resolve-time fallback, docs/decisions/030): a foreign
+ * keyset's key is never used, and a stale preference never breaks the chat.
+ */
+@injectable()
+export class KeysetModels {
+  constructor(
+    @inject(TOKENS.EventStore) private readonly events: EventStore,
+    @inject(TOKENS.ReadModelStore) private readonly readModels: ReadModelStore,
+    @inject(TOKENS.Ids) private readonly ids: IdGenerator,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.KeyCipher) private readonly cipher: KeyCipher,
+    @inject(TOKENS.ModelProviders) private readonly providers: ModelProviders,
+    @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
+  ) {}
+
+  get builtIn(): LanguageModel {
+    return this.builtInModel;
+  }
+
+  /** The model for a choice; records the keyset's use ('last used'). */
+  async resolve(ownerId: string, choice: ModelChoice): Promise<LanguageModel> {
+    if (choice.keysetId === BUILT_IN_KEYSET) return this.builtInModel;
+    let keyset: ProviderKeyset;
+    try {
+      keyset = await this.unsealed(ownerId, choice.keysetId);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === "KEYSET_NOT_FOUND") return this.builtInModel;
+      throw error;
+    }
+    await handleCommand(this.events, this.ids, keysetDecider, keysetStreamId(choice.keysetId), { type: "RecordUse", ownerId, now: this.clock.now() }, {
+      metadata: { correlationId: `keyset-use-${choice.keysetId}`, actorId: ownerId, subjectId: ownerId },
+    });
+    return this.providers.languageModel(keyset, choice.model || keyset.model || "");
+  }
+
+  /** Built-in first, then the user's keysets with the models each offers. */
+  async availableFor(userId: string): Promise<ModelOption[]> {
+    const keysets = await this.readModels
+      .collection<KeysetReadModel>(KEYSETS)
+      .find({ ownerId: userId }, { sort: [{ field: "createdAt", direction: "asc" }] });
+    return [
+      {
+        keysetId: BUILT_IN_KEYSET,
+        keysetName: "DocuChat (built-in)",
+        provider: "DocuChat",
+        subProvider: "DocuChat",
+        models: [{ id: this.builtInModel.id, label: this.builtInModel.label }],
+      },
+      ...keysets.map((k) => {
+        const models = k.models.length > 0 ? k.models : k.model ? [k.model] : [];
+        return { keysetId: k.id, keysetName: k.name, provider: k.provider, subProvider: k.subProvider, models: models.map((m) => ({ id: m, label: m })) };
+      }),
+    ];
+  }
+
+  /**
+   * The chat preference a new workspace starts with: the user's text and
+   * image defaults (Chat Settings), the embedding default unless it is the
+   * built-in keyset (which has no embedding model).
+   */
+  async chatPreferenceFor(userId: string): Promise<{ text: ModelChoice; image: ModelChoice; embedding: ModelChoice | null }> {
+    const stored = await this.readModels.collection<ModelDefaultsReadModel>(MODEL_DEFAULTS).get(userId);
+    const builtIn = { keysetId: BUILT_IN_KEYSET, model: this.builtInModel.id };
+    const embedding = stored?.embedding && stored.embedding.keysetId !== BUILT_IN_KEYSET ? stored.embedding : null;
+    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding };
+  }
+
+  /** Refuses a choice the user does not have (another user's keyset answers like a missing one). */
+  async assertAvailable(userId: string, choice: ModelChoice): Promise<void> {
+    if (choice.keysetId === BUILT_IN_KEYSET) {
+      if (choice.model !== this.builtInModel.id) throw new DomainError("VALIDATION", "Choose a model of the built-in keyset.", "model");
+      return;
+    }
+    const keyset = await this.readModels.collection<KeysetReadModel>(KEYSETS).get(choice.keysetId);
+    if (!keyset || keyset.ownerId !== userId) {
+      // The read model may lag behind a keyset just added: the log decides.
+      const state = await this.state(choice.keysetId);
+      if (!state.exists || state.deleted || state.ownerId !== userId) throw keysetNotFound();
+    }
+  }
+
+  /** The keyset with its key in clear, for one provider call. Re-seals a key sealed under a previous secret. */
+  async unsealed(ownerId: string, keysetId: string): Promise<ProviderKeyset> {
+    const state = await this.state(keysetId);
+    if (!state.exists || state.deleted || state.ownerId !== ownerId || !state.personal) throw keysetNotFound();
+    const sealed = state.personal.sealedKey;
+    const apiKey = sealed ? this.cipher.open(sealed) : "";
+    if (sealed && this.cipher.isStale(sealed)) {
+      await handleCommand(this.events, this.ids, keysetDecider, keysetStreamId(keysetId), { type: "EditKeyset", ownerId, sealedKey: this.cipher.seal(apiKey), now: this.clock.now() }, {
+        metadata: { correlationId: `keyset-reseal-${keysetId}`, actorId: ownerId, subjectId: ownerId },
+      });
+    }
+    return { keysetId, provider: state.provider, subProvider: state.subProvider, endpoint: state.endpoint, model: state.model, apiKey };
+  }
+
+  async state(keysetId: string): Promise<KeysetState> {
+    const events = (await this.events.readStream(keysetStreamId(keysetId))) as unknown as KeysetEvent[];
+    return fold(keysetDecider, events);
+  }
+}

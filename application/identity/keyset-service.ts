@@ -1,0 +1,227 @@
+import { inject, injectable } from "inversify";
+import { TOKENS } from "#application/tokens";
+import type { Clock } from "#application/ports/clock";
+import type { EventStore } from "#application/ports/event-store";
+import type { IdGenerator } from "#application/ports/ids";
+import type { KeyCipher } from "#application/ports/key-cipher";
+import type { ModelProviders } from "#application/ports/model-providers";
+import type { ProjectionWaiter } from "#application/ports/projection";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import { handleCommand } from "#application/shared/command-handler";
+import { parseInput } from "#application/shared/parse";
+import type { RequestContext } from "#application/shared/request-context";
+import { WorkspaceQueries } from "#application/workspace/workspace-queries";
+import { WorkspaceService } from "#application/workspace/workspace-service";
+import {
+  addKeysetSchema,
+  chooseDefaultSchema,
+  editKeysetSchema,
+  type KeysetCommand,
+  keysetDecider,
+  keysetNotFound,
+  keysetStreamId,
+  type ModelDefault,
+  type ModelScope,
+  modelDefaultsDecider,
+  modelDefaultsStreamId,
+  PROVIDERS,
+  type Provider,
+} from "#domain/identity/keyset";
+import { DomainError } from "#domain/shared/domain-error";
+import { BUILT_IN_KEYSET, DEFAULT_CHAT_PREFERENCE } from "#domain/workspace/workspace";
+import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
+import { KeysetModels } from "./keyset-models";
+
+/** How recently the owner must have confirmed their password to reveal a key. */
+export const REVEAL_REAUTH_MS = 5 * 60_000;
+
+const KEYSET_ID = /^[0-9A-Za-z-]{1,64}$/;
+
+/** What screens may see of a keyset: never the key. */
+export type KeysetView = KeysetReadModel;
+
+export interface ModelDefaultsView {
+  text: ModelDefault;
+  image: ModelDefault;
+  embedding: ModelDefault;
+}
+
+/**
+ * The user's own provider keys (spec 001 §2 Chat settings, §5 Add key, §7
+ * Keysets calls): add (checked against the provider first), edit, delete
+ * (defaults that used it fall back to the built-in keyset and model), reveal
+ * after a fresh password confirmation, and the default keyset and model per
+ * scope (text, image, embedding).
+ */
+@injectable()
+export class KeysetService {
+  constructor(
+    @inject(TOKENS.EventStore) private readonly events: EventStore,
+    @inject(TOKENS.ReadModelStore) private readonly readModels: ReadModelStore,
+    @inject(TOKENS.Ids) private readonly ids: IdGenerator,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
+    @inject(TOKENS.KeyCipher) private readonly cipher: KeyCipher,
+    @inject(TOKENS.ModelProviders) private readonly providers: ModelProviders,
+    @inject(KeysetModels) private readonly models: KeysetModels,
+    @inject(WorkspaceQueries) private readonly workspaceQueries: WorkspaceQueries,
+    @inject(WorkspaceService) private readonly workspaces: WorkspaceService,
+  ) {}
+
+  async list(ownerId: string): Promise<KeysetView[]> {
+    return this.readModels.collection<KeysetReadModel>(KEYSETS).find({ ownerId }, { sort: [{ field: "createdAt", direction: "asc" }] });
+  }
+
+  async get(ownerId: string, keysetId: string): Promise<KeysetView> {
+    const keyset = KEYSET_ID.test(keysetId) ? await this.readModels.collection<KeysetReadModel>(KEYSETS).get(keysetId) : null;
+    if (!keyset || keyset.ownerId !== ownerId) throw keysetNotFound();
+    return keyset;
+  }
+
+  /** Checks the key with the provider, then saves it sealed. Answers the models the provider offers. */
+  async add(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ keysetId: string; models: string[] }> {
+    this.refuseImpersonation(ctx);
+    const form = parseInput(addKeysetSchema, input);
+    const rules = PROVIDERS[form.provider];
+    const endpoint = rules.needsEndpoint || (form.provider === "AWS" && form.endpoint) ? form.endpoint || null : null;
+    const model = form.model || null;
+    const keysetId = this.ids.next();
+    const { models } = await this.providers.validate({ keysetId, provider: form.provider, subProvider: form.subProvider, endpoint, model, apiKey: form.apiKey });
+    const result = await this.execute(keysetId, ownerId, ctx, {
+      type: "AddKeyset",
+      keysetId,
+      ownerId,
+      provider: form.provider,
+      subProvider: form.subProvider,
+      endpoint,
+      model,
+      models,
+      name: form.name,
+      sealedKey: form.apiKey ? this.cipher.seal(form.apiKey) : "",
+      now: this.clock.now(),
+    });
+    await this.projections.waitForPosition(result.position);
+    return { keysetId, models };
+  }
+
+  /** Rename, replace the key, change endpoint or model; a changed key, endpoint or model is checked again. */
+  async edit(ownerId: string, keysetId: string, input: unknown, ctx: RequestContext): Promise<{ models: string[] }> {
+    this.refuseImpersonation(ctx);
+    const form = parseInput(editKeysetSchema, input);
+    const current = await this.models.unsealed(ownerId, this.checkedId(keysetId));
+    const rules = PROVIDERS[current.provider as Provider];
+    const endpoint = form.endpoint === undefined ? current.endpoint : form.endpoint || null;
+    const model = form.model === undefined ? current.model : form.model || null;
+    if (rules?.needsEndpoint && !endpoint) throw new DomainError("VALIDATION", "Endpoint is required", "endpoint");
+    if (rules?.needsModel && !model) throw new DomainError("VALIDATION", "Model is required", "model");
+    const apiKey = form.apiKey ? form.apiKey : current.apiKey;
+    const recheck = Boolean(form.apiKey) || endpoint !== current.endpoint || model !== current.model;
+    const models = recheck ? (await this.providers.validate({ ...current, endpoint, model, apiKey })).models : undefined;
+    const result = await this.execute(keysetId, ownerId, ctx, {
+      type: "EditKeyset",
+      ownerId,
+      name: form.name,
+      sealedKey: form.apiKey ? this.cipher.seal(form.apiKey) : undefined,
+      endpoint,
+      model,
+      models,
+      now: this.clock.now(),
+    });
+    await this.projections.waitForPosition(result.position);
+    return { models: models ?? (await this.get(ownerId, keysetId)).models };
+  }
+
+  /**
+   * Deletes the keyset; the user's defaults and the workspaces' chat
+   * preferences that used it fall back to the built-in keyset and model
+   * (spec 001 §4 Keyset deletion), each as its own recorded change.
+   */
+  async delete(ownerId: string, keysetId: string, ctx: RequestContext): Promise<void> {
+    this.refuseImpersonation(ctx);
+    const id = this.checkedId(keysetId);
+    let position = (await this.execute(id, ownerId, ctx, { type: "DeleteKeyset", ownerId, now: this.clock.now() })).position;
+    const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
+    const fallback = await handleCommand(
+      this.events,
+      this.ids,
+      modelDefaultsDecider,
+      modelDefaultsStreamId(ownerId),
+      { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now: this.clock.now() },
+      { metadata: this.metadata(ctx, ownerId) },
+    );
+    position = Math.max(position, fallback.position);
+    const { workspaces } = await this.workspaceQueries.list(ownerId);
+    for (const workspace of workspaces) {
+      const preference = workspace.chatPreference;
+      if (!preference) continue;
+      const uses = (choice: { keysetId: string } | null) => choice?.keysetId === id;
+      if (!uses(preference.text) && !uses(preference.image) && !uses(preference.embedding)) continue;
+      await this.workspaces.changeChatPreference(
+        ownerId,
+        workspace.id,
+        {
+          text: uses(preference.text) ? DEFAULT_CHAT_PREFERENCE.text : preference.text,
+          image: uses(preference.image) ? DEFAULT_CHAT_PREFERENCE.image : preference.image,
+          embedding: uses(preference.embedding) ? DEFAULT_CHAT_PREFERENCE.embedding : preference.embedding,
+        },
+        ctx,
+      );
+    }
+    await this.projections.waitForPosition(position);
+  }
+
+  /** The key in clear, only for its owner and only after a password confirmation within REVEAL_REAUTH_MS. */
+  async reveal(ownerId: string, keysetId: string, reauthenticatedAt: Date | null): Promise<{ apiKey: string }> {
+    const keyset = await this.models.unsealed(ownerId, this.checkedId(keysetId));
+    const now = this.clock.now().getTime();
+    if (!reauthenticatedAt || now - reauthenticatedAt.getTime() > REVEAL_REAUTH_MS || reauthenticatedAt.getTime() > now + 60_000) {
+      throw new DomainError("REAUTH_REQUIRED", "Confirm your password to reveal the key.");
+    }
+    return { apiKey: keyset.apiKey };
+  }
+
+  /** The provider's current model list for a saved keyset (GET /user/keysets/{id}/models). */
+  async refreshModels(ownerId: string, keysetId: string): Promise<string[]> {
+    const keyset = await this.models.unsealed(ownerId, this.checkedId(keysetId));
+    return (await this.providers.validate(keyset)).models;
+  }
+
+  async defaults(userId: string): Promise<ModelDefaultsView> {
+    const stored = await this.readModels.collection<ModelDefaultsReadModel>(MODEL_DEFAULTS).get(userId);
+    const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
+    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: stored?.embedding ?? builtIn };
+  }
+
+  async chooseDefault(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
+    this.refuseImpersonation(ctx);
+    const form = parseInput(chooseDefaultSchema, input);
+    await this.models.assertAvailable(userId, form);
+    const result = await handleCommand(
+      this.events,
+      this.ids,
+      modelDefaultsDecider,
+      modelDefaultsStreamId(userId),
+      { type: "ChooseDefault", scope: form.scope as ModelScope, keysetId: form.keysetId, model: form.model, now: this.clock.now() },
+      { metadata: this.metadata(ctx, userId) },
+    );
+    await this.projections.waitForPosition(result.position);
+  }
+
+  /** Impersonation is read-only (ARCHITECTURE §8), enforced here and not only in the UI. */
+  private refuseImpersonation(ctx: RequestContext) {
+    if (ctx.impersonatorId) throw new DomainError("IMPERSONATION_READ_ONLY", "An admin acting as this user cannot change their keys.");
+  }
+
+  private checkedId(keysetId: string): string {
+    if (!KEYSET_ID.test(keysetId)) throw keysetNotFound();
+    return keysetId;
+  }
+
+  private execute(keysetId: string, ownerId: string, ctx: RequestContext, command: KeysetCommand) {
+    return handleCommand(this.events, this.ids, keysetDecider, keysetStreamId(keysetId), command, { metadata: this.metadata(ctx, ownerId) });
+  }
+
+  private metadata(ctx: RequestContext, ownerId: string) {
+    return { correlationId: ctx.requestId, actorId: ctx.actorId ?? ownerId, impersonatorId: ctx.impersonatorId, subjectId: ownerId };
+  }
+}

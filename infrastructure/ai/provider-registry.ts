@@ -1,0 +1,243 @@
+import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createAzure } from "@ai-sdk/azure";
+import { createCohere } from "@ai-sdk/cohere";
+import { createDeepSeek } from "@ai-sdk/deepseek";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createMistral } from "@ai-sdk/mistral";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel as SdkLanguageModel } from "ai";
+import { generateText } from "ai";
+
+type SdkModel = Exclude<SdkLanguageModel, string>;
+import type { Egress } from "#application/ports/egress";
+import type { LanguageModel } from "#application/ports/language-model";
+import type { ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
+import { DomainError } from "#domain/shared/domain-error";
+import { egressFetch, type FetchFunction } from "./egress-fetch";
+import { ProviderModel, providerError } from "./provider-model";
+
+/**
+ * Keysets -> ai SDK providers. Every provider factory gets the egress-backed
+ * `fetch`, so each HTTP call (chat, model list, validation) follows the
+ * egress rules. `baseUrls` replaces a provider's public address (tests point
+ * them at local servers that replay each provider's wire format).
+ */
+
+type ProviderName = "OpenAI" | "Anthropic" | "Google" | "Mistral" | "Cohere" | "Deepseek" | "AWS";
+
+export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
+  OpenAI: "https://api.openai.com/v1",
+  Anthropic: "https://api.anthropic.com/v1",
+  Google: "https://generativelanguage.googleapis.com/v1beta",
+  Mistral: "https://api.mistral.ai/v1",
+  Cohere: "https://api.cohere.com/v2",
+  Deepseek: "https://api.deepseek.com",
+  // AWS: the region's Bedrock runtime; see bedrockBaseUrl.
+  AWS: "",
+};
+
+/** Models offered where the provider has no list call (or a key may not list): the spec's and today's common ones. */
+export const STATIC_MODELS: Record<string, string[]> = {
+  "AWS/Anthropic": ["anthropic.claude-3-5-haiku-20241022-v1:0", "anthropic.claude-3-5-sonnet-20241022-v2:0"],
+  "AWS/Cohere": ["cohere.command-r-plus-v1:0", "cohere.command-r-v1:0"],
+  "AWS/Llama": ["meta.llama3-1-70b-instruct-v1:0", "meta.llama3-1-8b-instruct-v1:0"],
+};
+
+/** Vision-capable model names (images are passed to these). */
+const VISION = /gpt-4o|gpt-4\.1|gpt-5|claude-3|claude-(sonnet|opus|haiku)-4|gemini|pixtral|llava|vision|mistral-(medium|small)-2|llama3\.2-vision|command-a-vision/i;
+
+export interface ProviderRegistryOptions {
+  baseUrls?: Partial<Record<ProviderName, string>>;
+  /** AWS region when the keyset names none (its endpoint field may hold a region such as "eu-west-1"). */
+  awsRegion?: string;
+  /** Waits before the one retry after a 429; tests shorten it. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Longest retry-after honoured before giving up with a readable message. */
+  maxRetryAfterMs?: number;
+}
+
+export class ProviderRegistry implements ModelProviders {
+  private readonly fetch: FetchFunction;
+
+  constructor(
+    egress: Egress,
+    private readonly options: ProviderRegistryOptions = {},
+  ) {
+    this.fetch = egressFetch(egress);
+  }
+
+  async validate(keyset: ProviderKeyset): Promise<{ models: string[] }> {
+    const listed = await this.listModels(keyset);
+    if (listed) return { models: listed };
+    // No list call for this provider: a one-token completion proves the key (and the endpoint and model).
+    const model = keyset.model || STATIC_MODELS[`${keyset.provider}/${keyset.subProvider}`]?.[0];
+    if (!model) throw new DomainError("VALIDATION", "Enter the model (deployment) name.", "model");
+    try {
+      await generateText({ model: this.sdkModel(keyset, model), prompt: "Say OK.", maxOutputTokens: 1, maxRetries: 0 });
+    } catch (error) {
+      throw providerError(error);
+    }
+    return { models: keyset.model ? [keyset.model] : STATIC_MODELS[`${keyset.provider}/${keyset.subProvider}`] ?? [] };
+  }
+
+  languageModel(keyset: ProviderKeyset, model: string): LanguageModel {
+    return new ProviderModel({
+      id: `${keyset.provider.toLowerCase()}:${model}`,
+      label: `${model} (${keyset.provider}${keyset.subProvider !== keyset.provider ? ` ${keyset.subProvider}` : ""})`,
+      model: this.sdkModel(keyset, model),
+      images: VISION.test(model),
+      sleep: this.options.sleep,
+      maxRetryAfterMs: this.options.maxRetryAfterMs,
+    });
+  }
+
+  /** The provider's model list (also the cheapest key check), or null where it has none. */
+  private async listModels(keyset: ProviderKeyset): Promise<string[] | null> {
+    const key = keyset.apiKey;
+    const base = (name: ProviderName) => trimSlash(this.options.baseUrls?.[name] ?? DEFAULT_BASE_URLS[name]);
+    let url: string;
+    let headers: Record<string, string> = {};
+    let pick: (body: unknown) => string[] = dataIds;
+    switch (keyset.provider) {
+      case "OpenAI":
+      case "Mistral":
+      case "Deepseek":
+        url = `${base(keyset.provider)}/models`;
+        headers = { authorization: `Bearer ${key}` };
+        break;
+      case "Anthropic":
+        url = `${base("Anthropic")}/models?limit=100`;
+        headers = { "x-api-key": key, "anthropic-version": "2023-06-01" };
+        break;
+      case "Google":
+        url = `${base("Google")}/models?pageSize=200`;
+        headers = { "x-goog-api-key": key };
+        pick = (body) =>
+          arrayOf(body, "models")
+            .filter((m) => !Array.isArray(m.supportedGenerationMethods) || m.supportedGenerationMethods.includes("generateContent"))
+            .map((m) => String(m.name ?? "").replace(/^models\//, ""))
+            .filter(Boolean);
+        break;
+      case "Cohere":
+        // The chat API is v2; the model list lives under v1.
+        url = `${base("Cohere").replace(/\/v2$/, "/v1")}/models?endpoint=chat`;
+        headers = { authorization: `Bearer ${key}` };
+        pick = (body) => arrayOf(body, "models").map((m) => String(m.name ?? "")).filter(Boolean);
+        break;
+      case "OpenAI-compatible":
+        url = `${trimSlash(keyset.endpoint ?? "")}/models`;
+        if (key) headers = { authorization: `Bearer ${key}` };
+        break;
+      default:
+        return null;
+    }
+    let response: Response;
+    try {
+      response = await this.fetch(url, { method: "GET", headers: { accept: "application/json", ...headers } });
+    } catch (error) {
+      throw providerError(error);
+    }
+    if (!response.ok) {
+      const responseBody = (await response.text().catch(() => "")).slice(0, 2000);
+      throw providerError({ statusCode: response.status, responseHeaders: Object.fromEntries(response.headers), responseBody });
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      throw new DomainError("PROVIDER_ERROR", "The provider answered the model list with something that is not JSON. Check the endpoint.");
+    }
+    const models = [...new Set(pick(body))].sort();
+    return models;
+  }
+
+  private sdkModel(keyset: ProviderKeyset, model: string): SdkModel {
+    const fetch = this.fetch;
+    const apiKey = keyset.apiKey;
+    const baseURL = (name: ProviderName) => this.options.baseUrls?.[name] ?? DEFAULT_BASE_URLS[name];
+    switch (keyset.provider) {
+      case "OpenAI":
+        // Chat Completions: what every OpenAI model and proxy speaks.
+        return createOpenAI({ apiKey, baseURL: baseURL("OpenAI"), fetch }).chat(model);
+      case "Anthropic":
+        return createAnthropic({ apiKey, baseURL: baseURL("Anthropic"), fetch })(model);
+      case "Google":
+        return createGoogleGenerativeAI({ apiKey, baseURL: baseURL("Google"), fetch })(model);
+      case "Mistral":
+        return createMistral({ apiKey, baseURL: baseURL("Mistral"), fetch })(model);
+      case "Cohere":
+        return createCohere({ apiKey, baseURL: baseURL("Cohere"), fetch })(model);
+      case "Deepseek":
+        return createDeepSeek({ apiKey, baseURL: baseURL("Deepseek"), fetch })(model);
+      case "AWS": {
+        const { region, credentials } = bedrockAuth(keyset, this.options.awsRegion);
+        return createAmazonBedrock({ region, ...credentials, baseURL: this.options.baseUrls?.AWS || undefined, fetch })(model);
+      }
+      case "Azure":
+        return azureModel(keyset, model, fetch);
+      case "OpenAI-compatible":
+        return createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL: trimSlash(keyset.endpoint ?? ""),
+          apiKey: apiKey || undefined,
+          fetch,
+          includeUsage: true,
+        }).chatModel(model);
+      default:
+        throw new DomainError("VALIDATION", `The provider ${keyset.provider} is not supported.`);
+    }
+  }
+}
+
+/**
+ * Azure hosts several model families behind one resource (spec: Anthropic,
+ * Claude, Cohere, Llama, Mistral, OpenAI; endpoint and model required):
+ * OpenAI deployments speak Azure OpenAI; Anthropic/Claude speak the Anthropic
+ * Messages API under the resource's /anthropic path; Cohere, Llama and
+ * Mistral are served by the Azure AI model inference API, which is
+ * OpenAI-compatible (chat/completions, key in the `api-key` header).
+ */
+function azureModel(keyset: ProviderKeyset, model: string, fetch: FetchFunction): SdkModel {
+  const endpoint = trimSlash(keyset.endpoint ?? "");
+  const deployment = keyset.model || model;
+  switch (keyset.subProvider) {
+    case "OpenAI":
+      return createAzure({ apiKey: keyset.apiKey, baseURL: endpoint, fetch }).chat(deployment);
+    case "Anthropic":
+    case "Claude":
+      return createAnthropic({ apiKey: keyset.apiKey, baseURL: endpoint, fetch })(deployment);
+    default:
+      return createOpenAICompatible({
+        name: "azure-ai",
+        baseURL: endpoint,
+        headers: { "api-key": keyset.apiKey },
+        apiKey: keyset.apiKey,
+        fetch,
+        includeUsage: true,
+      }).chatModel(deployment);
+  }
+}
+
+/**
+ * AWS keys: a Bedrock API key (bearer), or "ACCESS_KEY_ID:SECRET_ACCESS_KEY"
+ * for IAM credentials. The endpoint field, when set, names the region.
+ */
+function bedrockAuth(keyset: ProviderKeyset, fallbackRegion = "us-east-1") {
+  const region = /^[a-z]{2}(-[a-z]+)+-\d$/.test(keyset.endpoint ?? "") ? keyset.endpoint! : fallbackRegion;
+  const pair = /^(A[KS]IA[A-Z0-9]{12,}):(.+)$/.exec(keyset.apiKey);
+  const credentials = pair ? { accessKeyId: pair[1], secretAccessKey: pair[2] } : { apiKey: keyset.apiKey };
+  return { region, credentials };
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+function arrayOf(body: unknown, field: string): Record<string, unknown>[] {
+  const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === "object" && v !== null) : [];
+}
+
+function dataIds(body: unknown): string[] {
+  return arrayOf(body, "data").map((m) => String(m.id ?? "")).filter(Boolean);
+}
