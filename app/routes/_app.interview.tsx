@@ -12,7 +12,7 @@ import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
 export const meta: MetaFunction = () => [{ title: "Assessment | DocuChat" }];
@@ -59,7 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionResult = { ok: false; message: string; needsUpload?: boolean };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const { interview, state } = await interviewState(request, user.id);

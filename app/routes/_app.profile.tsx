@@ -4,10 +4,10 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { LaterReleaseButton } from "#app/components/later-release";
 import { requireUser } from "#app/utils/session.server";
 
-/** The profile area's tabs (spec 001 §2). Only My Account is built; the others say so and never navigate. */
+/** The profile area's tabs (spec 001 §2). Plan, usage and referral are not built yet: they say so and never navigate. */
 export const PROFILE_TABS = [
   { id: "my-account", label: "My Account", to: "/profile/my-account" },
-  { id: "chat-settings", label: "Chat Settings" },
+  { id: "chat-settings", label: "Chat Settings", to: "/profile/chat-settings" },
   { id: "my-plan", label: "My Plan" },
   { id: "my-usage", label: "My Usage" },
   { id: "my-referral", label: "My Referral" },

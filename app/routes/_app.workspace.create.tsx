@@ -13,6 +13,7 @@ import {
   DEFAULT_PREFERENCE_VALUES,
   fromPreferenceValues,
   preferenceLabel,
+  preferenceOptions,
   type ChatPreferenceValues,
 } from "#app/components/workspace/chat-preferences";
 import { FilePicker, MAX_PICKED } from "#app/components/workspace/file-picker";
@@ -23,7 +24,7 @@ import { workspaceDetailsSchema } from "#domain/workspace/workspace-rules";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
 export const meta: MetaFunction = () => [{ title: "Create Workspace | DocuChat" }];
@@ -43,10 +44,11 @@ const TYPE_TEXT = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { libraryQueries, workspaces } = await getServices();
-  const [{ documents }, allowance] = await Promise.all([
+  const { libraryQueries, workspaces, modelCatalog } = await getServices();
+  const [{ documents }, allowance, models] = await Promise.all([
     libraryQueries.listDocuments(user.id, { limit: 500 }),
     workspaces.remainingWorkspaces(user.id),
+    modelCatalog.availableFor(user.id),
   ]);
   const url = new URL(request.url);
   const requested = (url.searchParams.get("documentIds") ?? "")
@@ -69,13 +71,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     initialIds: requested.filter((id) => known.has(id)),
     quick: url.searchParams.get("quick") === "1",
     allowance,
+    preferenceOptions: preferenceOptions(models),
   };
 }
 
 type ActionResult = { ok: false; message: string; field?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const text = (name: string) => {
@@ -115,7 +118,7 @@ function validateDetails(details: Details): DetailErrors {
 
 export default function CreateWorkspacePage() {
   const hydrated = useHydrated();
-  const { documents, initialIds, quick: quickParam, allowance } = useLoaderData<typeof loader>();
+  const { documents, initialIds, quick: quickParam, allowance, preferenceOptions: modelOptions } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const toast = useToast();
@@ -406,7 +409,7 @@ export default function CreateWorkspacePage() {
                 </form>
               ) : null}
 
-              {step === 1 ? <ChatPreferenceFields values={prefs} onChange={setPrefs} /> : null}
+              {step === 1 ? <ChatPreferenceFields values={prefs} onChange={setPrefs} options={modelOptions} /> : null}
 
               {step === 2 ? <FilePicker documents={documents} picked={pickedDocs.map((d) => d.id)} onToggle={toggle} onLimit={onLimit} /> : null}
 
@@ -431,11 +434,11 @@ export default function CreateWorkspacePage() {
                   <div>
                     <dt>Chat preferences</dt>
                     <dd>
-                      Text: {preferenceLabel("text", prefs.text)}
+                      Text: {preferenceLabel("text", prefs.text, modelOptions)}
                       <br />
-                      Image: {preferenceLabel("image", prefs.image)}
+                      Image: {preferenceLabel("image", prefs.image, modelOptions)}
                       <br />
-                      Embedding: {preferenceLabel("embedding", prefs.embedding)}
+                      Embedding: {preferenceLabel("embedding", prefs.embedding, modelOptions)}
                     </dd>
                   </div>
                   <div>

@@ -3,11 +3,11 @@ import { workspaceErrorResponse } from "#app/components/workspace/api.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireWritableUser } from "#app/utils/session.server";
 
 /** POST /api/workspaces/{id}/attach {documentIds} → [{documentId, status, reason}] (spec 001 §7 attach_documents). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
   try {
     await validateCsrfHeader(request);

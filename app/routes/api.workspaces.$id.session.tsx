@@ -4,7 +4,7 @@ import { validateCsrf } from "#app/utils/csrf.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireWritableUser } from "#app/utils/session.server";
 
 /**
  * POST /api/workspaces/{id}/session — what the user had open when leaving
@@ -12,7 +12,7 @@ import { requireUser } from "#app/utils/session.server";
  * since a beacon cannot carry headers) or fetch keepalive (JSON + X-CSRF-Token).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
   try {
     let input: unknown;

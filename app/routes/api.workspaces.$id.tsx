@@ -3,7 +3,7 @@ import { launchProgress, toSummary, workspaceErrorResponse } from "#app/componen
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
 /**
  * GET /api/workspaces/{id} — the owner's workspace (status, documents) and the
@@ -28,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** DELETE /api/workspaces/{id} with the X-CSRF-Token header. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   if (request.method !== "DELETE") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
   try {
     await validateCsrfHeader(request);

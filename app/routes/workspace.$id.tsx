@@ -8,7 +8,7 @@ import { LogoMark } from "#app/components/logo";
 import { throwWorkspacePageError } from "#app/components/workspace/api.server";
 import { AttachDialog } from "#app/components/workspace/attach-dialog";
 import { ChatSlot } from "#app/components/workspace/chat-slot";
-import { fromPreferenceValues, toPreferenceValues } from "#app/components/workspace/chat-preferences";
+import { fromPreferenceValues, preferenceOptions, toPreferenceValues } from "#app/components/workspace/chat-preferences";
 import { DocumentFrame, documentDownloadUrl } from "#app/components/workspace/document-frame";
 import { FileTabs } from "#app/components/viewer/file-tabs";
 import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
@@ -22,7 +22,7 @@ import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
@@ -35,7 +35,7 @@ const MOBILE_NAME_MAX = 15;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { workspaceQueries, libraryQueries, config } = await getServices();
+  const { workspaceQueries, libraryQueries, modelCatalog, config } = await getServices();
   let ws;
   try {
     ws = await workspaceQueries.get(user.id, params.id ?? "");
@@ -44,14 +44,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   if (ws.status === "CREATING") throw redirect(`/workspace/${ws.id}/launch`);
   if (ws.status === "FAILED") throw await redirectWithToast("/history/workspaces", { type: "error", message: "Failed to launch workspace" });
-  const [{ workspaces }, { documents }] = await Promise.all([
+  const [{ workspaces }, { documents }, models] = await Promise.all([
     workspaceQueries.list(user.id, { limit: 200 }),
     libraryQueries.listDocuments(user.id, { limit: 500 }),
+    modelCatalog.availableFor(user.id),
   ]);
   return {
     productName: config.productName,
     // An admin acting as this user may look but not send (enforced by the server too).
     readOnly: user.role === "impersonate",
+    preferenceOptions: preferenceOptions(models),
     workspace: {
       id: ws.id,
       name: ws.name,
@@ -71,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireWritableUser(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const intent = String(formData.get("intent") ?? "");
@@ -107,7 +109,7 @@ export default function WorkspaceRoute() {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 type Session = { activeFileIds: string[]; openFileId: string | null; activeConversationId: string | null };
 
-function WorkspaceScreen({ workspace, switcher, library, productName, readOnly }: LoaderData) {
+function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, preferenceOptions: modelOptions }: LoaderData) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -616,7 +618,7 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly }
           onAttached={() => undefined}
         />
       )}
-      <SettingsDialog open={settingsOpen} onOpenChange={setSettingsOpen} name={workspace.name} description={workspace.description} preferences={preferences} />
+      <SettingsDialog open={settingsOpen} onOpenChange={setSettingsOpen} name={workspace.name} description={workspace.description} preferences={preferences} preferenceOptions={modelOptions} />
     </div>
   );
 }

@@ -2,9 +2,9 @@ import { Flex, Select, Text } from "@radix-ui/themes";
 import { useId } from "react";
 
 /**
- * Chat preferences (text, image, embedding keyset and model). Provider keysets
- * do not exist yet, so each select offers the one honest built-in option; the
- * values are what the server stores (keysetId::model, or "keyword" = no embedding).
+ * Chat preferences (text, image, embedding keyset and model): the built-in
+ * model and the models of the user's own keysets (Chat Settings). The values
+ * are what the server stores (keysetId::model, or "keyword" = no embedding).
  */
 export const BUILT_IN_KEYSET_ID = "docuchat";
 export const BUILT_IN_MODEL_ID = "docuchat-extractive";
@@ -14,14 +14,28 @@ export const KEYWORD_VALUE = "keyword";
 export type ChatPreferenceValues = { text: string; image: string; embedding: string };
 export const DEFAULT_PREFERENCE_VALUES: ChatPreferenceValues = { text: BUILT_IN_VALUE, image: BUILT_IN_VALUE, embedding: KEYWORD_VALUE };
 
-const OPTIONS = {
+export type PreferenceOption = { value: string; label: string };
+export type PreferenceOptions = Record<keyof ChatPreferenceValues, PreferenceOption[]>;
+
+const BUILT_IN_OPTIONS: PreferenceOptions = {
   text: [{ value: BUILT_IN_VALUE, label: "DocuChat built-in (extractive)" }],
   image: [{ value: BUILT_IN_VALUE, label: "DocuChat built-in (extractive)" }],
+  // The built-in keyset has no embedding model; provider embeddings are chosen per document at upload.
   embedding: [{ value: KEYWORD_VALUE, label: "Keyword search (built-in)" }],
-} as const;
+};
 
-export const preferenceLabel = (kind: keyof ChatPreferenceValues, value: string) =>
-  OPTIONS[kind].find((o) => o.value === value)?.label ?? value;
+/** The select options from the user's model catalog (GET /api/models' shape): built-in first. */
+export function preferenceOptions(
+  catalog: { keysetId: string; keysetName: string; models: { id: string; label: string }[] }[],
+): PreferenceOptions {
+  const models = catalog
+    .filter((k) => k.keysetId !== BUILT_IN_KEYSET_ID)
+    .flatMap((k) => k.models.map((m) => ({ value: `${k.keysetId}::${m.id}`, label: `${k.keysetName} · ${m.label}` })));
+  return { text: [...BUILT_IN_OPTIONS.text, ...models], image: [...BUILT_IN_OPTIONS.image, ...models], embedding: BUILT_IN_OPTIONS.embedding };
+}
+
+export const preferenceLabel = (kind: keyof ChatPreferenceValues, value: string, options: PreferenceOptions = BUILT_IN_OPTIONS) =>
+  options[kind].find((o) => o.value === value)?.label ?? value;
 
 type Preference = { keysetId: string; model: string };
 
@@ -47,14 +61,23 @@ export function fromPreferenceValues(values: Partial<Record<keyof ChatPreference
   };
 }
 
-export function ChatPreferenceFields({ values, onChange }: { values: ChatPreferenceValues; onChange: (values: ChatPreferenceValues) => void }) {
+export function ChatPreferenceFields({
+  values,
+  onChange,
+  options = BUILT_IN_OPTIONS,
+}: {
+  values: ChatPreferenceValues;
+  onChange: (values: ChatPreferenceValues) => void;
+  options?: PreferenceOptions;
+}) {
   return (
     <Flex direction="column" gap="4">
-      <PreferenceSelect kind="text" label="Text model" hint="Answers questions about your documents." values={values} onChange={onChange} />
-      <PreferenceSelect kind="image" label="Image model" hint="Reads images you add to the chat." values={values} onChange={onChange} />
-      <PreferenceSelect kind="embedding" label="Embedding" hint="Finds the passages an answer is built from." values={values} onChange={onChange} />
+      <PreferenceSelect kind="text" label="Text model" hint="Answers questions about your documents." values={values} onChange={onChange} options={options} />
+      <PreferenceSelect kind="image" label="Image model" hint="Reads images you add to the chat." values={values} onChange={onChange} options={options} />
+      <PreferenceSelect kind="embedding" label="Embedding" hint="Finds the passages an answer is built from." values={values} onChange={onChange} options={options} />
       <Text size="2" color="gray">
-        Your own provider keys (OpenAI, Anthropic, Azure…) will appear here once you add them in Chat Settings — a later release.
+        Models of your own provider keys (OpenAI, Anthropic, Azure, an OpenAI-compatible server…) appear here once you add them in{" "}
+        <a href="/profile/chat-settings">Chat Settings</a>.
       </Text>
     </Flex>
   );
@@ -66,12 +89,14 @@ function PreferenceSelect({
   hint,
   values,
   onChange,
+  options,
 }: {
   kind: keyof ChatPreferenceValues;
   label: string;
   hint: string;
   values: ChatPreferenceValues;
   onChange: (values: ChatPreferenceValues) => void;
+  options: PreferenceOptions;
 }) {
   const id = useId();
   return (
@@ -82,7 +107,7 @@ function PreferenceSelect({
       <Select.Root value={values[kind]} onValueChange={(v) => onChange({ ...values, [kind]: v })} name={kind}>
         <Select.Trigger id={id} aria-labelledby={`${id}-label`} className="dc-ws-select" data-testid={`pref-${kind}`} />
         <Select.Content position="popper">
-          {OPTIONS[kind].map((o) => (
+          {options[kind].map((o) => (
             <Select.Item key={o.value} value={o.value}>
               {o.label}
             </Select.Item>

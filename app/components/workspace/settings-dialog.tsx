@@ -3,7 +3,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useToast } from "#app/components/toast";
 import { renameWorkspaceSchema } from "#domain/workspace/workspace-rules";
-import { ChatPreferenceFields, type ChatPreferenceValues } from "./chat-preferences";
+import { ChatPreferenceFields, type ChatPreferenceValues, type PreferenceOptions } from "./chat-preferences";
 import { useCsrfToken } from "./use-csrf";
 
 export type SettingsActionResult = { ok: boolean; intent: string; message: string; field?: string };
@@ -15,12 +15,14 @@ export function SettingsDialog({
   name,
   description,
   preferences,
+  preferenceOptions,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   name: string;
   description: string;
   preferences: ChatPreferenceValues;
+  preferenceOptions?: PreferenceOptions;
 }) {
   const fetcher = useFetcher<SettingsActionResult>();
   const toast = useToast();
@@ -134,7 +136,7 @@ export function SettingsDialog({
               <input type="hidden" name="prefText" value={prefs.text} />
               <input type="hidden" name="prefImage" value={prefs.image} />
               <input type="hidden" name="prefEmbedding" value={prefs.embedding} />
-              <ChatPreferenceFields values={prefs} onChange={setPrefs} />
+              <ChatPreferenceFields values={prefs} onChange={setPrefs} options={preferenceOptions} />
               <Flex gap="3" justify="end">
                 <Dialog.Close>
                   <Button type="button" variant="soft" color="gray">
