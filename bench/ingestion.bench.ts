@@ -3,6 +3,8 @@
  * poppler's `pdftotext` on the same file in the same run (ARCHITECTURE §10), so the ratio means
  * something on a noisy machine. Not a test: nothing is asserted.
  *
+ * Then the time a user waits from upload to ACTIVE, through the real runtime.
+ *
  *   npx tsx bench/ingestion.bench.ts
  */
 import { execFile } from "node:child_process";
@@ -12,6 +14,14 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import "reflect-metadata";
+import pino from "pino";
+import { TOKENS } from "#application/tokens";
+import type { SearchIndex } from "#application/ports/search-index";
+import type { WorkflowEngine } from "#application/ports/workflow";
+import { LibraryService } from "#application/library/library-service";
+import { loadConfig } from "#infrastructure/config/config";
+import { createRuntime } from "#infrastructure/container";
 import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor";
 
 const run = promisify(execFile);
@@ -72,6 +82,24 @@ try {
     console.log(`  ${r.label.padEnd(60)} ${(PAGES / r.seconds).toFixed(0).padStart(6)} pages/s  (${(r.seconds * 1000).toFixed(0)} ms, ${r.chars} chars)`);
   }
   console.log(`  ratio (ours / pdftotext): ${(reference.seconds / ours.seconds).toFixed(2)}x the reference's pages/s`);
+
+  // The whole path a user waits for: upload -> durable ingestion workflow (extract, chunk, index) -> ACTIVE.
+  const runtime = await createRuntime(loadConfig({ DATA_DIR: join(dir, "data"), APP_SECRET: "bench-secret-bench-secret-bench-secret" }), {
+    logger: pino({ level: "silent" }),
+  });
+  try {
+    const ctx = { requestId: "bench", clientAddress: "127.0.0.1", actorId: "bench-user" };
+    const library = runtime.container.get(LibraryService);
+    const started = performance.now();
+    const registered = await library.registerUpload("bench-user", { document_name: "bench.pdf", document_size: bytes.length, page_count: PAGES }, ctx);
+    await library.receiveUpload(registered.document_id, new URL(registered.url, "http://x").searchParams.get("token")!, bytes, "application/pdf", ctx);
+    const run = await runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`ingestion-${registered.document_id}`, 120_000);
+    const ms = performance.now() - started;
+    const chunks = await runtime.get<SearchIndex>(TOKENS.SearchIndex).countChunks(registered.document_id);
+    console.log(`  upload -> ACTIVE through the ingestion workflow: ${(ms / 1000).toFixed(2)} s for ${PAGES} pages (${run?.status}, ${chunks} chunks indexed), ${(PAGES / (ms / 1000)).toFixed(0)} pages/s`);
+  } finally {
+    await runtime.stop();
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
