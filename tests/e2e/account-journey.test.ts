@@ -111,9 +111,11 @@ describe("my account", () => {
     await page.goto(`${server.url}/profile/my-account`);
     const details = page.getByTestId("personal-details");
     await details.getByText("Hopper").waitFor();
-    // Only My Account is built: the other tabs are disabled, never links.
-    expect(await page.getByRole("link", { name: "Chat Settings" }).count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Chat Settings" }).getAttribute("aria-disabled")).toBe("true");
+    // My Account and Chat Settings are built; the other tabs are disabled, never links.
+    const tabs = page.getByRole("navigation", { name: "Profile sections" });
+    expect(await tabs.getByRole("link", { name: "Chat Settings" }).getAttribute("href")).toBe("/profile/chat-settings");
+    expect(await tabs.getByRole("link", { name: "My Plan" }).count()).toBe(0);
+    expect(await tabs.getByRole("button", { name: "My Plan" }).getAttribute("aria-disabled")).toBe("true");
     await expectAccessible(page, "/profile/my-account");
 
     await page.getByTestId("edit-profile").click();
