@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSession } from "../support/http-session";
 import { startOidcProvider, type TestOidcProvider } from "../support/oidc-test-provider";
 import { freePort, startAppServer, type AppServer } from "./support/app-server";
-import { countEvents, decodeSignedCookie, form, pageCsrf, setCookieValue, signUpOverHttp } from "./support/accounts";
+import { completeOnboardingOverHttp, countEvents, decodeSignedCookie, form, pageCsrf, setCookieValue, signUpOverHttp } from "./support/accounts";
 
 /**
  * Sign-in with an OpenID provider over HTTP against the built app and a real
@@ -83,8 +83,13 @@ function expectFailure(response: Response) {
 async function signedInUsername(session: HttpSession): Promise<string | null> {
   const state = (await (await session.request(`${app.url}/api/session`)).json()) as { signedIn: boolean };
   if (!state.signedIn) return null;
-  const html = await (await session.request(`${app.url}/account/security`)).text();
-  return html;
+  let response = await session.request(`${app.url}/account/security`);
+  // An account the provider just created still has to go through onboarding.
+  if (response.status === 302 && response.headers.get("location")?.startsWith("/onboarding")) {
+    await completeOnboardingOverHttp(session, app.url);
+    response = await session.request(`${app.url}/account/security`);
+  }
+  return response.text();
 }
 
 describe("signing in with an OpenID provider (HTTP, real provider)", () => {

@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOidcProvider, type TestOidcProvider } from "../support/oidc-test-provider";
 import { freePort, startAppServer, type AppServer } from "./support/app-server";
+import { completeOnboarding } from "./support/account";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 
 /** Continue with Google in Chromium: the app -> a real OpenID provider's login and consent -> back, signed in. */
@@ -27,7 +28,7 @@ afterAll(async () => {
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
 
 describe("Continue with Google (Chromium, real provider)", () => {
-  it("signs in through the provider's login page and lands on the dashboard", async () => {
+  it("signs in through the provider's login page, completes onboarding and lands on the dashboard", async () => {
     provider.accounts.set("grace", { email: "grace.hopper@example.com" });
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
@@ -45,9 +46,11 @@ describe("Continue with Google (Chromium, real provider)", () => {
     await page.getByRole("button", { name: "Sign-in" }).click();
     await page.getByRole("button", { name: "Continue" }).click();
 
-    await page.waitForURL(`${app.url}/`);
+    // A new account from the provider is signed in, then asked to complete onboarding like any other.
+    await page.waitForURL(`${app.url}/onboarding`);
+    await toast(page, "Please complete onboarding").waitFor();
+    await completeOnboarding(page, app.url, { firstName: "Grace", lastName: "Hopper" });
     await page.getByTestId("greeting").waitFor();
-    await toast(page, "Logged In Successfully").waitFor();
     await screenshot(page, "oidc-signed-in-1440");
 
     await page.goto(`${app.url}/account/security`);

@@ -39,7 +39,7 @@ export async function mailedCode(session: HttpSession, baseUrl: string, email: s
   return match[1];
 }
 
-/** Signs up and confirms an account over HTTP; the session ends up signed in. */
+/** Signs up, confirms and completes onboarding over HTTP; the session ends up signed in on a finished account. */
 export async function signUpOverHttp(session: HttpSession, baseUrl: string, account: { username: string; email: string; password: string }) {
   const csrf = await pageCsrf(session, `${baseUrl}/signup`);
   const signup = await session.request(`${baseUrl}/signup`, form({ csrf, intent: "signup", ...account }));
@@ -47,6 +47,17 @@ export async function signUpOverHttp(session: HttpSession, baseUrl: string, acco
   const code = await mailedCode(session, baseUrl, account.email);
   const confirm = await session.request(`${baseUrl}/signup`, form({ csrf, intent: "confirm", username: account.username, code }));
   if (confirm.status !== 302 && confirm.status !== 204 && confirm.status !== 200) throw new Error(`confirm answered ${confirm.status}`);
+  await completeOnboardingOverHttp(session, baseUrl);
+}
+
+/** 'Lets Get You Onboarded!' over HTTP: every page redirects there until it is done. */
+export async function completeOnboardingOverHttp(session: HttpSession, baseUrl: string) {
+  const csrf = await pageCsrf(session, `${baseUrl}/onboarding`);
+  const done = await session.request(
+    `${baseUrl}/onboarding`,
+    form({ csrf, firstName: "Test", lastName: "Reader", occupation: "Engineer", language: "English" }),
+  );
+  if (done.status !== 302 && done.status !== 204 && done.status !== 200) throw new Error(`onboarding answered ${done.status}`);
 }
 
 /** Counts events of a type in the app's event log (read-only; the app keeps running). */
