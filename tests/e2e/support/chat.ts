@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
-import { PASSWORD, waitUntil } from "./library";
-import { readCodeFromMailbox } from "./mailbox";
+import { signUpNewUser, waitUntil } from "./library";
 
 /** Helpers for the chat journey: API uploads, a workspace through the wizard's action, and DOM checks. */
 
@@ -32,34 +31,8 @@ export async function passOnboardingIfAsked(page: Page, baseUrl: string): Promis
   await page.goto(`${baseUrl}/`);
 }
 
-/** Signs a new user up through the UI and the dev mailbox, passing onboarding if it appears; returns the signed-in storage state. */
-export async function signUpForChat(browser: Browser, baseUrl: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  try {
-    const username = `chatter${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-    const email = `${username}@example.com`;
-    await page.goto(`${baseUrl}/signup`);
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Password", { exact: true }).blur();
-    const signup = page.getByRole("button", { name: "Signup" });
-    await waitUntil(() => signup.isEnabled(), "Signup enabled");
-    await signup.click();
-    const dialog = page.getByRole("dialog", { name: "Complete Signup" });
-    await dialog.waitFor();
-    const code = await readCodeFromMailbox(browser, baseUrl, email);
-    await page.getByLabel("Digit 1 of 6").click();
-    await page.keyboard.type(code);
-    await dialog.getByRole("button", { name: "Confirm" }).click();
-    await page.waitForURL((u) => u.pathname === "/" || u.pathname.startsWith("/onboarding"));
-    await passOnboardingIfAsked(page, baseUrl);
-    return { username, storageState: await context.storageState() };
-  } finally {
-    await context.close();
-  }
-}
+/** A new, onboarded user (returns the username and signed-in storage state). */
+export const signUpForChat = signUpNewUser;
 
 /** POST /api/documents then PUT the bytes to the returned URL, like the upload screen. Returns the document id. */
 export async function uploadThroughApi(page: Page, file: { name: string; type: string; bytes: Buffer; pages: number }): Promise<string> {

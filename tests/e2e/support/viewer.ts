@@ -1,64 +1,12 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { readCodeFromMailbox } from "./mailbox";
-import { csrfToken, PASSWORD, waitUntil } from "./workspace";
+import { csrfToken, signUpNewUser, waitUntil } from "./workspace";
 
 /** Helpers for the viewer journey: an account, generated PDFs, uploads through the API, the viewer's state, its events. */
 
-/**
- * Signs a new user up through the UI and the dev mailbox (as support/workspace
- * does) and, when sign-up lands on /onboarding, completes it: names,
- * occupation, preferred language, submit.
- */
+/** A new, onboarded user's signed-in storage state. */
 export async function signUpViewerUser(browser: Browser, baseUrl: string): Promise<Awaited<ReturnType<BrowserContext["storageState"]>>> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  try {
-    const username = `viewer${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-    const email = `${username}@example.com`;
-    await page.goto(`${baseUrl}/signup`);
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Password", { exact: true }).blur();
-    const signup = page.getByRole("button", { name: "Signup" });
-    await waitUntil(() => signup.isEnabled(), "Signup enabled");
-    await signup.click();
-    const dialog = page.getByRole("dialog", { name: "Complete Signup" });
-    await dialog.waitFor();
-    const code = await readCodeFromMailbox(browser, baseUrl, email);
-    await page.getByLabel("Digit 1 of 6").click();
-    await page.keyboard.type(code);
-    await dialog.getByRole("button", { name: "Confirm" }).click();
-    await page.waitForURL((url) => url.pathname === "/" || url.pathname.startsWith("/onboarding"));
-    if (new URL(page.url()).pathname.startsWith("/onboarding")) await completeOnboarding(page);
-    return await context.storageState();
-  } finally {
-    await context.close();
-  }
-}
-
-async function completeOnboarding(page: Page) {
-  const fill = async (label: RegExp, value: string) => {
-    const field = page.getByLabel(label).first();
-    if ((await field.count()) > 0 && (await field.isEditable().catch(() => false))) await field.fill(value);
-  };
-  await page.getByLabel(/first name/i).first().waitFor();
-  await fill(/first name/i, "Rosalind");
-  await fill(/last name/i, "Franklin");
-  const occupation = page.getByLabel(/occupation/i).first();
-  if ((await occupation.count()) > 0) {
-    if ((await occupation.evaluate((el) => el.tagName.toLowerCase())) === "select") {
-      const options = await occupation.locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
-      await occupation.selectOption(options.includes("Student") ? "Student" : options[0]);
-    } else {
-      await occupation.click();
-      await page.getByRole("option", { name: "Student" }).click();
-    }
-  }
-  await fill(/language/i, "English");
-  await page.getByRole("button", { name: /submit|continue|save|get started/i }).first().click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/onboarding"), { timeout: 20_000 });
+  return (await signUpNewUser(browser, baseUrl)).storageState;
 }
 
 const WORDS = [

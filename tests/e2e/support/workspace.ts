@@ -1,72 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { readCodeFromMailbox } from "./mailbox";
+import type { Page } from "playwright-core";
+import { waitUntil } from "./library";
 
-/** Helpers for the workspace journey: an account, documents uploaded through the API, waiting. */
-
-export const PASSWORD = "Reader#2024";
-const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.replace(/[^a-z0-9]/gi, "");
-
-export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 20_000, everyMs = 250): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/**
- * Signs a new user up through the UI and the dev mailbox. Tolerates the
- * onboarding gate: if sign-up lands on /onboarding, fills it in and submits.
- */
-export async function signUpNewUser(browser: Browser, baseUrl: string): Promise<{ username: string; storageState: Awaited<ReturnType<BrowserContext["storageState"]>> }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  try {
-    const username = `reader${unique()}`;
-    const email = `${username}@example.com`;
-    await page.goto(`${baseUrl}/signup`);
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Password", { exact: true }).blur();
-    const signup = page.getByRole("button", { name: "Signup" });
-    await waitUntil(() => signup.isEnabled(), "Signup enabled");
-    await signup.click();
-    const dialog = page.getByRole("dialog", { name: "Complete Signup" });
-    await dialog.waitFor();
-    const code = await readCodeFromMailbox(browser, baseUrl, email);
-    await page.getByLabel("Digit 1 of 6").click();
-    await page.keyboard.type(code);
-    await dialog.getByRole("button", { name: "Confirm" }).click();
-    await page.waitForURL((url) => url.pathname === "/" || url.pathname.startsWith("/onboarding"));
-    if (new URL(page.url()).pathname.startsWith("/onboarding")) await completeOnboarding(page);
-    return { username, storageState: await context.storageState() };
-  } finally {
-    await context.close();
-  }
-}
-
-/** Best effort over the onboarding form (built by another engineer): names, occupation, submit. */
-async function completeOnboarding(page: Page) {
-  const fillIf = async (label: RegExp, value: string) => {
-    const field = page.getByLabel(label).first();
-    if ((await field.count()) > 0 && (await field.isEditable().catch(() => false))) await field.fill(value);
-  };
-  await fillIf(/first name/i, "Rosalind");
-  await fillIf(/last name/i, "Franklin");
-  const occupation = page.getByLabel(/occupation/i).first();
-  if ((await occupation.count()) > 0) {
-    const tag = await occupation.evaluate((el) => el.tagName.toLowerCase());
-    if (tag === "select") await occupation.selectOption({ label: "Student" });
-    else {
-      await occupation.click();
-      await page.getByRole("option", { name: "Student" }).click();
-    }
-  }
-  await page.getByRole("button", { name: /submit|continue|save|get started/i }).first().click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/onboarding"), { timeout: 20_000 });
-}
+/** Helpers for the workspace journey: documents uploaded through the API, waiting. Accounts come from the library helpers. */
+export { PASSWORD, signUpNewUser, waitUntil } from "./library";
 
 /** The root loader's CSRF token, as the page holds it. */
 export async function csrfToken(page: Page): Promise<string> {
