@@ -187,6 +187,14 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
     };
   }, [sendSession]);
 
+  // A chat switched to (or just created) is saved at once: a reload's beacon can lose the race with the next page's loader.
+  const savedConversation = useRef(session.activeConversationId);
+  useEffect(() => {
+    if (session.activeConversationId === savedConversation.current || !session.activeConversationId) return;
+    savedConversation.current = session.activeConversationId;
+    void sendSession("fetch");
+  }, [session.activeConversationId, sendSession]);
+
   const switchTo = async (id: string) => {
     savedRef.current = true;
     await sendSession("fetch");

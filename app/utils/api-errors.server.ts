@@ -29,6 +29,8 @@ const STATUS: Record<string, number> = {
   FILE_REJECTED: 422,
   UPLOAD_URL_INVALID: 403,
   IMPERSONATION_READ_ONLY: 403,
+  IMAGE_NOT_FOUND: 404,
+  IMAGE_NOT_ATTACHED: 422,
   RATE_LIMITED: 429,
   VALIDATION: 400,
 };
@@ -54,10 +56,33 @@ export async function apiErrorResponse(error: unknown): Promise<Response> {
   return Response.json({ code: "INTERNAL", message: "Something went wrong" } satisfies ApiError, { status: 500 });
 }
 
+/**
+ * Reads a request body, refusing it (413, with `message`) as soon as it passes
+ * `limit` bytes: a body without Content-Length cannot make the server buffer more.
+ */
+export async function readBodyBytes(request: Request, limit: number, message = "The request is too large."): Promise<Buffer> {
+  const tooLarge = () => Response.json({ code: "TOO_LARGE", message } satisfies ApiError, { status: 413 });
+  if (Number(request.headers.get("Content-Length") ?? "0") > limit) throw tooLarge();
+  if (!request.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Reads a JSON body of bounded size. */
 export async function readJsonBody(request: Request, limit = 256 * 1024): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > limit) throw Response.json({ code: "TOO_LARGE", message: "The request is too large." }, { status: 413 });
+  const text = (await readBodyBytes(request, limit)).toString("utf8");
   try {
     return text ? JSON.parse(text) : {};
   } catch {

@@ -1,6 +1,8 @@
 import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
+import type { BlobStore } from "#application/ports/blob-store";
 import type { Clock } from "#application/ports/clock";
+import { type Egress, EgressError } from "#application/ports/egress";
 import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { AnswerEvent, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
@@ -11,6 +13,7 @@ import { handleCommand } from "#application/shared/command-handler";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
+import { chatImageBlobKey, chatImageProblem, chatImageType, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import {
   type Citation,
@@ -63,6 +66,8 @@ export class ConversationService {
     @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
     @inject(WorkspaceQueries) private readonly workspaces: WorkspaceQueries,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
+    @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
+    @inject(TOKENS.Egress) private readonly egress: Egress,
   ) {}
 
   /** Idempotent by conversation id (the workspace launch starts the first one). */
@@ -82,7 +87,55 @@ export class ConversationService {
   async delete(ownerId: string, conversationId: string, ctx: RequestContext) {
     await this.owned(ownerId, conversationId);
     const result = await this.execute(conversationId, ownerId, ctx, { type: "Delete", now: this.clock.now() });
+    await this.blobs.deletePrefix(chatImageBlobKey(ownerId, conversationId, ""));
     await this.projections.waitForPosition(result.position);
+  }
+
+  /**
+   * Keeps an image for the next question (upload, paste, drop or capture).
+   * The bytes must be a PNG, JPEG, GIF or WebP image whatever the file claims.
+   */
+  async attachImage(ownerId: string, conversationId: string, bytes: Buffer, ctx: RequestContext): Promise<{ mediaId: string }> {
+    return this.keepImage(ownerId, conversationId, bytes, null, ctx);
+  }
+
+  /** Fetches an image link through the egress rules (ARCHITECTURE §8) and keeps the image like an upload. */
+  async attachImageLink(ownerId: string, conversationId: string, link: string, ctx: RequestContext): Promise<{ mediaId: string }> {
+    await this.owned(ownerId, conversationId);
+    this.refuseImpersonation(ctx);
+    let body: Buffer;
+    try {
+      ({ body } = await this.egress.fetch({ url: link, maxBytes: MAX_IMAGE_BYTES, timeoutMs: 15_000 }));
+    } catch (error) {
+      if (error instanceof EgressError) {
+        const reason = error.code === "TOO_LARGE" ? (chatImageProblem(new Uint8Array(MAX_IMAGE_BYTES + 1)) ?? error.message) : error.message;
+        throw new DomainError("IMAGE_NOT_ATTACHED", `The image could not be fetched: ${reason}`);
+      }
+      throw error;
+    }
+    return this.keepImage(ownerId, conversationId, body, link, ctx);
+  }
+
+  /** An image attached to one of the owner's conversations; another user's answers like a missing one. */
+  async image(ownerId: string, conversationId: string, mediaId: string) {
+    await this.owned(ownerId, conversationId);
+    if (!/^[\w-]{1,64}$/.test(mediaId)) throw new DomainError("IMAGE_NOT_FOUND", "Image not found");
+    const blob = await this.blobs.get(chatImageBlobKey(ownerId, conversationId, mediaId));
+    if (!blob) throw new DomainError("IMAGE_NOT_FOUND", "Image not found");
+    return blob;
+  }
+
+  private async keepImage(ownerId: string, conversationId: string, bytes: Buffer, link: string | null, ctx: RequestContext) {
+    await this.owned(ownerId, conversationId);
+    this.refuseImpersonation(ctx);
+    const problem = chatImageProblem(bytes);
+    if (problem) throw new DomainError("IMAGE_NOT_ATTACHED", problem);
+    const contentType = chatImageType(bytes)!;
+    const mediaId = this.ids.next();
+    // The blob first: an event naming an image that was never stored would break every later question about it.
+    await this.blobs.put(chatImageBlobKey(ownerId, conversationId, mediaId), bytes, { contentType, metadata: { user_id: ownerId, conversation_id: conversationId } });
+    await this.execute(conversationId, ownerId, ctx, { type: "AttachImage", mediaId, contentType, size: bytes.length, link, now: this.clock.now() });
+    return { mediaId };
   }
 
   async rate(ownerId: string, conversationId: string, messageId: string, rating: "false" | null, ctx: RequestContext) {
@@ -109,7 +162,6 @@ export class ConversationService {
     const conversation = await this.owned(ownerId, conversationId);
     const workspace = await this.workspaces.get(ownerId, conversation.workspaceId);
     if (workspace.documents.length === 0) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please add files to chat");
-    const model = await this.modelFor(ownerId, workspace);
     // Ids are time-ordered: the question's must sort before its answer's.
     const newQuestionId = this.ids.next();
     const answerId = this.ids.next();
@@ -117,9 +169,12 @@ export class ConversationService {
     let question: string;
     let selectedText: string | null;
     const language = input.language?.trim() || "English";
+    const asked = input.regenerateQuestionId ? await this.question(conversationId, input.regenerateQuestionId) : null;
+    const mediaIds = asked ? asked.mediaIds : (input.mediaIds ?? []);
+    // A question with images goes to the workspace's image model (Workspace Settings: "Reads images you add to the chat").
+    const model = await this.modelFor(ownerId, workspace, mediaIds.length > 0 ? "image" : "text");
 
-    if (input.regenerateQuestionId) {
-      const asked = await this.question(conversationId, input.regenerateQuestionId);
+    if (asked && input.regenerateQuestionId) {
       questionId = input.regenerateQuestionId;
       question = asked.text;
       selectedText = asked.selectedText;
@@ -135,7 +190,7 @@ export class ConversationService {
         answerId,
         text: question,
         selectedText,
-        mediaIds: input.mediaIds ?? [],
+        mediaIds,
         language,
         model: model.id,
         now: this.clock.now(),
@@ -156,10 +211,8 @@ export class ConversationService {
         documentName: (id) => names.get(id),
       });
       const history = await this.history(conversationId, questionId);
-      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer(
-        { question, selectedText: selectedText ?? undefined, history, passages, language, images: (input.mediaIds ?? []).map(() => ({ contentType: "image/*" })) },
-        signal,
-      );
+      const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
+      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer({ question, selectedText: selectedText ?? undefined, history, passages, language, images }, signal);
       for await (const event of stream) {
         if (event.type === "text") {
           firstTokenMs ??= Math.round(performance.now() - started);
@@ -251,10 +304,25 @@ export class ConversationService {
    * keyset that is gone (deleted, or not the owner's) falls back to the
    * built-in model rather than failing the chat.
    */
-  private async modelFor(ownerId: string, workspace: WorkspaceDetail): Promise<LanguageModel> {
-    const choice = workspace.chatPreference?.text;
+  private async modelFor(ownerId: string, workspace: WorkspaceDetail, purpose: "text" | "image" = "text"): Promise<LanguageModel> {
+    const choice = workspace.chatPreference?.[purpose];
     if (!choice) return this.builtInModel;
     return this.keysetModels.resolve(ownerId, choice);
+  }
+
+  /** The question's images; their bytes are read only for a model that can look at them. */
+  private async imagesFor(ownerId: string, conversationId: string, mediaIds: string[], model: LanguageModel) {
+    return Promise.all(
+      mediaIds.map(async (mediaId) => {
+        const key = chatImageBlobKey(ownerId, conversationId, mediaId);
+        if (!model.capabilities.images) return { contentType: (await this.blobs.head(key))?.contentType ?? "image/*" };
+        const blob = await this.blobs.get(key);
+        if (!blob) throw new DomainError("MESSAGE_CREATION_FAILURE", "An attached image was not found. Please attach it again.");
+        const chunks: Buffer[] = [];
+        for await (const chunk of blob.body) chunks.push(chunk as Buffer);
+        return { contentType: blob.contentType, data: new Uint8Array(Buffer.concat(chunks)) };
+      }),
+    );
   }
 
   private refuseImpersonation(ctx: RequestContext) {
@@ -272,7 +340,7 @@ export class ConversationService {
     const events = (await this.events.readStream(conversationStreamId(conversationId))) as unknown as ConversationEvent[];
     const asked = events.find((e) => e.type === "QuestionAsked" && e.data.messageId === questionId);
     if (!asked || asked.type !== "QuestionAsked" || !asked.data.personal) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
-    return asked.data.personal;
+    return { ...asked.data.personal, mediaIds: asked.data.mediaIds ?? [] };
   }
 
   /** Earlier completed turns, oldest first, up to the question being answered. */

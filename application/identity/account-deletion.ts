@@ -26,7 +26,7 @@ import {
 import { reservationStreamFor } from "./reservations";
 
 /** Blob prefixes that hold a user's files (library sources and pages, avatars). */
-export const userBlobPrefixes = (userId: string) => [`documents/${userId}/`, `avatars/${userId}/`];
+export const userBlobPrefixes = (userId: string) => [`documents/${userId}/`, `avatars/${userId}/`, `media/${userId}/`];
 
 /**
  * Scheduling and retrieving an account's deletion (spec 001 §4, §5). The

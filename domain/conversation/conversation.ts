@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
+import { MAX_IMAGES_PER_QUESTION } from "./chat-image";
 
 /**
  * A conversation in a workspace (stream `conversation-<id>`): questions and
@@ -31,6 +32,11 @@ export type ConversationEvent =
       { conversationId: string; workspaceId: string; ownerId: string; startedAt: string; personal: { title: string } | null }
     >
   | DomainEvent<"ConversationRenamed", { personal: { title: string } | null; renamedAt: string }>
+  /** An image for a question to come; the link it was fetched from, if any, is the owner's personal data. */
+  | DomainEvent<
+      "ImageAttached",
+      { mediaId: string; contentType: string; size: number; source: "upload" | "link"; personal: { link: string | null } | null; attachedAt: string }
+    >
   | DomainEvent<
       "QuestionAsked",
       {
@@ -52,6 +58,7 @@ export type ConversationEvent =
 
 export type ConversationCommand =
   | { type: "StartConversation"; conversationId: string; workspaceId: string; ownerId: string; title: string; now: Date }
+  | { type: "AttachImage"; mediaId: string; contentType: string; size: number; link: string | null; now: Date }
   | {
       type: "AskQuestion";
       questionId: string;
@@ -84,6 +91,7 @@ export type ConversationState =
       ownerId: string;
       titled: boolean;
       questions: string[];
+      images: string[];
       answers: Record<string, AnswerState>;
     };
 
@@ -120,11 +128,30 @@ export function decide(command: ConversationCommand, state: ConversationState): 
           },
         },
       ];
+    case "AttachImage": {
+      const c = live(state);
+      if (c.images.includes(command.mediaId)) return [];
+      return [
+        {
+          type: "ImageAttached",
+          data: {
+            mediaId: command.mediaId,
+            contentType: command.contentType,
+            size: command.size,
+            source: command.link ? "link" : "upload",
+            personal: { link: command.link },
+            attachedAt: iso(command.now),
+          },
+        },
+      ];
+    }
     case "AskQuestion": {
       const c = live(state);
       if (streaming(c)) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please wait until the current answer has finished.");
       const text = command.text.trim();
       if (!text) throw new DomainError("MESSAGE_CREATION_FAILURE", "Type a question first.");
+      if (command.mediaIds.length > MAX_IMAGES_PER_QUESTION) throw new DomainError("MESSAGE_CREATION_FAILURE", `A question can carry at most ${MAX_IMAGES_PER_QUESTION} images.`);
+      if (command.mediaIds.some((id) => !c.images.includes(id))) throw new DomainError("MESSAGE_CREATION_FAILURE", "An attached image was not found. Please attach it again.");
       const events: ConversationEvent[] = [
         {
           type: "QuestionAsked",
@@ -200,6 +227,7 @@ export function evolve(state: ConversationState, event: ConversationEvent): Conv
       ownerId: event.data.ownerId,
       titled: Boolean(event.data.personal?.title),
       questions: [],
+      images: [],
       answers: {},
     };
   }
@@ -207,6 +235,8 @@ export function evolve(state: ConversationState, event: ConversationEvent): Conv
   switch (event.type) {
     case "ConversationRenamed":
       return { ...state, titled: true };
+    case "ImageAttached":
+      return { ...state, images: [...state.images, event.data.mediaId] };
     case "QuestionAsked":
       return { ...state, questions: [...state.questions, event.data.messageId] };
     case "AnswerStarted":

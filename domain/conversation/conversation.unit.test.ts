@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fold } from "#domain/shared/decider";
+import { chatImageProblem, chatImageType, MAX_IMAGE_BYTES } from "./chat-image";
 import { type ConversationCommand, type ConversationEvent, conversationDecider, titleFrom } from "./conversation";
 
 const now = new Date("2026-05-01T12:00:00Z");
@@ -42,5 +43,34 @@ describe("a conversation", () => {
     const again = given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "q1", answerId: "a2", model: "m", now });
     expect(again).toEqual([{ type: "AnswerStarted", data: { messageId: "a2", questionId: "q1", model: "m", startedAt: now.toISOString() } }]);
     expect(() => given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "nope", answerId: "a3", model: "m", now })).toThrow("Message not found");
+  });
+
+  it("takes a question about images attached to it, and no image it has not seen", () => {
+    const attach = (mediaId: string): ConversationCommand => ({ type: "AttachImage", mediaId, contentType: "image/png", size: 10, link: null, now });
+    const attached = [...started, ...given(started).when(attach("m1"))];
+    expect(attached.at(-1)?.type).toBe("ImageAttached");
+    expect(given(attached).when(attach("m1"))).toEqual([]);
+    expect(given(attached).when({ ...ask("q1", "a1"), mediaIds: ["m1"] } as ConversationCommand).map((e) => e.type)).toContain("QuestionAsked");
+    expect(() => given(attached).when({ ...ask("q1", "a1"), mediaIds: ["m1", "elsewhere"] } as ConversationCommand)).toThrow("An attached image was not found. Please attach it again.");
+    const six = ["m1", "m1", "m1", "m1", "m1", "m1"];
+    expect(() => given(attached).when({ ...ask("q1", "a1"), mediaIds: six } as ConversationCommand)).toThrow("at most 5 images");
+  });
+});
+
+describe("an image attached to a chat", () => {
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+  it("is known by its bytes, not its name", () => {
+    expect(chatImageType(png)).toBe("image/png");
+    expect(chatImageType(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]))).toBe("image/jpeg");
+    expect(chatImageType(new TextEncoder().encode("GIF89a..."))).toBe("image/gif");
+    expect(chatImageType(new TextEncoder().encode("RIFF\0\0\0\0WEBPVP8 "))).toBe("image/webp");
+    expect(chatImageType(new TextEncoder().encode("<svg onload=alert(1)>"))).toBeNull();
+  });
+
+  it("is refused with a reason when empty, too large or not an image", () => {
+    expect(chatImageProblem(new Uint8Array())).toBe("The image is empty.");
+    expect(chatImageProblem(new Uint8Array(MAX_IMAGE_BYTES + 1).fill(0x89))).toBe("Images can be at most 5 MB.");
+    expect(chatImageProblem(new TextEncoder().encode("%PDF-1.7"))).toBe("Only PNG, JPEG, GIF or WebP images can be attached.");
+    expect(chatImageProblem(png)).toBeNull();
   });
 });

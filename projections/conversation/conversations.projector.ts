@@ -22,6 +22,8 @@ export interface MessageReadModel {
   text: string;
   /** USER: the selected-text prefix; BOT: null. */
   selectedText: string | null;
+  /** USER: images attached to the question (served by /api/conversations/{id}/media/{mediaId}); BOT: []. */
+  mediaIds: string[];
   /** BOT: the question it answers (versions of one answer share it). */
   questionId: string | null;
   status: "streaming" | "complete" | "interrupted";
@@ -92,6 +94,7 @@ export const conversationsProjector: Projector = {
           sender: "USER",
           text: event.data.personal.text,
           selectedText: event.data.personal.selectedText,
+          mediaIds: event.data.mediaIds,
           questionId: null,
           status: "complete",
           citations: [],
@@ -112,6 +115,7 @@ export const conversationsProjector: Projector = {
           sender: "BOT",
           text: "",
           selectedText: null,
+          mediaIds: [],
           questionId: event.data.questionId,
           status: "streaming",
           citations: [],

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, VIEWPORTS } from "./support/browser";
-import { chatA11yViolations, chatReady, createWorkspace, dangerousMarkup, passOnboardingIfAsked, recordStreaming, signUpForChat, streamedLengths, uploadThroughApi, waitForActive } from "./support/chat";
+import { chatA11yViolations, chatReady, csrfToken, createWorkspace, dangerousMarkup, passOnboardingIfAsked, recordStreaming, signUpForChat, streamedLengths, uploadThroughApi, waitForActive } from "./support/chat";
 import { makePdf, waitUntil } from "./support/library";
 
 /**
@@ -157,7 +157,7 @@ describe("the chat journey", () => {
     const clipboard = await page.evaluate(() => navigator.clipboard.readText());
     expect(clipboard).toContain("417");
 
-    // Chat Settings: font size Large, chat on the left (kept in localStorage).
+    // Chat Settings: font size Large, chat on the left (saved with the account).
     await latest.getByRole("button", { name: "Chat settings" }).click();
     const support = page.getByRole("dialog", { name: "Chat support" });
     await support.getByRole("tab", { name: "Chat Settings", selected: true }).waitFor();
@@ -166,8 +166,10 @@ describe("the chat journey", () => {
     await waitUntil(async () => (await chat.getAttribute("data-font-size")) === "Large" && (await chat.getAttribute("data-side")) === "left", "Large, left");
     const chatBox = await chat.boundingBox();
     expect(chatBox && chatBox.x < VIEWPORTS.desktop.width / 2).toBe(true);
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("docuchat.chatSettings") ?? "{}"));
-    expect(stored).toMatchObject({ fontSize: "Large", isChatOnLeft: true });
+    await waitUntil(async () => {
+      const saved = (await (await page.request.get(`${server.url}/api/chat-settings`)).json()) as { fontSize: string; isChatOnLeft: boolean };
+      return saved.fontSize === "Large" && saved.isChatOnLeft;
+    }, "the settings saved with the account");
     await expectChatAccessible(page, "settings open");
     await screenshot(page, "chat-settings-1440");
 
@@ -181,12 +183,21 @@ describe("the chat journey", () => {
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     await page.keyboard.press("Escape");
 
-    // A reload restores the settings and the chat's two versions.
-    await page.reload();
-    await page.getByTestId("chat").first().getByTestId("bot-message").first().waitFor();
-    await waitUntil(async () => (await page.getByTestId("chat").first().getAttribute("data-side")) === "left", "left after reload");
-    await screenshot(page, "chat-left-large-1440");
+    // Another browser (only the session cookie in common) shows the same settings and the chat's two versions.
+    const { context: elsewhere, page: other } = await signedInPage(VIEWPORTS.desktop);
+    await other.goto(`${server.url}/workspace/${workspaceId}`);
+    await other.getByTestId("chat").first().getByTestId("bot-message").first().waitFor();
+    expect(await other.getByTestId("chat").first().getAttribute("data-side")).toBe("left");
+    expect(await other.getByTestId("chat").first().getAttribute("data-font-size")).toBe("Large");
+    await screenshot(other, "chat-left-large-1440");
+    await elsewhere.close();
     expect(dialogs).toEqual([]);
+    // The other journeys of this account expect the default layout.
+    const reset = await page.request.put(`${server.url}/api/chat-settings`, {
+      headers: { "X-CSRF-Token": await csrfToken(page), "Content-Type": "application/json" },
+      data: { fontSize: "Medium", isChatOnLeft: false },
+    });
+    expect(await reset.json()).toMatchObject({ fontSize: "Medium", isChatOnLeft: false, chatbotWidth: 47, responseLanguage: "English" });
     await context.close();
   });
 
@@ -303,6 +314,33 @@ describe("the chat journey", () => {
     await chat.getByText("the built-in model reads only your documents' text").waitFor();
     await screenshot(page, "chat-errors-1440");
     await expectChatAccessible(page, "errors");
+    // Sent, the image is kept with the chat; the built-in model says plainly that it cannot read it.
+    await box.fill("What does this picture show?");
+    await box.press("Enter");
+    const asked = chat.getByTestId("user-message").filter({ hasText: "What does this picture show?" });
+    const sentImage = asked.getByRole("img", { name: "Attached image 1" });
+    await waitUntil(async () => (await sentImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) === 1, "the attached image loaded from the server");
+    expect(await sentImage.getAttribute("src")).toMatch(/^\/api\/conversations\/[\w-]+\/media\/[\w-]+$/);
+    await waitUntil(async () => (await chat.getByTestId("bot-message").last().getAttribute("data-status")) === "complete", "image question answered");
+    expect(await chat.getByTestId("bot-message").last().getByTestId("answer-text").innerText()).toMatch(/^I can't read images/);
+    expect(await chat.getByTestId("draft-images").count()).toBe(0);
+    // After a reload the question still shows its image.
+    await page.reload();
+    const reloaded = chat.getByTestId("user-message").filter({ hasText: "What does this picture show?" }).getByRole("img", { name: "Attached image 1" });
+    await reloaded.waitFor();
+    // Over HTTP: the bytes decide (an SVG claiming to be a PNG is refused), and another user cannot fetch the image.
+    const imageUrl = `${server.url}${await reloaded.getAttribute("src")}`;
+    const conversationMedia = imageUrl.replace(/\/[\w-]+$/, "");
+    const headers = { "X-CSRF-Token": await csrfToken(page), "Content-Type": "image/png" };
+    const svg = await page.request.post(conversationMedia, { headers, data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>') });
+    expect(svg.status()).toBe(422);
+    expect(await svg.json()).toMatchObject({ message: "Only PNG, JPEG, GIF or WebP images can be attached." });
+    const mine = await page.request.get(imageUrl);
+    expect([mine.status(), mine.headers()["content-type"], mine.headers()["x-content-type-options"]]).toEqual([200, "image/png", "nosniff"]);
+    const { storageState: strangerState } = await signUpForChat(browser, server.url);
+    const stranger = await browser.newContext({ storageState: strangerState });
+    expect((await stranger.request.get(imageUrl)).status()).toBe(404);
+    await stranger.close();
 
     // "Chat Now" again starts another new chat.
     await page.getByTestId("chat-now").click();

@@ -9,11 +9,20 @@ import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { makePdf } from "#infrastructure/extraction/test-support/documents";
 import { transcriptToPdf } from "#infrastructure/export/transcript-pdf";
+import type { BlobStore } from "#application/ports/blob-store";
+import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
 import { createTestRuntime } from "../support/test-runtime";
 import { settle, uploadTextDocument } from "../support/library-fixtures";
 
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
-afterEach(async () => env?.cleanup());
+let site: LocalSite | undefined;
+afterEach(async () => {
+  await env?.cleanup();
+  await site?.close();
+  site = undefined;
+});
+/** A 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 const ctxFor = (userId: string, impersonatorId?: string): RequestContext => ({ requestId: "r", clientAddress: "127.0.0.1", actorId: userId, impersonatorId });
 
 async function uploadPdf(userId: string, name: string, pages: string[][]) {
@@ -143,5 +152,81 @@ describe("asking a question in a workspace", () => {
     const overview = await env.runtime.container.get(ConversationService).overview("alice", ws.session.activeConversationId!);
     expect(overview.summary).toMatch(/Rome|Colosseum|Tiber/);
     expect(overview.questions.length).toBeGreaterThan(0);
+  });
+});
+
+describe("images attached to a question", () => {
+  it("are kept with the chat, told to the built-in model (which says it cannot read them), and come back with the question", async () => {
+    env = await createTestRuntime();
+    const doc = await uploadTextDocument(env.runtime, "alice", "tea.txt", "Green tea is not oxidised. Black tea is fully oxidised.");
+    const ws = await workspaceWith("alice", [doc]);
+    const conversations = env.runtime.container.get(ConversationService);
+    const id = ws.session.activeConversationId!;
+    const { mediaId } = await conversations.attachImage("alice", id, PNG, ctxFor("alice"));
+    const { texts, metadata } = await collect(conversations.ask("alice", id, { text: "Is black tea oxidised?", mediaIds: [mediaId] }, ctxFor("alice")));
+    expect(texts.join("")).toMatch(/^I can't read images: the built-in model only quotes the text of your documents\./);
+    expect(texts.join("")).toMatch(/fully oxidised/);
+    // Regenerating answers the same question with the same images.
+    const again = await collect(conversations.ask("alice", id, { text: "", regenerateQuestionId: metadata.question_id }, ctxFor("alice")));
+    expect(again.texts.join("")).toMatch(/^I can't read images/);
+    await settle(env.runtime);
+    const { messages } = await conversations.get("alice", id);
+    expect(messages[0]).toMatchObject({ sender: "USER", mediaIds: [mediaId] });
+    const image = await conversations.image("alice", id, mediaId);
+    image.body.destroy();
+    expect(image.contentType).toBe("image/png");
+    // Another user's request for it answers like a missing one.
+    await expect(conversations.image("bob", id, mediaId)).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
+    await expect(conversations.image("alice", id, "../../documents/x")).rejects.toMatchObject({ code: "IMAGE_NOT_FOUND" });
+    // Deleting the chat deletes its images.
+    await conversations.delete("alice", id, ctxFor("alice"));
+    expect(await env.runtime.get<BlobStore>(TOKENS.BlobStore).list(`media/alice/${id}/`)).toEqual([]);
+  });
+
+  it("refuses what is not an image, an image of another chat, and an admin acting as the user", async () => {
+    env = await createTestRuntime();
+    const doc = await uploadTextDocument(env.runtime, "alice", "a.txt", "Alpha.");
+    const ws = await workspaceWith("alice", [doc]);
+    const conversations = env.runtime.container.get(ConversationService);
+    const id = ws.session.activeConversationId!;
+    await expect(conversations.attachImage("alice", id, Buffer.from("<svg onload=alert(1)>"), ctxFor("alice"))).rejects.toMatchObject({
+      code: "IMAGE_NOT_ATTACHED",
+      message: "Only PNG, JPEG, GIF or WebP images can be attached.",
+    });
+    await expect(conversations.attachImage("bob", id, PNG, ctxFor("bob"))).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
+    await expect(conversations.attachImage("alice", id, PNG, ctxFor("alice", "admin-1"))).rejects.toMatchObject({ code: "IMPERSONATION_READ_ONLY" });
+    const other = await conversations.create("alice", ws.id, ctxFor("alice"));
+    const { mediaId } = await conversations.attachImage("alice", other.conversationId, PNG, ctxFor("alice"));
+    await expect(collect(conversations.ask("alice", id, { text: "What is this?", mediaIds: [mediaId] }, ctxFor("alice")))).rejects.toMatchObject({
+      message: "An attached image was not found. Please attach it again.",
+    });
+  });
+
+  it("fetches an image link through the egress rules, bytes deciding what it is", async () => {
+    site = await startLocalSite((req, res) => {
+      if (req.url === "/cat.png") {
+        res.writeHead(200, { "content-type": "image/png" });
+        return res.end(PNG);
+      }
+      // Claims to be an image; is a page.
+      res.writeHead(200, { "content-type": "image/png" });
+      res.end("<html><script>alert(1)</script></html>");
+    }, "images.example.test");
+    env = await createTestRuntime({ egress: egressFor("images.example.test") });
+    const doc = await uploadTextDocument(env.runtime, "alice", "a.txt", "Alpha.");
+    const ws = await workspaceWith("alice", [doc]);
+    const conversations = env.runtime.container.get(ConversationService);
+    const id = ws.session.activeConversationId!;
+    const { mediaId } = await conversations.attachImageLink("alice", id, `${site.origin}/cat.png`, ctxFor("alice"));
+    const image = await conversations.image("alice", id, mediaId);
+    image.body.destroy();
+    expect(image.size).toBe(PNG.length);
+    await expect(conversations.attachImageLink("alice", id, `${site.origin}/fake.png`, ctxFor("alice"))).rejects.toMatchObject({
+      message: "Only PNG, JPEG, GIF or WebP images can be attached.",
+    });
+    await expect(conversations.attachImageLink("alice", id, "http://127.0.0.1:9/x.png", ctxFor("alice"))).rejects.toMatchObject({
+      code: "IMAGE_NOT_ATTACHED",
+      message: expect.stringMatching(/^The image could not be fetched: /),
+    });
   });
 });

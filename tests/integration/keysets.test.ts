@@ -30,6 +30,7 @@ let env: Awaited<ReturnType<typeof createTestRuntime>> | undefined;
 let site: LocalSite | undefined;
 let logged = "";
 let mode: "ok" | "401" = "ok";
+const chatRequests: { model: string; messages: { role: string; content: unknown }[] }[] = [];
 afterEach(async () => {
   await env?.cleanup();
   await site?.close();
@@ -37,6 +38,7 @@ afterEach(async () => {
   site = undefined;
   logged = "";
   mode = "ok";
+  chatRequests.length = 0;
 });
 
 async function setUp() {
@@ -51,8 +53,9 @@ async function setUp() {
       }
       if (req.method === "GET" && req.url === "/v1/models") {
         res.writeHead(200, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ object: "list", data: [{ id: "llama3.2", object: "model" }, { id: "qwen2.5", object: "model" }] }));
+        return res.end(JSON.stringify({ object: "list", data: [{ id: "llama3.2", object: "model" }, { id: "qwen2.5", object: "model" }, { id: "llava", object: "model" }] }));
       }
+      chatRequests.push(JSON.parse(body));
       // Cite the first passage the prompt tagged, plus one the model was never given.
       const tag = /\[([\w-]+)#(\d+)\]/.exec(body);
       const cited = tag ? [{ documentId: tag[1], pageNumber: Number(tag[2]) }, { documentId: "not-given", pageNumber: 1 }] : [];
@@ -94,7 +97,7 @@ describe("keysets", () => {
   it("runs the whole chat through a user's OpenAI-compatible keyset with validated citations", async () => {
     await setUp();
     const added = await addLocalKey("alice");
-    expect(added.models).toEqual(["llama3.2", "qwen2.5"]);
+    expect(added.models).toEqual(["llama3.2", "llava", "qwen2.5"]);
     const { doc, workspace } = await workspaceWith("alice", "Green tea is not oxidised. Black tea is fully oxidised.");
     await env!.runtime.container.get(WorkspaceService).changeChatPreference(
       "alice",
@@ -113,7 +116,32 @@ describe("keysets", () => {
     expect(listed.lastUsed).not.toBeNull();
     const options = await env!.runtime.container.get(KeysetModels).availableFor("alice");
     expect(options.map((o) => o.keysetId)).toEqual(["docuchat", added.keysetId]);
-    expect(options[1].models.map((m) => m.id)).toEqual(["llama3.2", "qwen2.5"]);
+    expect(options[1].models.map((m) => m.id)).toEqual(["llama3.2", "llava", "qwen2.5"]);
+  });
+
+  it("sends a question's attached image to the workspace's image model, and text-only questions to its text model", async () => {
+    await setUp();
+    const added = await addLocalKey("alice");
+    const { workspace } = await workspaceWith("alice", "Green tea is not oxidised. Black tea is fully oxidised.");
+    await env!.runtime.container.get(WorkspaceService).changeChatPreference(
+      "alice",
+      workspace.id,
+      { text: { keysetId: added.keysetId, model: "llama3.2" }, image: { keysetId: added.keysetId, model: "llava" }, embedding: null },
+      ctx("alice"),
+    );
+    const conversations = env!.runtime.container.get(ConversationService);
+    const id = workspace.session.activeConversationId!;
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    const { mediaId } = await conversations.attachImage("alice", id, png, ctx("alice"));
+    const withImage = await collect(conversations.ask("alice", id, { text: "Which tea is in this picture?", mediaIds: [mediaId] }, ctx("alice")));
+    expect(withImage.metadata.model).toBe("openai-compatible:llava");
+    const sent = chatRequests.at(-1)!;
+    expect(sent.model).toBe("llava");
+    const question = sent.messages.at(-1)!;
+    expect(JSON.stringify(question.content)).toContain(`data:image/png;base64,${png.toString("base64")}`);
+    const textOnly = await collect(conversations.ask("alice", id, { text: "Is black tea oxidised?" }, ctx("alice")));
+    expect(textOnly.metadata.model).toBe("openai-compatible:llama3.2");
+    expect(JSON.stringify(chatRequests.at(-1)!.messages)).not.toContain("base64");
   });
 
   it("keeps the question and says so readably when the provider refuses the key", async () => {
@@ -214,7 +242,7 @@ describe("keysets", () => {
       svc.add("alice", { name: "Meta", apiKey: KEY, provider: "OpenAI-compatible", subProvider: "Other", endpoint: "http://169.254.169.254/v1" }, ctx("alice")),
     ).rejects.toMatchObject({ code: "PROVIDER_UNREACHABLE" });
     // The allow-listed name (mapped to 127.0.0.1) is reachable.
-    await expect(addLocalKey("alice")).resolves.toMatchObject({ models: ["llama3.2", "qwen2.5"] });
+    await expect(addLocalKey("alice")).resolves.toMatchObject({ models: ["llama3.2", "llava", "qwen2.5"] });
   });
 
   it("refuses changes by an admin acting as the user", async () => {

@@ -19,7 +19,7 @@ export type ChatMessage = {
   model: string | null;
   rating: "false" | null;
   createdAt: string;
-  /** Client only: images chosen for the question (not uploaded; the built-in model cannot read them). */
+  /** USER: the question's images (attached images' URLs once sent; data or link URLs while being chosen). */
   images?: string[];
 };
 
@@ -72,7 +72,43 @@ export async function createConversation(workspaceId: string, csrfToken: string)
   return body.conversation_id;
 }
 
-type ServerMessage = Omit<ChatMessage, "images"> & Record<string, unknown>;
+type ServerMessage = Omit<ChatMessage, "images"> & { mediaIds?: unknown } & Record<string, unknown>;
+
+export const chatImageUrl = (conversationId: string, mediaId: string) => `${conversationUrl(conversationId)}/media/${encodeURIComponent(mediaId)}`;
+
+/** A base64 data URL's bytes, decoded here because the page's CSP (connect-src 'self') forbids fetching data: URLs. */
+export function decodeDataUrl(dataUrl: string): { type: string; bytes: Uint8Array } {
+  const match = /^data:([\w.+/-]*)(;[^,]*)?,(.*)$/s.exec(dataUrl);
+  if (!match) throw new ChatApiError("The image could not be read.", "MESSAGE_CREATION_FAILURE", 400);
+  const [, type, params = "", payload] = match;
+  const bytes = params.includes(";base64")
+    ? Uint8Array.from(atob(payload), (c) => c.charCodeAt(0))
+    : new TextEncoder().encode(decodeURIComponent(payload));
+  return { type: type || "application/octet-stream", bytes };
+}
+
+/**
+ * Attaches one chosen image to the conversation and answers its media id: a
+ * data URL (upload, paste, drop, area capture) goes up as bytes, a link as
+ * `{url}` for the server to fetch.
+ */
+export async function attachImage(conversationId: string, image: string, csrfToken: string): Promise<string> {
+  const url = `${conversationUrl(conversationId)}/media`;
+  let response: Response;
+  if (image.startsWith("data:")) {
+    const { type, bytes } = decodeDataUrl(image);
+    response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": type, Accept: "application/json", "X-CSRF-Token": csrfToken },
+      body: new Blob([bytes as Uint8Array<ArrayBuffer>], { type }),
+    });
+  } else {
+    response = await fetch(url, jsonInit("POST", csrfToken, { url: image }));
+  }
+  if (!response.ok) throw await readError(response, "MESSAGE_CREATION_FAILURE");
+  return ((await response.json()) as { media_id: string }).media_id;
+}
 
 export async function loadConversation(id: string, signal?: AbortSignal): Promise<{ title: string; messages: ChatMessage[] }> {
   const response = await fetch(conversationUrl(id), { credentials: "same-origin", headers: { Accept: "application/json" }, signal });
@@ -85,6 +121,7 @@ export async function loadConversation(id: string, signal?: AbortSignal): Promis
       sender: m.sender,
       text: m.text ?? "",
       selectedText: m.selectedText ?? null,
+      images: Array.isArray(m.mediaIds) ? m.mediaIds.filter((x): x is string => typeof x === "string").map((mediaId) => chatImageUrl(id, mediaId)) : [],
       questionId: m.questionId ?? null,
       status: m.status,
       citations: Array.isArray(m.citations) ? m.citations : [],

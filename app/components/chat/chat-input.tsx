@@ -263,7 +263,7 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
             ))}
           </ul>
           <Text size="1" color="gray" as="p">
-            Images stay in this chat: the built-in model reads only your documents' text, not pictures.
+            Images go to the workspace's image model; the built-in model reads only your documents' text, not pictures.
           </Text>
         </div>
       ) : null}

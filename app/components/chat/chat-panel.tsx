@@ -4,7 +4,9 @@ import { useToast } from "#app/components/toast";
 import { useCsrfToken } from "#app/components/workspace/use-csrf";
 import chatStyles from "#app/styles/chat.css";
 import {
+  attachImage,
   ChatApiError,
+  chatImageUrl,
   createConversation,
   loadConversation,
   loadOverview,
@@ -208,14 +210,19 @@ export function ChatPanel(props: ChatPanelProps) {
 
   // ---- sending --------------------------------------------------------------------------------
   const runStream = useCallback(
-    async (conversation: string, body: { text: string; selected_text: string | null; regenerate_question_id: string | null }, botLocalId: string, userLocalId: string | null) => {
+    async (
+      conversation: string,
+      body: { text: string; selected_text: string | null; media_ids: string[]; regenerate_question_id: string | null },
+      botLocalId: string,
+      userLocalId: string | null,
+    ) => {
       const controller = new AbortController();
       abortRef.current = controller;
       const patch = (id: string, change: Partial<ChatMessage>) => setMessages((list) => list.map((m) => (m.id === id ? { ...m, ...change } : m)));
       try {
         const outcome = await streamAnswer(
           conversation,
-          { ...body, media_ids: [], language: settings.responseLanguage },
+          { ...body, language: settings.responseLanguage },
           csrfToken,
           (text) => patch(botLocalId, { text }),
           controller.signal,
@@ -282,22 +289,33 @@ export function ChatPanel(props: ChatPanelProps) {
         setActiveId(conversation);
         onConversationChange(conversation);
       }
+      // Images go up first: a question must not be asked about an image the server does not have.
+      let mediaIds: string[];
+      try {
+        mediaIds = await Promise.all(input.images.map((image) => attachImage(conversation, image, csrfToken)));
+      } catch (e) {
+        setCreating(false);
+        setError({ code: e instanceof ChatApiError ? e.code : "MESSAGE_CREATION_FAILURE", message: e instanceof Error ? e.message : "The image could not be attached." });
+        return;
+      }
+      const attached = mediaIds.map((mediaId) => chatImageUrl(conversation, mediaId));
       const userId = localId("u");
       const botId = localId("b");
       const now = new Date().toISOString();
       setMessages((list) => [
         ...list,
-        { id: userId, sender: "USER", text, selectedText: input.selectedText, questionId: null, status: "complete", citations: [], model: null, rating: null, createdAt: now, images: input.images },
+        { id: userId, sender: "USER", text, selectedText: input.selectedText, questionId: null, status: "complete", citations: [], model: null, rating: null, createdAt: now, images: attached },
         { id: botId, sender: "BOT", text: "", selectedText: null, questionId: userId, status: "streaming", citations: [], model: null, rating: null, createdAt: now },
       ]);
       setDraft("");
       setSelectedText(null);
       setImages([]);
       stickRef.current = true;
-      const result = await runStream(conversation, { text, selected_text: input.selectedText, regenerate_question_id: null }, botId, userId);
+      const result = await runStream(conversation, { text, selected_text: input.selectedText, media_ids: mediaIds, regenerate_question_id: null }, botId, userId);
       if (result?.refused) {
         setDraft((d) => d || text);
         setSelectedText((s) => s ?? input.selectedText);
+        setImages((list) => (list.length > 0 ? list : input.images));
       }
     },
     [activeId, creating, readOnly, loading, hasDocuments, toast, workspaceId, csrfToken, onConversationChange, runStream],
@@ -314,7 +332,7 @@ export function ChatPanel(props: ChatPanelProps) {
         { id: botId, sender: "BOT", text: "", selectedText: null, questionId, status: "streaming", citations: [], model: null, rating: null, createdAt: new Date().toISOString() },
       ]);
       versions.latest(questionId);
-      await runStream(activeId, { text: "", selected_text: null, regenerate_question_id: questionId }, botId, null);
+      await runStream(activeId, { text: "", selected_text: null, media_ids: [], regenerate_question_id: questionId }, botId, null);
     },
     [activeId, creating, readOnly, runStream, versions],
   );
