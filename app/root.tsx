@@ -59,7 +59,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const toastForClient: ToastInput | null = toast ? { type: toast.type, message: toast.message } : null;
   return data(
-    { toast: toastForClient, csrfToken: token, productName: services.config.productName, signedIn: user !== null },
+    {
+      toast: toastForClient,
+      csrfToken: token,
+      productName: services.config.productName,
+      signedIn: user !== null,
+      /** The chat's layout and answer language, saved with the account (the chat's first paint uses it). */
+      chatLayout: user ? await services.chatLayouts.get(user.id) : null,
+    },
     { headers: combineHeaders(toastHeaders, csrfHeaders) },
   );
 }

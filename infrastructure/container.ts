@@ -29,6 +29,7 @@ import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
+import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import type { AppSettings } from "#application/shared/app-settings";
 import { allProjectors } from "#projections/index";
 import { allWorkflows } from "#workflows/index";
@@ -166,6 +167,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     WorkspaceQueries,
     KeysetModels,
     KeysetService,
+    ChatLayoutService,
   ]) {
     container.bind(service).toSelf();
   }

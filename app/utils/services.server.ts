@@ -14,6 +14,7 @@ import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
+import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -52,6 +53,7 @@ export async function getServices() {
     workspaceQueries: runtime.container.get(WorkspaceQueries),
     conversations: runtime.container.get(ConversationService),
     keysets: runtime.container.get(KeysetService),
+    chatLayouts: runtime.container.get(ChatLayoutService),
     /** ModelCatalog: the models a user may choose (built-in + their keysets'). */
     modelCatalog: runtime.container.get(KeysetModels),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,

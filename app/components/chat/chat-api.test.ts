@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cutSelectedText, splitStream, stripTrailingQuestionMarks, visibleCitations } from "./chat-api";
-import { parseChatSettings } from "./chat-settings";
+import { cutSelectedText, decodeDataUrl, splitStream, stripTrailingQuestionMarks, visibleCitations } from "./chat-api";
+import { normalizeChatSettings } from "./chat-settings";
 import { safeUrl } from "./markdown";
 
 describe("splitStream", () => {
@@ -46,16 +46,24 @@ describe("selection helpers", () => {
   it("removes trailing question marks", () => expect(stripTrailingQuestionMarks("What is it??  ")).toBe("What is it"));
 });
 
-describe("parseChatSettings", () => {
-  it("defaults and clamps what is stored", () => {
-    expect(parseChatSettings(null)).toMatchObject({ fontSize: "Medium", responseLanguage: "English", isChatOnLeft: false, chatbotWidth: 47, sheetHeight: 50 });
-    expect(parseChatSettings('{"fontSize":"Huge","responseLanguage":"Klingon","chatbotWidth":120,"sheetHeight":5,"isChatOnLeft":true}')).toMatchObject({
+describe("normalizeChatSettings", () => {
+  it("defaults, clamps and rounds what a drag or a stale page hands it", () => {
+    expect(normalizeChatSettings(null)).toMatchObject({ fontSize: "Medium", responseLanguage: "English", isChatOnLeft: false, chatbotWidth: 47, sheetHeight: 50 });
+    expect(normalizeChatSettings({ chatbotWidth: 61.6 }).chatbotWidth).toBe(62);
+    expect(normalizeChatSettings({ fontSize: "Huge", responseLanguage: "Klingon", chatbotWidth: 120, sheetHeight: 5, isChatOnLeft: true })).toMatchObject({
       fontSize: "Medium",
       responseLanguage: "English",
       chatbotWidth: 90,
       sheetHeight: 25,
       isChatOnLeft: true,
     });
-    expect(parseChatSettings("not json").fontSize).toBe("Medium");
+  });
+});
+
+describe("decodeDataUrl", () => {
+  it("reads a base64 image and a percent-encoded one, and refuses what is not a data URL", () => {
+    expect(decodeDataUrl("data:image/png;base64,iVBORw==")).toEqual({ type: "image/png", bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47]) });
+    expect(decodeDataUrl("data:,GIF89a")).toEqual({ type: "application/octet-stream", bytes: new TextEncoder().encode("GIF89a") });
+    expect(() => decodeDataUrl("https://example.org/cat.png")).toThrow("The image could not be read.");
   });
 });

@@ -1,89 +1,84 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import { RESPONSE_LANGUAGES } from "./languages";
-
-/** Per-user chat layout and answer preferences (spec 001 §3 User settings, §9 limits), kept in the browser. */
-export type FontSize = "Small" | "Medium" | "Large";
-export type ChatSettings = {
-  fontSize: FontSize;
-  responseLanguage: string;
-  isChatOnLeft: boolean;
-  /** Percent of the screen width, 47–90. */
-  chatbotWidth: number;
-  /** Mobile sheet height in vh, 25–80. */
-  sheetHeight: number;
-};
-
-export const CHAT_SETTINGS_KEY = "docuchat.chatSettings";
-export const CHAT_WIDTH = { min: 47, max: 90, default: 47 } as const;
-export const SHEET_HEIGHT = { min: 25, max: 80, default: 50 } as const;
-export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
-  fontSize: "Medium",
-  responseLanguage: "English",
-  isChatOnLeft: false,
-  chatbotWidth: CHAT_WIDTH.default,
-  sheetHeight: SHEET_HEIGHT.default,
-};
-
-const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
-const CHANGE_EVENT = "docuchat:chat-settings";
-
-/** Reads whatever is stored, keeping only valid values (the storage is user-editable). */
-export function parseChatSettings(raw: string | null): ChatSettings {
-  if (!raw) return DEFAULT_CHAT_SETTINGS;
-  try {
-    const v = JSON.parse(raw) as Partial<Record<keyof ChatSettings, unknown>>;
-    return {
-      fontSize: v.fontSize === "Small" || v.fontSize === "Large" || v.fontSize === "Medium" ? v.fontSize : DEFAULT_CHAT_SETTINGS.fontSize,
-      responseLanguage:
-        typeof v.responseLanguage === "string" && (RESPONSE_LANGUAGES as readonly string[]).includes(v.responseLanguage)
-          ? v.responseLanguage
-          : DEFAULT_CHAT_SETTINGS.responseLanguage,
-      isChatOnLeft: v.isChatOnLeft === true,
-      chatbotWidth: typeof v.chatbotWidth === "number" && Number.isFinite(v.chatbotWidth) ? clamp(v.chatbotWidth, CHAT_WIDTH.min, CHAT_WIDTH.max) : CHAT_WIDTH.default,
-      sheetHeight: typeof v.sheetHeight === "number" && Number.isFinite(v.sheetHeight) ? clamp(v.sheetHeight, SHEET_HEIGHT.min, SHEET_HEIGHT.max) : SHEET_HEIGHT.default,
-    };
-  } catch {
-    return DEFAULT_CHAT_SETTINGS;
-  }
-}
-
-function read(): ChatSettings {
-  try {
-    return parseChatSettings(window.localStorage.getItem(CHAT_SETTINGS_KEY));
-  } catch {
-    return DEFAULT_CHAT_SETTINGS;
-  }
-}
+import { CHAT_WIDTH, type ChatLayout, DEFAULT_CHAT_LAYOUT, FONT_SIZES, type FontSize, SHEET_HEIGHT } from "#domain/identity/chat-layout";
+import { isLanguage } from "#domain/identity/languages";
 
 /**
- * The chat settings, shared by every component that calls it (same tab via a
- * window event, other tabs via `storage`). Server render and first paint use
- * the defaults; the stored values apply right after hydration.
+ * The chat layout and answer language (spec 001 §3 User settings), kept with
+ * the account (PUT /api/chat-settings) so every browser shows the same chat.
+ * The root loader brings the saved values, so the first paint is already right.
  */
+export type ChatSettings = ChatLayout;
+export type { FontSize };
+export { CHAT_WIDTH, SHEET_HEIGHT };
+export const DEFAULT_CHAT_SETTINGS = DEFAULT_CHAT_LAYOUT;
+
+const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(n)));
+
+/** Keeps only valid values, clamped to the spec's ranges (drags produce fractions and overshoot). */
+export function normalizeChatSettings(value: Partial<Record<keyof ChatSettings, unknown>> | null | undefined): ChatSettings {
+  const v = value ?? {};
+  const d = DEFAULT_CHAT_SETTINGS;
+  return {
+    fontSize: (FONT_SIZES as readonly unknown[]).includes(v.fontSize) ? (v.fontSize as FontSize) : d.fontSize,
+    responseLanguage: typeof v.responseLanguage === "string" && isLanguage(v.responseLanguage) ? v.responseLanguage : d.responseLanguage,
+    isChatOnLeft: v.isChatOnLeft === true,
+    chatbotWidth: typeof v.chatbotWidth === "number" && Number.isFinite(v.chatbotWidth) ? clamp(v.chatbotWidth, CHAT_WIDTH.min, CHAT_WIDTH.max) : d.chatbotWidth,
+    sheetHeight: typeof v.sheetHeight === "number" && Number.isFinite(v.sheetHeight) ? clamp(v.sheetHeight, SHEET_HEIGHT.min, SHEET_HEIGHT.max) : d.sheetHeight,
+  };
+}
+
+const CHANGE_EVENT = "docuchat:chat-settings";
+/** A drag changes the width many times a second; the account gets the value it ends on. */
+const SAVE_DELAY_MS = 400;
+
+/** This tab's latest values (the root loader's data is not reloaded after a save). */
+let latest: ChatSettings | null = null;
+let pending: Partial<ChatSettings> = {};
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleSave(patch: Partial<ChatSettings>, csrfToken: string) {
+  pending = { ...pending, ...patch };
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    const body = pending;
+    pending = {};
+    void fetch("/api/chat-settings", {
+      method: "PUT",
+      credentials: "same-origin",
+      keepalive: true,
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrfToken },
+      body: JSON.stringify(body),
+    })
+      .then((response) => {
+        // An admin acting as the user keeps changes to this page (read-only account); anything else is worth a trace.
+        if (!response.ok && response.status !== 403) console.warn("The chat settings could not be saved", response.status);
+      })
+      .catch((error: unknown) => console.warn("The chat settings could not be saved", error));
+  }, SAVE_DELAY_MS);
+}
+
+/** The chat settings, shared by every component of the tab that calls it; changes are saved to the account. */
 export function useChatSettings(): [ChatSettings, (patch: Partial<ChatSettings>) => void] {
-  const [settings, setSettings] = useState<ChatSettings>(DEFAULT_CHAT_SETTINGS);
+  const root = useRouteLoaderData<{ chatLayout?: ChatSettings | null; csrfToken?: string }>("root");
+  const saved = root?.chatLayout;
+  const csrfToken = root?.csrfToken ?? "";
+  const [settings, setSettings] = useState<ChatSettings>(() => latest ?? normalizeChatSettings(saved));
   useEffect(() => {
-    setSettings(read());
-    const sync = () => setSettings(read());
-    const onStorage = (e: StorageEvent) => {
-      if (e.key === CHAT_SETTINGS_KEY) sync();
-    };
+    const sync = () => latest && setSettings(latest);
     window.addEventListener(CHANGE_EVENT, sync);
-    window.addEventListener("storage", onStorage);
-    return () => {
-      window.removeEventListener(CHANGE_EVENT, sync);
-      window.removeEventListener("storage", onStorage);
-    };
+    return () => window.removeEventListener(CHANGE_EVENT, sync);
   }, []);
-  const update = useCallback((patch: Partial<ChatSettings>) => {
-    const next = parseChatSettings(JSON.stringify({ ...read(), ...patch }));
-    try {
-      window.localStorage.setItem(CHAT_SETTINGS_KEY, JSON.stringify(next));
-    } catch {
-      // private mode: keep it for this page only
-    }
-    setSettings(next);
-    window.dispatchEvent(new Event(CHANGE_EVENT));
-  }, []);
+  const update = useCallback(
+    (patch: Partial<ChatSettings>) => {
+      const next = normalizeChatSettings({ ...(latest ?? normalizeChatSettings(saved)), ...patch });
+      latest = next;
+      setSettings(next);
+      window.dispatchEvent(new Event(CHANGE_EVENT));
+      const changed = (Object.keys(patch) as (keyof ChatSettings)[]).filter((key) => patch[key] !== undefined);
+      scheduleSave(Object.fromEntries(changed.map((key) => [key, next[key]])), csrfToken);
+    },
+    [saved, csrfToken],
+  );
   return [settings, update];
 }

@@ -4,7 +4,7 @@ import type { ChatDocument } from "./chat-api";
 import { exportUrl, loadOverview } from "./chat-api";
 import { DocIcon, DownloadIcon, LifebuoyIcon } from "./chat-icons";
 import type { ChatSettings, FontSize } from "./chat-settings";
-import { RESPONSE_LANGUAGES } from "./languages";
+import { LANGUAGES } from "#domain/identity/languages";
 
 export type SupportTab = "help" | "summary" | "settings" | "download";
 
@@ -149,7 +149,7 @@ function SettingsTab({ settings, onChange, showPosition }: { settings: ChatSetti
         <Select.Root value={settings.responseLanguage} onValueChange={(v) => onChange({ responseLanguage: v })} size="1">
           <Select.Trigger aria-labelledby="dc-chat-lang-label" data-testid="response-language" />
           <Select.Content position="popper" className="dc-chat-langlist">
-            {RESPONSE_LANGUAGES.map((l) => (
+            {LANGUAGES.map((l) => (
               <Select.Item key={l} value={l}>
                 {l}
               </Select.Item>
