@@ -10,10 +10,10 @@ import { useToast } from "#app/components/toast";
 import { CsrfInput } from "#app/components/csrf-input";
 import {
   ChatPreferenceFields,
-  DEFAULT_PREFERENCE_VALUES,
   fromPreferenceValues,
   preferenceLabel,
   preferenceOptions,
+  startingPreferenceValues,
   type ChatPreferenceValues,
 } from "#app/components/workspace/chat-preferences";
 import { FilePicker, MAX_PICKED } from "#app/components/workspace/file-picker";
@@ -45,10 +45,11 @@ const TYPE_TEXT = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { libraryQueries, workspaces, modelCatalog } = await getServices();
-  const [{ documents }, allowance, models] = await Promise.all([
+  const [{ documents }, allowance, models, defaults] = await Promise.all([
     libraryQueries.listDocuments(user.id, { limit: 500 }),
     workspaces.remainingWorkspaces(user.id),
     modelCatalog.availableFor(user.id),
+    modelCatalog.chatPreferenceFor(user.id),
   ]);
   const url = new URL(request.url);
   const requested = (url.searchParams.get("documentIds") ?? "")
@@ -65,13 +66,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     createdAt: d.createdAt,
   }));
   const known = new Set(pickable.map((d) => d.id));
+  const options = preferenceOptions(models);
   return {
     documents: pickable,
     // Only the caller's own documents can be pre-picked (an id from elsewhere is silently dropped).
     initialIds: requested.filter((id) => known.has(id)),
     quick: url.searchParams.get("quick") === "1",
     allowance,
-    preferenceOptions: preferenceOptions(models),
+    preferenceOptions: options,
+    // The pickers start on the user's defaults from Chat Settings.
+    startingPreferences: startingPreferenceValues(defaults, options),
   };
 }
 
@@ -90,7 +94,8 @@ export async function action({ request }: ActionFunctionArgs) {
     description: text("description") ?? "",
     type: text("type") || undefined,
     documentIds: formData.getAll("documentId").filter((v): v is string => typeof v === "string" && v.length > 0),
-    chatPreference: fromPreferenceValues({ text: text("prefText"), image: text("prefImage"), embedding: text("prefEmbedding") }),
+    // A form without the pickers (e.g. a scripted POST) leaves the choice to the service: the user's defaults.
+    chatPreference: formData.has("prefText") ? fromPreferenceValues({ text: text("prefText"), image: text("prefImage"), embedding: text("prefEmbedding") }) : undefined,
   };
   try {
     const { workspaces } = await getServices();
@@ -118,7 +123,7 @@ function validateDetails(details: Details): DetailErrors {
 
 export default function CreateWorkspacePage() {
   const hydrated = useHydrated();
-  const { documents, initialIds, quick: quickParam, allowance, preferenceOptions: modelOptions } = useLoaderData<typeof loader>();
+  const { documents, initialIds, quick: quickParam, allowance, preferenceOptions: modelOptions, startingPreferences } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const toast = useToast();
@@ -129,7 +134,7 @@ export default function CreateWorkspacePage() {
   const [step, setStep] = useState(0);
   const [details, setDetails] = useState<Details>({ name: "", description: "", type: "Conversation" });
   const [errors, setErrors] = useState<DetailErrors>({});
-  const [prefs, setPrefs] = useState<ChatPreferenceValues>(DEFAULT_PREFERENCE_VALUES);
+  const [prefs, setPrefs] = useState<ChatPreferenceValues>(startingPreferences);
   const [picked, setPicked] = useState<string[]>(() => initialIds.slice(0, MAX_PICKED));
   const [quickName, setQuickName] = useState(() => quickWorkspaceName());
   const [quickError, setQuickError] = useState<string | null>(null);

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, VIEWPORTS } from "./support/browser";
-import { chatA11yViolations, chatReady, csrfToken, createWorkspace, dangerousMarkup, passOnboardingIfAsked, recordStreaming, signUpForChat, streamedLengths, uploadThroughApi, waitForActive } from "./support/chat";
+import { askAndWait, chatA11yViolations, chatReady, csrfToken, createWorkspace, dangerousMarkup, passOnboardingIfAsked, signUpForChat, uploadThroughApi, waitForActive } from "./support/chat";
 import { makePdf, waitUntil } from "./support/library";
 
 /**
@@ -99,13 +99,8 @@ describe("the chat journey", () => {
     await box.fill("");
 
     // Ask; the answer streams (its text grows before the end), then cites page 2.
-    await box.fill(QUESTION);
-    await recordStreaming(page);
-    await box.press("Enter");
-    await chat.getByTestId("user-message").filter({ hasText: QUESTION }).waitFor();
-    const lengths = await streamedLengths(page);
+    const { answer, lengths } = await askAndWait(page, QUESTION);
     expect(lengths.length, `answer lengths seen while streaming: ${lengths.join(",")}`).toBeGreaterThan(1);
-    const answer = chat.getByTestId("bot-message").last();
     expect(await answer.getAttribute("data-status")).toBe("complete");
     expect(await answer.getByTestId("answer-text").innerText()).toContain("417");
     const chip = answer.locator('[data-testid="citation-chip"][data-page="2"]');

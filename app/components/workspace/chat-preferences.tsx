@@ -49,6 +49,20 @@ export function toPreferenceValues(pref: { text: Preference; image: Preference; 
   };
 }
 
+/**
+ * A new workspace's starting values: the user's defaults (Chat Settings) where
+ * the pickers offer them, otherwise the built-in ones — so the wizard shows,
+ * and submits, the defaults the user chose.
+ */
+export function startingPreferenceValues(
+  defaults: { text: Preference; image: Preference; embedding: Preference | null } | null | undefined,
+  options: PreferenceOptions = BUILT_IN_OPTIONS,
+): ChatPreferenceValues {
+  const values = toPreferenceValues(defaults);
+  const offered = (kind: keyof ChatPreferenceValues) => (options[kind].some((o) => o.value === values[kind]) ? values[kind] : DEFAULT_PREFERENCE_VALUES[kind]);
+  return { text: offered("text"), image: offered("image"), embedding: offered("embedding") };
+}
+
 export function fromPreferenceValues(values: Partial<Record<keyof ChatPreferenceValues, unknown>>) {
   const choice = (raw: unknown) => {
     const [keysetId, model] = String(raw ?? BUILT_IN_VALUE).split("::");

@@ -14,8 +14,12 @@ export interface WireUsage {
 
 export type WireFormat = "openai" | "anthropic" | "google" | "cohere" | "mistral" | "bedrock";
 
-/** Writes the provider's streaming answer; with `cutAfter`, the socket is destroyed after that many text chunks. */
-export function writeStream(format: WireFormat, res: http.ServerResponse, chunks: string[], usage: WireUsage, model: string, cutAfter?: number) {
+/**
+ * Writes the provider's streaming answer, one frame every `frameGapMs` (a
+ * browser test slows it down to watch the answer grow); with `cutAfter`, the
+ * socket is destroyed after that many text chunks.
+ */
+export function writeStream(format: WireFormat, res: http.ServerResponse, chunks: string[], usage: WireUsage, model: string, cutAfter?: number, frameGapMs = 2) {
   const frames = framesFor(format, chunks, usage, model);
   res.writeHead(200, {
     "content-type": format === "bedrock" ? "application/vnd.amazon.eventstream" : "text/event-stream",
@@ -30,7 +34,7 @@ export function writeStream(format: WireFormat, res: http.ServerResponse, chunks
       return;
     }
     res.write(frames[i++]);
-    setTimeout(tick, 2);
+    setTimeout(tick, frameGapMs);
   };
   tick();
 }

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { signUpNewUser, waitUntil } from "./library";
 
 /** Helpers for the chat journey: API uploads, a workspace through the wizard's action, and DOM checks. */
@@ -171,4 +171,16 @@ export async function chatReady(page: Page): Promise<void> {
   const log = page.getByTestId("chat").first().getByTestId("chat-log");
   await log.waitFor();
   await waitUntil(async () => (await log.getAttribute("aria-busy")) === "false", "the chat to load");
+}
+
+/** Asks `question` in the chat (Enter sends) and waits for the answer to finish; returns it and the text lengths it went through while streaming. */
+export async function askAndWait(page: Page, question: string): Promise<{ answer: Locator; lengths: number[] }> {
+  const chat = page.getByTestId("chat").first();
+  const box = chat.getByTestId("chat-textarea");
+  await box.fill(question);
+  await recordStreaming(page);
+  await box.press("Enter");
+  await chat.getByTestId("user-message").filter({ hasText: question }).waitFor();
+  const lengths = await streamedLengths(page);
+  return { answer: chat.getByTestId("bot-message").last(), lengths };
 }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { BUILT_IN_VALUE, DEFAULT_PREFERENCE_VALUES, KEYWORD_VALUE, preferenceOptions, startingPreferenceValues } from "./chat-preferences";
+
+const catalog = [
+  { keysetId: "docuchat", keysetName: "DocuChat (built-in)", models: [{ id: "docuchat-extractive", label: "DocuChat extractive" }] },
+  { keysetId: "ks-1", keysetName: "My Ollama", models: [{ id: "llama3.2", label: "llama3.2" }, { id: "qwen2.5", label: "qwen2.5" }] },
+];
+const builtIn = { keysetId: "docuchat", model: "docuchat-extractive" };
+
+describe("startingPreferenceValues (the creation wizard's pickers)", () => {
+  it("starts on the user's text and image defaults from Chat Settings", () => {
+    const values = startingPreferenceValues({ text: { keysetId: "ks-1", model: "llama3.2" }, image: { keysetId: "ks-1", model: "qwen2.5" }, embedding: null }, preferenceOptions(catalog));
+    expect(values).toEqual({ text: "ks-1::llama3.2", image: "ks-1::qwen2.5", embedding: KEYWORD_VALUE });
+  });
+
+  it("starts on the built-in model without defaults", () => {
+    expect(startingPreferenceValues(null, preferenceOptions(catalog))).toEqual(DEFAULT_PREFERENCE_VALUES);
+    expect(startingPreferenceValues({ text: builtIn, image: builtIn, embedding: null }, preferenceOptions(catalog))).toEqual(DEFAULT_PREFERENCE_VALUES);
+  });
+
+  it("uses the built-in value for a default the pickers do not offer (a keyset no longer listed, a provider embedding)", () => {
+    const values = startingPreferenceValues(
+      { text: { keysetId: "gone", model: "gpt-4" }, image: builtIn, embedding: { keysetId: "ks-1", model: "nomic-embed" } },
+      preferenceOptions(catalog),
+    );
+    expect(values).toEqual({ text: BUILT_IN_VALUE, image: BUILT_IN_VALUE, embedding: KEYWORD_VALUE });
+  });
+});
