@@ -13,16 +13,18 @@ import { generateText } from "ai";
 type SdkModel = Exclude<SdkLanguageModel, string>;
 import type { Egress } from "#application/ports/egress";
 import type { LanguageModel } from "#application/ports/language-model";
-import type { ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
+import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
 import { DomainError } from "#domain/shared/domain-error";
 import { egressFetch, type FetchFunction } from "./egress-fetch";
+import { bedrockEmbeddingModel, embeddingModelsFor, noEmbeddingModels, offersEmbeddings, ProviderEmbedder, type SdkEmbeddingModel } from "./embedding-models";
 import { ProviderModel, providerError } from "./provider-model";
 
 /**
  * Keysets -> ai SDK providers. Every provider factory gets the egress-backed
- * `fetch`, so each HTTP call (chat, model list, validation) follows the
- * egress rules. `baseUrls` replaces a provider's public address (tests point
- * them at local servers that replay each provider's wire format).
+ * `fetch`, so each HTTP call (chat, embeddings, model list, validation)
+ * follows the egress rules. `baseUrls` replaces a provider's public address
+ * (tests point them at local servers that replay each provider's wire
+ * format).
  */
 
 type ProviderName = "OpenAI" | "Anthropic" | "Google" | "Mistral" | "Cohere" | "Deepseek" | "AWS";
@@ -93,6 +95,19 @@ export class ProviderRegistry implements ModelProviders {
     });
   }
 
+  embedder(keyset: ProviderKeyset, model: string): Embedder {
+    return new ProviderEmbedder({
+      id: `${keyset.provider.toLowerCase()}:${model}`,
+      model: this.sdkEmbeddingModel(keyset, model),
+      sleep: this.options.sleep,
+      maxRetryAfterMs: this.options.maxRetryAfterMs,
+    });
+  }
+
+  embeddingModels(keyset: Pick<ProviderKeyset, "provider" | "subProvider">, listed: string[]): string[] {
+    return embeddingModelsFor(keyset, listed);
+  }
+
   /** The provider's model list (also the cheapest key check), or null where it has none. */
   private async listModels(keyset: ProviderKeyset): Promise<string[] | null> {
     const key = keyset.apiKey;
@@ -153,42 +168,80 @@ export class ProviderRegistry implements ModelProviders {
     return models;
   }
 
+  private baseURL(name: ProviderName): string {
+    return this.options.baseUrls?.[name] ?? DEFAULT_BASE_URLS[name];
+  }
+
+  private bedrock(keyset: ProviderKeyset) {
+    const { region, credentials } = bedrockAuth(keyset, this.options.awsRegion);
+    return createAmazonBedrock({ region, ...credentials, baseURL: this.options.baseUrls?.AWS || undefined, fetch: this.fetch });
+  }
+
   private sdkModel(keyset: ProviderKeyset, model: string): SdkModel {
     const fetch = this.fetch;
     const apiKey = keyset.apiKey;
-    const baseURL = (name: ProviderName) => this.options.baseUrls?.[name] ?? DEFAULT_BASE_URLS[name];
     switch (keyset.provider) {
       case "OpenAI":
         // Chat Completions: what every OpenAI model and proxy speaks.
-        return createOpenAI({ apiKey, baseURL: baseURL("OpenAI"), fetch }).chat(model);
+        return createOpenAI({ apiKey, baseURL: this.baseURL("OpenAI"), fetch }).chat(model);
       case "Anthropic":
-        return createAnthropic({ apiKey, baseURL: baseURL("Anthropic"), fetch })(model);
+        return createAnthropic({ apiKey, baseURL: this.baseURL("Anthropic"), fetch })(model);
       case "Google":
-        return createGoogleGenerativeAI({ apiKey, baseURL: baseURL("Google"), fetch })(model);
+        return createGoogleGenerativeAI({ apiKey, baseURL: this.baseURL("Google"), fetch })(model);
       case "Mistral":
-        return createMistral({ apiKey, baseURL: baseURL("Mistral"), fetch })(model);
+        return createMistral({ apiKey, baseURL: this.baseURL("Mistral"), fetch })(model);
       case "Cohere":
-        return createCohere({ apiKey, baseURL: baseURL("Cohere"), fetch })(model);
+        return createCohere({ apiKey, baseURL: this.baseURL("Cohere"), fetch })(model);
       case "Deepseek":
-        return createDeepSeek({ apiKey, baseURL: baseURL("Deepseek"), fetch })(model);
-      case "AWS": {
-        const { region, credentials } = bedrockAuth(keyset, this.options.awsRegion);
-        return createAmazonBedrock({ region, ...credentials, baseURL: this.options.baseUrls?.AWS || undefined, fetch })(model);
-      }
+        return createDeepSeek({ apiKey, baseURL: this.baseURL("Deepseek"), fetch })(model);
+      case "AWS":
+        return this.bedrock(keyset)(model);
       case "Azure":
         return azureModel(keyset, model, fetch);
       case "OpenAI-compatible":
-        return createOpenAICompatible({
-          name: "openai-compatible",
-          baseURL: trimSlash(keyset.endpoint ?? ""),
-          apiKey: apiKey || undefined,
-          fetch,
-          includeUsage: true,
-        }).chatModel(model);
+        return openAICompatible(keyset, fetch).chatModel(model);
       default:
         throw new DomainError("VALIDATION", `The provider ${keyset.provider} is not supported.`);
     }
   }
+
+  /** The embedding model `model` of the keyset; for Azure, `model` is the embedding deployment (not the keyset's chat one). */
+  private sdkEmbeddingModel(keyset: ProviderKeyset, model: string): SdkEmbeddingModel {
+    if (!offersEmbeddings(keyset.provider, keyset.subProvider)) throw noEmbeddingModels(keyset);
+    const fetch = this.fetch;
+    const apiKey = keyset.apiKey;
+    switch (keyset.provider) {
+      case "OpenAI":
+        return createOpenAI({ apiKey, baseURL: this.baseURL("OpenAI"), fetch }).textEmbeddingModel(model);
+      case "Google":
+        return createGoogleGenerativeAI({ apiKey, baseURL: this.baseURL("Google"), fetch }).textEmbeddingModel(model);
+      case "Mistral":
+        return createMistral({ apiKey, baseURL: this.baseURL("Mistral"), fetch }).textEmbeddingModel(model);
+      case "Cohere":
+        return createCohere({ apiKey, baseURL: this.baseURL("Cohere"), fetch }).textEmbeddingModel(model);
+      case "AWS":
+        return bedrockEmbeddingModel(this.bedrock(keyset).embedding(model));
+      case "Azure":
+        return keyset.subProvider === "OpenAI"
+          ? createAzure({ apiKey, baseURL: trimSlash(keyset.endpoint ?? ""), fetch }).textEmbeddingModel(model)
+          : azureInference(keyset, fetch).textEmbeddingModel(model);
+      case "OpenAI-compatible":
+        return openAICompatible(keyset, fetch).textEmbeddingModel(model);
+      default:
+        throw new DomainError("VALIDATION", `The provider ${keyset.provider} is not supported.`);
+    }
+  }
+}
+
+/** Ollama, vLLM, LM Studio, llama.cpp or any server speaking the OpenAI API at the keyset's endpoint (the key is optional). */
+function openAICompatible(keyset: ProviderKeyset, fetch: FetchFunction) {
+  return createOpenAICompatible({
+    name: "openai-compatible",
+    baseURL: trimSlash(keyset.endpoint ?? ""),
+    apiKey: keyset.apiKey || undefined,
+    fetch,
+    includeUsage: true,
+  });
 }
 
 /**
@@ -197,7 +250,8 @@ export class ProviderRegistry implements ModelProviders {
  * OpenAI deployments speak Azure OpenAI; Anthropic/Claude speak the Anthropic
  * Messages API under the resource's /anthropic path; Cohere, Llama and
  * Mistral are served by the Azure AI model inference API, which is
- * OpenAI-compatible (chat/completions, key in the `api-key` header).
+ * OpenAI-compatible (chat/completions and embeddings, key in the `api-key`
+ * header). Embeddings: OpenAI and Cohere deployments only.
  */
 function azureModel(keyset: ProviderKeyset, model: string, fetch: FetchFunction): SdkModel {
   const endpoint = trimSlash(keyset.endpoint ?? "");
@@ -209,15 +263,20 @@ function azureModel(keyset: ProviderKeyset, model: string, fetch: FetchFunction)
     case "Claude":
       return createAnthropic({ apiKey: keyset.apiKey, baseURL: endpoint, fetch })(deployment);
     default:
-      return createOpenAICompatible({
-        name: "azure-ai",
-        baseURL: endpoint,
-        headers: { "api-key": keyset.apiKey },
-        apiKey: keyset.apiKey,
-        fetch,
-        includeUsage: true,
-      }).chatModel(deployment);
+      return azureInference(keyset, fetch).chatModel(deployment);
   }
+}
+
+/** The Azure AI model inference API of the keyset's resource. */
+function azureInference(keyset: ProviderKeyset, fetch: FetchFunction) {
+  return createOpenAICompatible({
+    name: "azure-ai",
+    baseURL: trimSlash(keyset.endpoint ?? ""),
+    headers: { "api-key": keyset.apiKey },
+    apiKey: keyset.apiKey,
+    fetch,
+    includeUsage: true,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type http from "node:http";
 import { crc32 } from "node:zlib";
+import { type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
 
 /**
  * Test helper: how each provider really streams (per its API reference), so
@@ -179,4 +180,81 @@ export function errorBody(format: WireFormat, status: number): { contentType: st
         body: JSON.stringify({ error: { message, type: status === 401 ? "invalid_request_error" : status === 429 ? "rate_limit_exceeded" : "server_error", param: null, code: status === 401 ? "invalid_api_key" : null } }),
       };
   }
+}
+
+/**
+ * Embeddings APIs as each provider documents them (and as its ai SDK adapter
+ * sends and reads them): OpenAI's POST /embeddings {model, input[]} (also
+ * Mistral, Azure OpenAI and OpenAI-compatible servers), Google's
+ * :batchEmbedContents / :embedContent, Cohere v2 /embed, and Bedrock's
+ * /model/<id>/invoke with Cohere's or Titan's body.
+ */
+export type EmbeddingWireFormat = "openai" | "google" | "cohere" | "bedrock-cohere" | "bedrock-titan";
+
+const COHERE_INPUT_TYPES = ["search_document", "search_query", "classification", "clustering"];
+
+/**
+ * The model (when the body names it) and texts of an embeddings request, or
+ * null when the body is not that API's shape.
+ */
+export function embeddingRequest(format: EmbeddingWireFormat, body: unknown): { model?: string; texts: string[] } | null {
+  const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const strings = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string");
+  switch (format) {
+    case "openai":
+      return typeof b.model === "string" && strings(b.input) ? { model: b.model, texts: b.input } : null;
+    case "google": {
+      // batchEmbedContents {requests: [{model: "models/<id>", content: {parts: [{text}]}}]}, or one embedContent request.
+      const requests = Array.isArray(b.requests) ? (b.requests as Record<string, unknown>[]) : [b];
+      const texts = requests.map((r) => ((r?.content as { parts?: { text?: unknown }[] } | undefined)?.parts ?? []).map((p) => p.text).join(""));
+      const models = new Set(requests.map((r) => String(r?.model ?? "").replace(/^models\//, "")));
+      return models.size === 1 && !models.has("") && texts.every(Boolean) ? { model: [...models][0], texts } : null;
+    }
+    case "cohere":
+      return typeof b.model === "string" && strings(b.texts) && COHERE_INPUT_TYPES.includes(String(b.input_type)) && Array.isArray(b.embedding_types) && b.embedding_types.includes("float")
+        ? { model: b.model, texts: b.texts }
+        : null;
+    case "bedrock-cohere":
+      // The model is in the path; input_type is required.
+      return strings(b.texts) && b.texts.length <= 96 && COHERE_INPUT_TYPES.includes(String(b.input_type)) ? { texts: b.texts } : null;
+    case "bedrock-titan":
+      return typeof b.inputText === "string" ? { texts: [b.inputText] } : null;
+  }
+}
+
+/** The provider's answer carrying `vectors` (one per text, in order); `single`: Google's embedContent answer. */
+export function embeddingResponse(format: EmbeddingWireFormat, vectors: number[][], texts: string[], model: string, single = false): unknown {
+  const tokens = texts.reduce((n, t) => n + Math.max(1, Math.ceil(t.length / 4)), 0);
+  switch (format) {
+    case "openai":
+      return {
+        object: "list",
+        data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+        model,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      };
+    case "google":
+      return single ? { embedding: { values: vectors[0] } } : { embeddings: vectors.map((values) => ({ values })) };
+    case "cohere":
+      return {
+        id: "da6e531f-54c6-4a73-bf92-f60566d8d753",
+        embeddings: { float: vectors },
+        texts,
+        meta: { api_version: { version: "2" }, billed_units: { input_tokens: tokens } },
+        response_type: "embeddings_by_type",
+      };
+    case "bedrock-cohere":
+      return { embeddings: vectors, id: "5c2a0d0e-2f1b-4c3e-9d7a-1b2c3d4e5f60", response_type: "embeddings_floats", texts };
+    case "bedrock-titan":
+      return { embedding: vectors[0], inputTextTokenCount: tokens };
+  }
+}
+
+/** A local provider site (see startLocalSite) whose handler gets each request with its whole body. */
+export function startProviderSite(host: string, handler: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void): Promise<LocalSite> {
+  return startLocalSite((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => handler(req, body, res));
+  }, host);
 }
