@@ -1,5 +1,7 @@
 import type Database from "better-sqlite3";
 import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
+import { compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
+import { queryTerms } from "#infrastructure/search/terms";
 
 /**
  * Embedded chunk index (ARCHITECTURE §4, §6): one `chunks` table holding every
@@ -186,28 +188,15 @@ const SCHEMA = `
   END;
 `;
 
-/** At most this many distinct terms go into one FTS5 query (a pasted page must not become a huge OR). */
-const MAX_QUERY_TERMS = 32;
-/** Letters (with combining marks) and digits: the same classes unicode61 keeps as token characters. */
-const TERM = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-
 /**
- * Turns user text into a safe FTS5 query: every run of letters/digits becomes a
- * double-quoted string (so `NEAR`, `AND`, `*`, `:`, `^`, `-`, parentheses and
- * column filters are plain text), terms are OR-ed so chunks matching only part
- * of the question still rank (BM25 sums per-term scores, so more matched terms
- * rank higher). Returns null when nothing searchable remains.
+ * Turns user text into a safe FTS5 query: every distinct term (`queryTerms`)
+ * becomes a double-quoted string (so `NEAR`, `AND`, `*`, `:`, `^`, `-`,
+ * parentheses and column filters are plain text), terms are OR-ed so chunks
+ * matching only part of the question still rank (BM25 sums per-term scores, so
+ * more matched terms rank higher). Returns null when nothing searchable remains.
  */
 export function toFtsQuery(text: string): string | null {
-  const terms: string[] = [];
-  const seen = new Set<string>();
-  for (const match of text.normalize("NFC").matchAll(TERM)) {
-    const term = match[0].toLowerCase();
-    if (seen.has(term)) continue;
-    seen.add(term);
-    terms.push(term);
-    if (terms.length === MAX_QUERY_TERMS) break;
-  }
+  const terms = queryTerms(text);
   if (terms.length === 0) return null;
   // Terms hold no `"` (TERM excludes it), but escape anyway: FTS5 strings double their quotes.
   return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(" OR ");
@@ -252,24 +241,8 @@ function parseBlockIds(json: string): string[] {
   return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
 }
 
-function validateChunk(chunk: IndexedChunk): void {
-  if (!chunk.chunkId) throw new Error("IndexedChunk.chunkId is required");
-  if (!chunk.documentId || !chunk.ownerId) throw new Error(`Chunk ${chunk.chunkId} needs a documentId and an ownerId`);
-  if (!Number.isInteger(chunk.pageNumber) || !Number.isInteger(chunk.ordinal)) {
-    throw new Error(`Chunk ${chunk.chunkId}: pageNumber and ordinal must be integers`);
-  }
-  if (chunk.vector && chunk.vector.some((x) => !Number.isFinite(x))) {
-    throw new Error(`Chunk ${chunk.chunkId}: vector holds a non-finite number`);
-  }
-}
 
-function scopeIds(scope: SearchScope): string[] {
-  return [...new Set(scope.documentIds.filter((id) => typeof id === "string" && id.length > 0))];
-}
 
-function normalizeLimit(limit: number): number {
-  return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
-}
 
 function toBlob(vector: number[]): Buffer {
   const floats = Float32Array.from(vector);
@@ -302,7 +275,3 @@ function insertTopK(top: Scored[], item: Scored, k: number): void {
   if (top.length > k) top.pop();
 }
 
-function compareChunks(a: IndexedChunk, b: IndexedChunk): number {
-  if (a.documentId !== b.documentId) return a.documentId < b.documentId ? -1 : 1;
-  return a.ordinal - b.ordinal;
-}
