@@ -1,3 +1,5 @@
+import { porterStem } from "./porter-stemmer";
+
 /**
  * How user text becomes search terms, shared by every SearchIndex adapter so a
  * question finds the same chunks on the embedded and the production index.
@@ -25,4 +27,30 @@ export function queryTerms(text: string): string[] {
     if (terms.length === MAX_QUERY_TERMS) break;
   }
   return terms;
+}
+
+/**
+ * One lower-cased term as SQLite's `porter unicode61 remove_diacritics 2`
+ * tokenizer indexes it: diacritics are removed from Latin letters ("résumé" ->
+ * "resume", "Łódź" -> "łodz"; other scripts keep their marks, as in FTS5), then
+ * the Porter stemmer applies ("payments" -> "payment").
+ */
+export function analyzeTerm(term: string): string {
+  const folded = /[^\x00-\x7f]/.test(term) ? term.normalize("NFD").replace(LATIN_DIACRITICS, "$1").normalize("NFC") : term;
+  return porterStem(folded);
+}
+
+/** A Latin letter followed by combining diacritical marks (U+0300–U+036F). */
+const LATIN_DIACRITICS = /(\p{Script=Latin})[\u0300-\u036f]+/gu;
+
+/** Every term of a text, in order and with repeats, analyzed for indexing. */
+export function indexTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of text.normalize("NFC").matchAll(TERM)) terms.push(analyzeTerm(match[0].toLowerCase()));
+  return terms;
+}
+
+/** The distinct analyzed terms of a query (at most MAX_QUERY_TERMS), as `indexTerms` would index them. */
+export function analyzedQueryTerms(text: string): string[] {
+  return [...new Set(queryTerms(text).map(analyzeTerm))];
 }
