@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { deletionGraceMs } from "#domain/identity/profile";
+import { DEFAULT_QDRANT_COLLECTION, QDRANT_COLLECTION_NAME } from "../production/qdrant-search-index";
 
 /**
  * All configuration, validated once at start-up. Each production adapter is
@@ -36,7 +37,15 @@ const schema = z.object({
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
-  QDRANT_URL: optionalUrl,
+  QDRANT_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), "must start with http:// or https:// (Qdrant's REST port, usually 6333)")
+    .optional(),
+  /** Sent as the api-key header (Qdrant Cloud, or a server started with an API key). */
+  QDRANT_API_KEY: z.string().min(1).optional(),
+  /** The chunk collection; created on first use (docs/decisions/040). */
+  QDRANT_COLLECTION: z.string().regex(QDRANT_COLLECTION_NAME, "letters, digits, _ and - only").default(DEFAULT_QDRANT_COLLECTION),
   S3_BUCKET: z.string().min(3).optional(),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().optional(),

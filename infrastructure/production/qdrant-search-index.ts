@@ -77,7 +77,7 @@ export interface QdrantSearchIndexOptions {
 }
 
 /** Letters, digits, `_` and `-`: the name goes into URL paths. */
-const COLLECTION_NAME = /^[A-Za-z0-9_-]{1,255}$/;
+export const QDRANT_COLLECTION_NAME = /^[A-Za-z0-9_-]{1,255}$/;
 const DENSE_NAME = /^dense_(\d+)$/;
 const PAYLOAD_INDEXES = ["documentId", "ownerId"] as const;
 
@@ -113,7 +113,7 @@ export class QdrantSearchIndex implements SearchIndex {
 
   constructor(options: QdrantSearchIndexOptions) {
     this.collection = options.collection ?? DEFAULT_QDRANT_COLLECTION;
-    if (!COLLECTION_NAME.test(this.collection)) throw new Error(`Invalid Qdrant collection name: ${JSON.stringify(this.collection)}`);
+    if (!QDRANT_COLLECTION_NAME.test(this.collection)) throw new Error(`Invalid Qdrant collection name: ${JSON.stringify(this.collection)}`);
     this.batchSize = options.batchSize ?? 128;
     // The version check would only print to the console; an old server fails with a clear message where it matters.
     this.client = new QdrantClient({ url: options.url, apiKey: options.apiKey, timeout: options.timeoutMs ?? 60_000, checkCompatibility: false });
