@@ -99,7 +99,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const role = options.role ?? "app";
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const stores = await openStores(config);
+  const stores = await openStores(config, { logger });
   const { eventStore, readModels, subjectKeys, runtimeDb, workflowsDb } = stores;
   const searchDb = config.adapters.search === "sqlite" ? openDatabase(path.join(config.dataDir, "search.db")) : null;
   const searchIndex: SearchIndex = searchDb
