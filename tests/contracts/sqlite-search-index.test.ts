@@ -93,6 +93,19 @@ describe("SqliteSearchIndex", () => {
     expect((await index.searchText("needle", { documentIds }, 5)).length).toBe(1);
   });
 
+  it("lists every chunk with its vector, in batches (to copy the index onto Qdrant)", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([chunk("d", 0, "zero", { vector: [0.5, -1] }), chunk("d", 1, "one"), chunk("e", 0, "two", { blockIds: ["b1"], vector: [1, 2] })]);
+    await index.upsert([chunk("d", 1, "one again")]);
+    const batches = [...index.allChunks(2)];
+    expect(batches.map((b) => b.length)).toEqual([2, 1]);
+    expect(batches.flat()).toEqual([
+      chunk("d", 0, "zero", { vector: [0.5, -1] }),
+      chunk("d", 1, "one again"),
+      chunk("e", 0, "two", { blockIds: ["b1"], vector: [1, 2] }),
+    ]);
+  });
+
   it("rejects chunks without ids or with non-finite vectors", async () => {
     const index = new SqliteSearchIndex(openDatabase(":memory:"));
     await expect(index.upsert([chunk("d", 0, "x", { chunkId: "" })])).rejects.toThrow();

@@ -44,6 +44,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly textStmt: Database.Statement;
   private readonly vectorStmt: Database.Statement;
   private readonly chunkByIdStmt: Database.Statement;
+  private readonly pageStmt: Database.Statement;
   private readonly upsertMany: (chunks: IndexedChunk[]) => void;
 
   constructor(db: Database.Database) {
@@ -78,6 +79,10 @@ export class SqliteSearchIndex implements SearchIndex {
     this.chunkByIdStmt = db.prepare(
       "SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks WHERE id = ?",
     );
+    this.pageStmt = db.prepare(`
+      SELECT c.id, c.chunk_id, c.document_id, c.owner_id, c.page_number, c.ordinal, c.text, c.block_ids, v.vector
+      FROM chunks c LEFT JOIN chunk_vectors v ON v.id = c.id
+      WHERE c.id > @after ORDER BY c.id LIMIT @limit`);
     this.upsertMany = db.transaction((chunks: IndexedChunk[]) => {
       for (const chunk of chunks) {
         const { id } = this.upsertStmt.get(toRow(chunk)) as { id: number };
@@ -112,6 +117,16 @@ export class SqliteSearchIndex implements SearchIndex {
     const rows = this.textStmt.all({ match, scope: JSON.stringify(ids), limit: max }) as (ChunkRow & { bm25_score: number })[];
     // bm25() is lower-is-better; the port's score is higher-is-better.
     return rows.map((row) => ({ chunk: fromRow(row), score: -row.bm25_score }));
+  }
+
+  /** Every chunk, with its vector, `batchSize` at a time in storage order: for copying the index to another adapter. */
+  *allChunks(batchSize = 500): Generator<IndexedChunk[]> {
+    for (let after = 0; ; ) {
+      const rows = this.pageStmt.all({ after, limit: batchSize }) as (ChunkRow & { id: number; vector: Buffer | null })[];
+      if (rows.length === 0) return;
+      yield rows.map((row) => (row.vector ? { ...fromRow(row), vector: Array.from(toFloat32(row.vector)) } : fromRow(row)));
+      after = rows[rows.length - 1].id;
+    }
   }
 
   async searchVector(vector: number[], scope: SearchScope, limit: number): Promise<ChunkHit[]> {
