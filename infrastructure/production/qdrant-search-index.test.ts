@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Schemas } from "@qdrant/js-client-rest";
 import { afterEach, describe, expect, it } from "vitest";
 import type { IndexedChunk } from "#application/ports/search-index";
+import { makeChunk } from "../../tests/contracts/search-index.contract";
 import {
   chunkPointId,
   DEFAULT_QDRANT_COLLECTION,
@@ -133,16 +134,9 @@ class FakeQdrant {
   }
 }
 
-const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk => ({
-  chunkId: `${documentId}:${ordinal}`,
-  documentId,
-  ownerId: "owner-1",
-  pageNumber: 3,
-  ordinal,
-  text,
-  blockIds: ["p3-b1"],
-  ...extra,
-});
+/** Chunks with an owner, a page and a layout block, so the payload carries them all. */
+const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk =>
+  makeChunk(documentId, ordinal, text, { ownerId: "owner-1", pageNumber: 3, blockIds: ["p3-b1"], ...extra });
 
 const scored = (c: IndexedChunk, score: number): Schemas["ScoredPoint"] => ({
   id: chunkPointId(c.chunkId),

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { QdrantClient, type Schemas } from "@qdrant/js-client-rest";
 import { v5 as uuidv5 } from "uuid";
 import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
-import { compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
+import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
 import { analyzedQueryTerms, indexTerms } from "#infrastructure/search/terms";
 
 export const DEFAULT_QDRANT_COLLECTION = "docuchat_chunks";
@@ -275,29 +275,13 @@ export class QdrantSearchIndex implements SearchIndex {
   }
 }
 
-interface ChunkPayload {
-  chunkId: string;
-  documentId: string;
-  ownerId: string;
-  pageNumber: number;
-  ordinal: number;
-  text: string;
-  blockIds: string[];
-}
+/** The point's payload: the chunk without its vector. */
+type ChunkPayload = Omit<IndexedChunk, "vector">;
 
 function toPoint(chunk: IndexedChunk): Schemas["PointStruct"] {
   const vector: Record<string, Schemas["Vector"]> = { [TEXT_VECTOR]: sparseDocumentVector(chunk.text) };
   if (hasDirection(chunk.vector)) vector[denseVectorName(chunk.vector.length)] = chunk.vector;
-  const payload: ChunkPayload = {
-    chunkId: chunk.chunkId,
-    documentId: chunk.documentId,
-    ownerId: chunk.ownerId,
-    pageNumber: chunk.pageNumber,
-    ordinal: chunk.ordinal,
-    text: chunk.text,
-    blockIds: chunk.blockIds,
-  };
-  return { id: chunkPointId(chunk.chunkId), vector, payload: { ...payload } };
+  return { id: chunkPointId(chunk.chunkId), vector, payload: { ...chunkFields(chunk) } };
 }
 
 function fromPayload(payload: Schemas["Payload"] | null | undefined): IndexedChunk {

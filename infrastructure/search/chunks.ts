@@ -31,3 +31,16 @@ export function compareChunks(a: IndexedChunk, b: IndexedChunk): number {
   if (a.documentId !== b.documentId) return a.documentId < b.documentId ? -1 : 1;
   return a.ordinal - b.ordinal;
 }
+
+/** A chunk's stored fields: everything but the vector, and nothing a caller may have added. */
+export function chunkFields(chunk: IndexedChunk): Omit<IndexedChunk, "vector"> {
+  return {
+    chunkId: chunk.chunkId,
+    documentId: chunk.documentId,
+    ownerId: chunk.ownerId,
+    pageNumber: chunk.pageNumber,
+    ordinal: chunk.ordinal,
+    text: chunk.text,
+    blockIds: chunk.blockIds,
+  };
+}

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { afterAll, describe, expect, it } from "vitest";
-import type { IndexedChunk } from "#application/ports/search-index";
 import { QdrantSearchIndex } from "#infrastructure/production/qdrant-search-index";
 import { serverFor, useServer, type RunningServer } from "../support/server-availability";
-import { searchIndexContract } from "./search-index.contract";
+import { makeChunk, searchIndexContract } from "./search-index.contract";
 
 /** The search-index contract of the SQLite adapter, run against Qdrant (QDRANT_URL or Testcontainers, qdrant/qdrant ≥ 1.18). */
 const plan = await serverFor("qdrant");
@@ -31,16 +30,8 @@ describe.skipIf(plan.skip !== undefined)(`Qdrant (${plan.skip ?? plan.source})`,
   // The contract's ids are unique per test, so one collection serves every test.
   searchIndexContract("Qdrant", async () => ({ index: indexOn(`docuchat_contract_${run}`), cleanup: async () => undefined }));
 
-  const chunk = (documentId: string, ordinal: number, text: string, vector?: number[]): IndexedChunk => ({
-    chunkId: `${documentId}:${ordinal}`,
-    documentId,
-    ownerId: "owner",
-    pageNumber: 1,
-    ordinal,
-    text,
-    blockIds: [],
-    ...(vector ? { vector } : {}),
-  });
+  const chunk = (documentId: string, ordinal: number, text: string, vector?: number[]) =>
+    makeChunk(documentId, ordinal, text, vector ? { vector } : {});
 
   it("lets several processes create the collection and the same dense vector at once", async () => {
     const collection = `docuchat_race_${run}`;

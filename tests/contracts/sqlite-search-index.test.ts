@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { IndexedChunk } from "#application/ports/search-index";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex, toFtsQuery } from "#infrastructure/embedded/sqlite/sqlite-search-index";
-import { searchIndexContract } from "./search-index.contract";
+import { makeChunk, searchIndexContract } from "./search-index.contract";
 
 searchIndexContract("SQLite", async () => {
   const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
@@ -20,16 +19,7 @@ searchIndexContract("SQLite", async () => {
   };
 });
 
-const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk => ({
-  chunkId: `${documentId}:${ordinal}`,
-  documentId,
-  ownerId: "owner",
-  pageNumber: 1,
-  ordinal,
-  text,
-  blockIds: [],
-  ...extra,
-});
+const chunk = makeChunk;
 
 describe("SqliteSearchIndex", () => {
   it("folds diacritics and stems English words (porter unicode61 remove_diacritics 2)", async () => {

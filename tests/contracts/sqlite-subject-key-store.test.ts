@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSubjectKeyStore, type WrappedKeyImporter } from "#infrastructure/security/sqlite-subject-key-store";
 import { type WrappedKeyRecord, WrappedSubjectKeyStore } from "#infrastructure/security/wrapped-subject-keys";
@@ -55,56 +55,45 @@ class MapImporter implements WrappedKeyImporter {
 }
 
 describe("SqliteSubjectKeyStore.moveTo (runtime.db keys onto a server store)", () => {
+  let fixture: ReturnType<typeof runtimeDbFixture>;
+  let local: SqliteSubjectKeyStore;
+  let target: MapImporter;
+  beforeEach(async () => {
+    fixture = runtimeDbFixture();
+    local = await fixture.open(CONTRACT_APP_SECRET);
+    target = new MapImporter();
+  });
+  afterEach(() => fixture.cleanup());
+
   it("moves the keys as they are: the server store opens them, runtime.db no longer has them", async () => {
-    const fixture = runtimeDbFixture();
-    try {
-      const local = await fixture.open(CONTRACT_APP_SECRET);
-      const a = await local.keyFor("u-a", { create: true });
-      const b = await local.keyFor("u-b", { create: true });
-      const target = new MapImporter();
-      expect(await local.moveTo(target)).toEqual({ moved: 2, kept: [] });
-      expect(await target.store().keyFor("u-a", { create: false })).toEqual(a);
-      expect(await target.store().keyFor("u-b", { create: false })).toEqual(b);
-      expect(await (await fixture.open(CONTRACT_APP_SECRET)).keyFor("u-a", { create: false })).toBeNull();
-      expect(await local.keyFor("u-a", { create: false })).toBeNull();
-      // Nothing left to move; a key forgotten on the server stays forgotten.
-      await target.store().forget("u-a");
-      expect(await local.moveTo(target)).toEqual({ moved: 0, kept: [] });
-      expect(target.records.has("u-a")).toBe(false);
-    } finally {
-      await fixture.cleanup();
-    }
+    const a = await local.keyFor("u-a", { create: true });
+    const b = await local.keyFor("u-b", { create: true });
+    expect(await local.moveTo(target)).toEqual({ moved: 2, kept: [] });
+    expect(await target.store().keyFor("u-a", { create: false })).toEqual(a);
+    expect(await target.store().keyFor("u-b", { create: false })).toEqual(b);
+    expect(await (await fixture.open(CONTRACT_APP_SECRET)).keyFor("u-a", { create: false })).toBeNull();
+    expect(await local.keyFor("u-a", { create: false })).toBeNull();
+    // Nothing left to move; a key forgotten on the server stays forgotten.
+    await target.store().forget("u-a");
+    expect(await local.moveTo(target)).toEqual({ moved: 0, kept: [] });
+    expect(target.records.has("u-a")).toBe(false);
   });
 
   it("keeps a key the server store holds a different one for, and moves the rest", async () => {
-    const fixture = runtimeDbFixture();
-    try {
-      const local = await fixture.open(CONTRACT_APP_SECRET);
-      const mine = await local.keyFor("u-a", { create: true });
-      await local.keyFor("u-b", { create: true });
-      const target = new MapImporter();
-      const theirs = await target.store().keyFor("u-a", { create: true });
-      expect(await local.moveTo(target)).toEqual({ moved: 1, kept: ["u-a"] });
-      expect(await local.keyFor("u-a", { create: false })).toEqual(mine);
-      expect(await target.store().keyFor("u-a", { create: false })).toEqual(theirs);
-    } finally {
-      await fixture.cleanup();
-    }
+    const mine = await local.keyFor("u-a", { create: true });
+    await local.keyFor("u-b", { create: true });
+    const theirs = await target.store().keyFor("u-a", { create: true });
+    expect(await local.moveTo(target)).toEqual({ moved: 1, kept: ["u-a"] });
+    expect(await local.keyFor("u-a", { create: false })).toEqual(mine);
+    expect(await target.store().keyFor("u-a", { create: false })).toEqual(theirs);
   });
 
   it("changes nothing in runtime.db when the server store fails", async () => {
-    const fixture = runtimeDbFixture();
-    try {
-      const local = await fixture.open(CONTRACT_APP_SECRET);
-      const key = await local.keyFor("u-a", { create: true });
-      const target = new MapImporter();
-      target.failNext = true;
-      await expect(local.moveTo(target)).rejects.toThrow("server unavailable");
-      const db = fixture.connect();
-      expect(db.inTransaction).toBe(false);
-      expect(await new SqliteSubjectKeyStore(db, CONTRACT_APP_SECRET).keyFor("u-a", { create: false })).toEqual(key);
-    } finally {
-      await fixture.cleanup();
-    }
+    const key = await local.keyFor("u-a", { create: true });
+    target.failNext = true;
+    await expect(local.moveTo(target)).rejects.toThrow("server unavailable");
+    const db = fixture.connect();
+    expect(db.inTransaction).toBe(false);
+    expect(await new SqliteSubjectKeyStore(db, CONTRACT_APP_SECRET).keyFor("u-a", { create: false })).toEqual(key);
   });
 });

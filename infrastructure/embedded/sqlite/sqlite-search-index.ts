@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
-import { compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
+import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
 import { queryTerms } from "#infrastructure/search/terms";
 
 /**
@@ -228,15 +228,7 @@ interface ChunkRow {
 }
 
 function toRow(chunk: IndexedChunk) {
-  return {
-    chunkId: chunk.chunkId,
-    documentId: chunk.documentId,
-    ownerId: chunk.ownerId,
-    pageNumber: chunk.pageNumber,
-    ordinal: chunk.ordinal,
-    text: chunk.text,
-    blockIds: JSON.stringify(chunk.blockIds),
-  };
+  return { ...chunkFields(chunk), blockIds: JSON.stringify(chunk.blockIds) };
 }
 
 function fromRow(row: ChunkRow): IndexedChunk {
