@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
 import type { Egress } from "#application/ports/egress";
+import type { SearchIndex } from "#application/ports/search-index";
 import type { PasswordHasher } from "#application/ports/sessions";
 import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
 import type {
@@ -57,6 +58,7 @@ import { DefaultTextExtractor } from "./extraction/text-extractor";
 import { NoSpeechModel } from "./speech/no-speech-model";
 import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
 import { KafkaRelay } from "./production/kafka-relay";
+import { QdrantSearchIndex } from "./production/qdrant-search-index";
 import { TemporalWorkflowEngine } from "./production/temporal/temporal-workflow-engine";
 
 export interface RuntimeOptions {
@@ -95,13 +97,15 @@ export interface AppRuntime {
  * projections, the durable runner or the job worker, the Kafka relay.
  */
 export async function createRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<AppRuntime> {
-  refuseUnbuiltAdapters(config);
   const role = options.role ?? "app";
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const stores = await openStores(config);
+  const stores = await openStores(config, { logger });
   const { eventStore, readModels, subjectKeys, runtimeDb, workflowsDb } = stores;
-  const searchDb = openDatabase(path.join(config.dataDir, "search.db"));
+  const searchDb = config.adapters.search === "sqlite" ? openDatabase(path.join(config.dataDir, "search.db")) : null;
+  const searchIndex: SearchIndex = searchDb
+    ? new SqliteSearchIndex(searchDb)
+    : new QdrantSearchIndex({ url: config.raw.QDRANT_URL!, apiKey: config.raw.QDRANT_API_KEY, collection: config.raw.QDRANT_COLLECTION });
   const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger);
   const settings: AppSettings = {
     productName: config.productName,
@@ -127,7 +131,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.ProjectionRunner, projections);
   constant(TOKENS.ProjectionWaiter, projections);
   constant(TOKENS.BlobStore, stores.blobs);
-  constant(TOKENS.SearchIndex, new SqliteSearchIndex(searchDb));
+  constant(TOKENS.SearchIndex, searchIndex);
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
@@ -257,7 +261,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
       await stores.close();
-      if (searchDb.open) searchDb.close();
+      if (searchDb?.open) searchDb.close();
     },
   };
 }
@@ -281,19 +285,3 @@ const STREAM_CONTEXTS: Record<string, string> = {
   workspace: "workspace",
   conversation: "conversation",
 };
-
-/**
- * Adapters that do not exist yet: a server variable must not be silently
- * ignored (the data would go somewhere the operator did not expect).
- */
-function refuseUnbuiltAdapters(config: AppConfig) {
-  const unbuilt: [string, boolean][] = [
-    ["QDRANT_URL", config.adapters.search !== "sqlite"],
-  ];
-  const set = unbuilt.filter(([, on]) => on).map(([name]) => name);
-  if (set.length > 0) {
-    throw new Error(
-      `${set.join(", ")} ${set.length === 1 ? "is" : "are"} set, but the adapter for ${set.length === 1 ? "it" : "them"} is not part of this build yet. Unset ${set.length === 1 ? "it" : "them"} to run on the embedded adapters.`,
-    );
-  }
-}

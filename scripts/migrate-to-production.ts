@@ -2,25 +2,35 @@
 //   1. every event of the SQLite log into EventStoreDB, in log order, with the
 //      same event ids, stream versions and recording times;
 //   2. every blob under DATA_DIR/blobs into the S3 bucket;
-//   3. every read model rebuilt into MongoDB from the copied log.
-// Stop the app first. Running it again is safe: appends are idempotent by
-// event id and blobs already in the bucket (same size) are skipped.
+//   3. the per-user subject keys of DATA_DIR/runtime.db into MongoDB, wrapped
+//      as they are (the production app reads them there, docs/decisions/041);
+//   4. every read model rebuilt into MongoDB from the copied log;
+//   5. with QDRANT_URL, every chunk of DATA_DIR/search.db into Qdrant.
+// Stop the app first. Running it again before the stack is in use is safe:
+// appends are idempotent by event id, blobs already in the bucket (same size),
+// keys already in MongoDB and chunks (by chunk id) are not copied twice. The
+// installation itself is only read.
 //
-//   EVENTSTORE_URL=esdb://... MONGODB_URL=mongodb://... S3_BUCKET=... [S3_ENDPOINT=...] \
+//   EVENTSTORE_URL=esdb://... MONGODB_URL=mongodb://... S3_BUCKET=... [S3_ENDPOINT=...] [QDRANT_URL=http://...] \
 //   DATA_DIR=./data APP_SECRET=... npm run migrate:production
 //
-// Personal data stays sealed: events are copied as stored; the per-user keys
-// stay in DATA_DIR/runtime.db, which the production app keeps using.
+// Personal data stays sealed: events are copied as stored, and the keys that
+// open it are copied wrapped under the same APP_SECRET.
 import "reflect-metadata";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { MongoClient } from "mongodb";
 import type { RecordedEvent } from "#application/ports/event-store";
 import { loadConfig } from "#infrastructure/config/config";
 import { LocalBlobStore } from "#infrastructure/embedded/local-blob-store";
 import { rebuildProjections } from "#infrastructure/embedded/projection-runner";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteEventStore } from "#infrastructure/embedded/sqlite/sqlite-event-store";
+import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
 import { EventStoreDbEventStore } from "#infrastructure/production/eventstoredb-event-store";
-import { MongoReadModelStore } from "#infrastructure/production/mongodb-read-model-store";
+import { MongoReadModelStore, readModelDatabase } from "#infrastructure/production/mongodb-read-model-store";
+import { MongoSubjectKeyStore } from "#infrastructure/production/mongodb-subject-key-store";
+import { QdrantSearchIndex } from "#infrastructure/production/qdrant-search-index";
 import { S3BlobStore } from "#infrastructure/production/s3-blob-store";
 import { PersonalDataEventStore } from "#infrastructure/security/personal-data-event-store";
 import { SqliteSubjectKeyStore } from "#infrastructure/security/sqlite-subject-key-store";
@@ -45,7 +55,9 @@ const eventsDb = openDatabase(file("events.db"));
 const runtimeDb = openDatabase(file("runtime.db"));
 const source = new SqliteEventStore(eventsDb);
 const target = EventStoreDbEventStore.fromConnectionString(env.EVENTSTORE_URL!);
-const readModels = await MongoReadModelStore.connect(env.MONGODB_URL!);
+const mongo = await MongoClient.connect(env.MONGODB_URL!);
+const readModels = new MongoReadModelStore(mongo);
+const subjectKeys = new MongoSubjectKeyStore(readModelDatabase(mongo), config.appSecret);
 const blobsFrom = new LocalBlobStore(file("blobs"));
 const blobsTo = S3BlobStore.create({ bucket: env.S3_BUCKET!, endpoint: env.S3_ENDPOINT, region: env.S3_REGION });
 
@@ -94,14 +106,41 @@ try {
   }
   console.log(`blobs: ${uploaded} uploaded, ${skipped} already there`);
 
-  // 3. Read models, rebuilt from the copied log (personal data opened with the installation's keys).
-  const subjectKeys = new SqliteSubjectKeyStore(runtimeDb, config.appSecret);
+  // 3. Subject keys, copied wrapped; runtime.db keeps them (the installation stays usable).
+  const keys = new SqliteSubjectKeyStore(runtimeDb, config.appSecret).exportWrapped();
+  const stored = keys.length > 0 ? await subjectKeys.importWrapped(keys) : new Map<string, string | null>();
+  const differing = keys.filter((k) => stored.get(k.subjectId) !== k.wrappedKey).map((k) => k.subjectId);
+  console.log(`subject keys: ${keys.length - differing.length} in MongoDB`);
+  if (differing.length > 0) {
+    console.warn(`subject keys: MongoDB already holds other keys for ${differing.length} subjects (${differing.slice(0, 5).join(", ")}…); it keeps them`);
+  }
+
+  // 4. Read models, rebuilt from the copied log (personal data opened with the keys now in MongoDB).
   const { events, ms } = await rebuildProjections(new PersonalDataEventStore(target, subjectKeys), readModels, allProjectors);
   console.log(`read models: ${allProjectors.length} projections rebuilt in MongoDB (${readModels.databaseName}) from ${events} events in ${Math.round(ms)} ms`);
+
+  // 5. Search chunks, with their vectors.
+  if (env.QDRANT_URL && existsSync(file("search.db"))) {
+    const searchDb = openDatabase(file("search.db"));
+    try {
+      const qdrant = new QdrantSearchIndex({ url: env.QDRANT_URL, apiKey: env.QDRANT_API_KEY, collection: env.QDRANT_COLLECTION });
+      let chunks = 0;
+      for (const batch of new SqliteSearchIndex(searchDb).allChunks()) {
+        await qdrant.upsert(batch);
+        chunks += batch.length;
+      }
+      console.log(`search: ${chunks} chunks copied into Qdrant (${qdrant.collection})`);
+    } finally {
+      searchDb.close();
+    }
+  } else if (!env.QDRANT_URL) {
+    console.log("search: QDRANT_URL is not set; copy DATA_DIR/search.db into the app's data directory to keep the search index");
+  }
 } finally {
   await source.close();
   await target.close();
   await readModels.close();
+  await mongo.close();
   eventsDb.close();
   runtimeDb.close();
 }

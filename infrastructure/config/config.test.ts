@@ -28,6 +28,17 @@ describe("configuration", () => {
     expect(config.adapters.eventStore).toBe("sqlite");
   });
 
+  it("switches the search index to Qdrant with QDRANT_URL, with an optional API key and collection", () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), QDRANT_URL: "http://qdrant:6333" });
+    expect(config.adapters.search).toBe("qdrant");
+    expect(config.raw.QDRANT_COLLECTION).toBe("docuchat_chunks");
+    expect(config.raw.QDRANT_API_KEY).toBeUndefined();
+    const custom = loadConfig({ DATA_DIR: dataDir(), QDRANT_URL: "https://x.cloud.qdrant.io:6333", QDRANT_API_KEY: "k", QDRANT_COLLECTION: "team-a_chunks" });
+    expect([custom.raw.QDRANT_API_KEY, custom.raw.QDRANT_COLLECTION]).toEqual(["k", "team-a_chunks"]);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), QDRANT_URL: "qdrant:6333" })).toThrowError(/QDRANT_URL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), QDRANT_URL: "http://qdrant:6333", QDRANT_COLLECTION: "a/b" })).toThrowError(/QDRANT_COLLECTION/);
+  });
+
   it("stops with a message naming the variable when a value is bad", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: "eighty" })).toThrowError(/PORT/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), MONGODB_URL: "not a url" })).toThrowError(/MONGODB_URL/);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { deletionGraceMs } from "#domain/identity/profile";
+import { DEFAULT_QDRANT_COLLECTION, QDRANT_COLLECTION_NAME } from "../production/qdrant-search-index";
 
 /**
  * All configuration, validated once at start-up. Each production adapter is
@@ -11,6 +12,13 @@ import { deletionGraceMs } from "#domain/identity/profile";
  */
 
 const optionalUrl = z.string().url().optional();
+/** An optional URL whose scheme must match (the client behind it speaks nothing else). */
+const optionalUrlWithScheme = (scheme: RegExp, message: string) =>
+  z
+    .string()
+    .url()
+    .refine((v) => scheme.test(v), message)
+    .optional();
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 const schema = z.object({
@@ -36,7 +44,11 @@ const schema = z.object({
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
-  QDRANT_URL: optionalUrl,
+  QDRANT_URL: optionalUrlWithScheme(/^https?:\/\//, "must start with http:// or https:// (Qdrant's REST port, usually 6333)"),
+  /** Sent as the api-key header (Qdrant Cloud, or a server started with an API key). */
+  QDRANT_API_KEY: z.string().min(1).optional(),
+  /** The chunk collection; created on first use (docs/decisions/040). */
+  QDRANT_COLLECTION: z.string().regex(QDRANT_COLLECTION_NAME, "letters, digits, _ and - only").default(DEFAULT_QDRANT_COLLECTION),
   S3_BUCKET: z.string().min(3).optional(),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().optional(),
@@ -57,11 +69,7 @@ const schema = z.object({
   OIDC_PROVIDER_NAME: z.string().min(1).max(40).default("Google"),
   /** Must be registered with the provider. Default PUBLIC_URL/auth/oidc/callback. */
   OIDC_REDIRECT_URL: optionalUrl,
-  SMTP_URL: z
-    .string()
-    .url()
-    .refine((v) => /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://")
-    .optional(),
+  SMTP_URL: optionalUrlWithScheme(/^smtps?:\/\//, "must start with smtp:// or smtps://"),
   /** Sender of every mail. Default "PRODUCT_NAME <no-reply@PUBLIC_URL's host>". */
   MAIL_FROM: z.string().min(3).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),

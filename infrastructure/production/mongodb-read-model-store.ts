@@ -97,6 +97,13 @@ function fromStored<T>(doc: Document | null): T | null {
   return { ...rest, id: _id as string } as T;
 }
 
+/** The database the read models use: the one named, else the connection string's, else "docuchat" (never the driver's "test"). */
+export function readModelDatabase(client: MongoClient, name?: string): Db {
+  if (name) return client.db(name);
+  const db = client.db();
+  return db.databaseName === "test" ? client.db("docuchat") : db;
+}
+
 export interface MongoReadModelStoreOptions {
   /** Database name; default: the one in the connection string, else "docuchat". */
   database?: string;
@@ -125,8 +132,7 @@ export class MongoReadModelStore implements ReadModelStore {
     options: MongoReadModelStoreOptions = {},
     private readonly ownsClient = false,
   ) {
-    this.db = options.database ? client.db(options.database) : client.db();
-    if (this.db.databaseName === "test" && !options.database) this.db = client.db("docuchat");
+    this.db = readModelDatabase(client, options.database);
   }
 
   static async connect(url: string, options: MongoReadModelStoreOptions = {}): Promise<MongoReadModelStore> {

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync } from "node:crypto";
 import type { KeyCipher } from "#application/ports/key-cipher";
-import { openWith, sealWith } from "./sqlite-subject-key-store";
+import { openWith, sealWith } from "./sealing";
 
 /**
  * AES-256-GCM under a key derived (HKDF-SHA-256) from the app secret for this

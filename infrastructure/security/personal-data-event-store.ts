@@ -8,7 +8,7 @@ import type {
   Subscription,
 } from "#application/ports/event-store";
 import { ERASED_PERSONAL_DATA, type SubjectKeyStore } from "#application/ports/personal-data";
-import { openWith, sealWith } from "./sqlite-subject-key-store";
+import { openWith, sealWith } from "./sealing";
 
 const SEALED = "$sealed";
 

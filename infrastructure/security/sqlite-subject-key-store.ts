@@ -1,75 +1,74 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { SubjectKeyStore } from "#application/ports/personal-data";
+import { type WrappedKeyRecord, type WrappedKeyRecords, WrappedSubjectKeyStore } from "./wrapped-subject-keys";
+
+/** Where keys move to when an installation's runtime.db keys go to a server store. */
+export interface WrappedKeyImporter {
+  /** Inserts each record unless its subject has a key already, then says what is stored for each subject (null: none). */
+  importWrapped(records: WrappedKeyRecord[]): Promise<Map<string, string | null>>;
+}
 
 /**
- * Subject keys in the embedded runtime database, themselves wrapped (AES-256-GCM)
- * under a key-encryption key derived from the app secret, so a copy of the
- * database alone does not decrypt the log. Forgetting deletes the row.
+ * Subject keys in the embedded runtime database (table `subject_keys`),
+ * wrapped under the app secret (see WrappedSubjectKeyStore). Alone in its
+ * process with its file, it caches keys for the life of the process.
  */
-export class SqliteSubjectKeyStore implements SubjectKeyStore {
-  private readonly kek: Buffer;
-  private readonly cache = new Map<string, Buffer>();
-
+export class SqliteSubjectKeyStore extends WrappedSubjectKeyStore {
   constructor(
     private readonly db: Database.Database,
     appSecret: string,
   ) {
-    this.kek = Buffer.from(hkdfSync("sha256", appSecret, "docuchat", "subject-key-encryption", 32));
     db.exec(`CREATE TABLE IF NOT EXISTS subject_keys (
       subject_id TEXT PRIMARY KEY, wrapped_key TEXT NOT NULL, created_at TEXT NOT NULL)`);
+    super(sqliteRecords(db), appSecret);
   }
 
-  async keyFor(subjectId: string, options: { create: boolean }): Promise<Buffer | null> {
-    const cached = this.cache.get(subjectId);
-    if (cached) return cached;
-    const row = this.db.prepare(`SELECT wrapped_key FROM subject_keys WHERE subject_id = ?`).get(subjectId) as
-      | { wrapped_key: string }
-      | undefined;
-    if (row) return this.remember(subjectId, this.unwrap(row.wrapped_key));
-    if (!options.create) return null;
-    const key = randomBytes(32);
-    // INSERT OR IGNORE + re-read: two concurrent first uses end up with one key.
-    this.db
-      .prepare(`INSERT OR IGNORE INTO subject_keys (subject_id, wrapped_key, created_at) VALUES (?, ?, ?)`)
-      .run(subjectId, this.wrap(key), new Date().toISOString());
-    const stored = this.db.prepare(`SELECT wrapped_key FROM subject_keys WHERE subject_id = ?`).get(subjectId) as {
+  /** Every key as stored (wrapped), for copying to a server store. */
+  exportWrapped(): WrappedKeyRecord[] {
+    const rows = this.db.prepare("SELECT subject_id, wrapped_key, created_at FROM subject_keys ORDER BY subject_id").all() as {
+      subject_id: string;
       wrapped_key: string;
-    };
-    return this.remember(subjectId, this.unwrap(stored.wrapped_key));
+      created_at: string;
+    }[];
+    return rows.map((row) => ({ subjectId: row.subject_id, wrappedKey: row.wrapped_key, createdAt: row.created_at }));
   }
 
-  async forget(subjectId: string): Promise<void> {
-    this.cache.delete(subjectId);
-    this.db.prepare(`DELETE FROM subject_keys WHERE subject_id = ?`).run(subjectId);
-  }
-
-  private remember(subjectId: string, key: Buffer) {
-    this.cache.set(subjectId, key);
-    return key;
-  }
-
-  private wrap(key: Buffer): string {
-    return sealWith(this.kek, key);
-  }
-
-  private unwrap(wrapped: string): Buffer {
-    return openWith(this.kek, wrapped);
+  /**
+   * Moves every key to `target` as it is stored (same app secret, same
+   * wrapping) and deletes it here once `target` holds it — or holds nothing
+   * for it any more (forgotten there meanwhile). A subject `target` has a
+   * different key for stays here, listed in `kept`. It all happens under
+   * runtime.db's write lock, so processes starting together move each key
+   * once and a key is never copied back after being forgotten in `target`.
+   */
+  async moveTo(target: WrappedKeyImporter): Promise<{ moved: number; kept: string[] }> {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const records = this.exportWrapped();
+      const stored = records.length === 0 ? new Map<string, string | null>() : await target.importWrapped(records);
+      const remove = this.db.prepare("DELETE FROM subject_keys WHERE subject_id = ?");
+      const kept: string[] = [];
+      for (const { subjectId, wrappedKey } of records) {
+        const there = stored.get(subjectId) ?? null;
+        if (there === null || there === wrappedKey) remove.run(subjectId);
+        else kept.push(subjectId);
+      }
+      this.db.exec("COMMIT");
+      this.clearCache();
+      return { moved: records.length - kept.length, kept };
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
   }
 }
 
-/** AES-256-GCM: "v1.<iv>.<ciphertext>.<tag>" in base64url. */
-export function sealWith(key: Buffer, plaintext: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return ["v1", iv, body, cipher.getAuthTag()].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
-}
-
-export function openWith(key: Buffer, sealed: string): Buffer {
-  const [version, iv, body, tag] = sealed.split(".");
-  if (version !== "v1" || !iv || body === undefined || !tag) throw new Error("Unknown sealed value format");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]);
+function sqliteRecords(db: Database.Database): WrappedKeyRecords {
+  const find = db.prepare("SELECT wrapped_key FROM subject_keys WHERE subject_id = ?").pluck();
+  const insert = db.prepare("INSERT OR IGNORE INTO subject_keys (subject_id, wrapped_key, created_at) VALUES (?, ?, ?)");
+  const remove = db.prepare("DELETE FROM subject_keys WHERE subject_id = ?");
+  return {
+    find: async (subjectId) => (find.get(subjectId) as string | undefined) ?? null,
+    insertIfAbsent: async ({ subjectId, wrappedKey, createdAt }) => void insert.run(subjectId, wrappedKey, createdAt),
+    remove: async (subjectId) => void remove.run(subjectId),
+  };
 }

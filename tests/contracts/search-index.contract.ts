@@ -7,6 +7,11 @@ export interface SearchIndexFixture {
   cleanup(): Promise<void>;
 }
 
+/** A chunk as tests write one: id `<documentId>:<ordinal>`, owner "owner", page 1, no layout blocks, no vector. */
+export function makeChunk(documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk {
+  return { chunkId: `${documentId}:${ordinal}`, documentId, ownerId: "owner", pageNumber: 1, ordinal, text, blockIds: [], ...extra };
+}
+
 /** Every vector in this suite has this many dimensions (a production collection may need it up front). */
 export const CONTRACT_VECTOR_SIZE = 4;
 
@@ -32,16 +37,8 @@ export function searchIndexContract(name: string, makeIndex: () => Promise<Searc
 
     const doc = (name: string) => `${run}-doc-${name}`;
     const owner = (name: string) => `${run}-owner-${name}`;
-    const chunk = (documentName: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk => ({
-      chunkId: `${doc(documentName)}:${ordinal}`,
-      documentId: doc(documentName),
-      ownerId: owner("a"),
-      pageNumber: 1,
-      ordinal,
-      text,
-      blockIds: [],
-      ...extra,
-    });
+    const chunk = (documentName: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk =>
+      makeChunk(doc(documentName), ordinal, text, { ownerId: owner("a"), ...extra });
     const chunkIds = (hits: ChunkHit[]) => hits.map((h) => h.chunk.chunkId);
     const documents = (hits: ChunkHit[]) => [...new Set(hits.map((h) => h.chunk.documentId))];
 

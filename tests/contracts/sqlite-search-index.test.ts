@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { IndexedChunk } from "#application/ports/search-index";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex, toFtsQuery } from "#infrastructure/embedded/sqlite/sqlite-search-index";
-import { searchIndexContract } from "./search-index.contract";
+import { makeChunk, searchIndexContract } from "./search-index.contract";
 
 searchIndexContract("SQLite", async () => {
   const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
@@ -20,16 +19,7 @@ searchIndexContract("SQLite", async () => {
   };
 });
 
-const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk => ({
-  chunkId: `${documentId}:${ordinal}`,
-  documentId,
-  ownerId: "owner",
-  pageNumber: 1,
-  ordinal,
-  text,
-  blockIds: [],
-  ...extra,
-});
+const chunk = makeChunk;
 
 describe("SqliteSearchIndex", () => {
   it("folds diacritics and stems English words (porter unicode61 remove_diacritics 2)", async () => {
@@ -91,6 +81,19 @@ describe("SqliteSearchIndex", () => {
     await index.upsert([chunk("d-4999", 0, "needle")]);
     const documentIds = Array.from({ length: 5000 }, (_, i) => `d-${i}`);
     expect((await index.searchText("needle", { documentIds }, 5)).length).toBe(1);
+  });
+
+  it("lists every chunk with its vector, in batches (to copy the index onto Qdrant)", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([chunk("d", 0, "zero", { vector: [0.5, -1] }), chunk("d", 1, "one"), chunk("e", 0, "two", { blockIds: ["b1"], vector: [1, 2] })]);
+    await index.upsert([chunk("d", 1, "one again")]);
+    const batches = [...index.allChunks(2)];
+    expect(batches.map((b) => b.length)).toEqual([2, 1]);
+    expect(batches.flat()).toEqual([
+      chunk("d", 0, "zero", { vector: [0.5, -1] }),
+      chunk("d", 1, "one again"),
+      chunk("e", 0, "two", { blockIds: ["b1"], vector: [1, 2] }),
+    ]);
   });
 
   it("rejects chunks without ids or with non-finite vectors", async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from "vitest";
  * 2. else a container started with Testcontainers, when a Docker engine answers;
  * 3. else nothing: the suite reports itself skipped with the reason. Never a fake pass.
  */
-export type ServerKind = "eventstoredb" | "mongodb" | "s3" | "kafka" | "temporal";
+export type ServerKind = "eventstoredb" | "mongodb" | "s3" | "kafka" | "temporal" | "qdrant";
 
 export interface RunningServer {
   /** Connection string / address in the form the adapter's variable takes. */
@@ -30,6 +30,7 @@ const VARIABLES: Record<ServerKind, string> = {
   s3: "S3_ENDPOINT and S3_BUCKET",
   kafka: "KAFKA_BROKERS",
   temporal: "TEMPORAL_ADDRESS",
+  qdrant: "QDRANT_URL",
 };
 
 const noop = async () => undefined;
@@ -57,6 +58,10 @@ function fromEnvironment(kind: ServerKind, env: NodeJS.ProcessEnv): RunningServe
       return env.KAFKA_BROKERS ? { url: env.KAFKA_BROKERS, env: {}, stop: noop } : null;
     case "temporal":
       return env.TEMPORAL_ADDRESS ? { url: env.TEMPORAL_ADDRESS, env: {}, stop: noop } : null;
+    case "qdrant":
+      return env.QDRANT_URL
+        ? { url: env.QDRANT_URL, env: env.QDRANT_API_KEY ? { QDRANT_API_KEY: env.QDRANT_API_KEY } : {}, stop: noop }
+        : null;
   }
 }
 
@@ -210,6 +215,19 @@ async function startContainer(kind: ServerKind): Promise<RunningServer> {
         .start();
       return {
         url: `${container.getHost()}:${container.getMappedPort(7233)}`,
+        env: {},
+        stop: async () => void (await container.stop()),
+      };
+    }
+    case "qdrant": {
+      // 1.18 or later: the adapter adds a dense vector per dimension to an existing collection.
+      const container = await new GenericContainer("qdrant/qdrant:v1.18.0")
+        .withExposedPorts(6333)
+        .withWaitStrategy(Wait.forHttp("/readyz", 6333))
+        .withStartupTimeout(180_000)
+        .start();
+      return {
+        url: `http://${container.getHost()}:${container.getMappedPort(6333)}`,
         env: {},
         stop: async () => void (await container.stop()),
       };

@@ -1,5 +1,7 @@
 import type Database from "better-sqlite3";
 import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
+import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
+import { queryTerms } from "#infrastructure/search/terms";
 
 /**
  * Embedded chunk index (ARCHITECTURE §4, §6): one `chunks` table holding every
@@ -42,6 +44,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly textStmt: Database.Statement;
   private readonly vectorStmt: Database.Statement;
   private readonly chunkByIdStmt: Database.Statement;
+  private readonly pageStmt: Database.Statement;
   private readonly upsertMany: (chunks: IndexedChunk[]) => void;
 
   constructor(db: Database.Database) {
@@ -76,6 +79,10 @@ export class SqliteSearchIndex implements SearchIndex {
     this.chunkByIdStmt = db.prepare(
       "SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks WHERE id = ?",
     );
+    this.pageStmt = db.prepare(`
+      SELECT c.id, c.chunk_id, c.document_id, c.owner_id, c.page_number, c.ordinal, c.text, c.block_ids, v.vector
+      FROM chunks c LEFT JOIN chunk_vectors v ON v.id = c.id
+      WHERE c.id > @after ORDER BY c.id LIMIT @limit`);
     this.upsertMany = db.transaction((chunks: IndexedChunk[]) => {
       for (const chunk of chunks) {
         const { id } = this.upsertStmt.get(toRow(chunk)) as { id: number };
@@ -110,6 +117,16 @@ export class SqliteSearchIndex implements SearchIndex {
     const rows = this.textStmt.all({ match, scope: JSON.stringify(ids), limit: max }) as (ChunkRow & { bm25_score: number })[];
     // bm25() is lower-is-better; the port's score is higher-is-better.
     return rows.map((row) => ({ chunk: fromRow(row), score: -row.bm25_score }));
+  }
+
+  /** Every chunk, with its vector, `batchSize` at a time in storage order: for copying the index to another adapter. */
+  *allChunks(batchSize = 500): Generator<IndexedChunk[]> {
+    for (let after = 0; ; ) {
+      const rows = this.pageStmt.all({ after, limit: batchSize }) as (ChunkRow & { id: number; vector: Buffer | null })[];
+      if (rows.length === 0) return;
+      yield rows.map((row) => (row.vector ? { ...fromRow(row), vector: Array.from(toFloat32(row.vector)) } : fromRow(row)));
+      after = rows[rows.length - 1].id;
+    }
   }
 
   async searchVector(vector: number[], scope: SearchScope, limit: number): Promise<ChunkHit[]> {
@@ -186,28 +203,15 @@ const SCHEMA = `
   END;
 `;
 
-/** At most this many distinct terms go into one FTS5 query (a pasted page must not become a huge OR). */
-const MAX_QUERY_TERMS = 32;
-/** Letters (with combining marks) and digits: the same classes unicode61 keeps as token characters. */
-const TERM = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-
 /**
- * Turns user text into a safe FTS5 query: every run of letters/digits becomes a
- * double-quoted string (so `NEAR`, `AND`, `*`, `:`, `^`, `-`, parentheses and
- * column filters are plain text), terms are OR-ed so chunks matching only part
- * of the question still rank (BM25 sums per-term scores, so more matched terms
- * rank higher). Returns null when nothing searchable remains.
+ * Turns user text into a safe FTS5 query: every distinct term (`queryTerms`)
+ * becomes a double-quoted string (so `NEAR`, `AND`, `*`, `:`, `^`, `-`,
+ * parentheses and column filters are plain text), terms are OR-ed so chunks
+ * matching only part of the question still rank (BM25 sums per-term scores, so
+ * more matched terms rank higher). Returns null when nothing searchable remains.
  */
 export function toFtsQuery(text: string): string | null {
-  const terms: string[] = [];
-  const seen = new Set<string>();
-  for (const match of text.normalize("NFC").matchAll(TERM)) {
-    const term = match[0].toLowerCase();
-    if (seen.has(term)) continue;
-    seen.add(term);
-    terms.push(term);
-    if (terms.length === MAX_QUERY_TERMS) break;
-  }
+  const terms = queryTerms(text);
   if (terms.length === 0) return null;
   // Terms hold no `"` (TERM excludes it), but escape anyway: FTS5 strings double their quotes.
   return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(" OR ");
@@ -224,15 +228,7 @@ interface ChunkRow {
 }
 
 function toRow(chunk: IndexedChunk) {
-  return {
-    chunkId: chunk.chunkId,
-    documentId: chunk.documentId,
-    ownerId: chunk.ownerId,
-    pageNumber: chunk.pageNumber,
-    ordinal: chunk.ordinal,
-    text: chunk.text,
-    blockIds: JSON.stringify(chunk.blockIds),
-  };
+  return { ...chunkFields(chunk), blockIds: JSON.stringify(chunk.blockIds) };
 }
 
 function fromRow(row: ChunkRow): IndexedChunk {
@@ -252,24 +248,8 @@ function parseBlockIds(json: string): string[] {
   return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
 }
 
-function validateChunk(chunk: IndexedChunk): void {
-  if (!chunk.chunkId) throw new Error("IndexedChunk.chunkId is required");
-  if (!chunk.documentId || !chunk.ownerId) throw new Error(`Chunk ${chunk.chunkId} needs a documentId and an ownerId`);
-  if (!Number.isInteger(chunk.pageNumber) || !Number.isInteger(chunk.ordinal)) {
-    throw new Error(`Chunk ${chunk.chunkId}: pageNumber and ordinal must be integers`);
-  }
-  if (chunk.vector && chunk.vector.some((x) => !Number.isFinite(x))) {
-    throw new Error(`Chunk ${chunk.chunkId}: vector holds a non-finite number`);
-  }
-}
 
-function scopeIds(scope: SearchScope): string[] {
-  return [...new Set(scope.documentIds.filter((id) => typeof id === "string" && id.length > 0))];
-}
 
-function normalizeLimit(limit: number): number {
-  return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
-}
 
 function toBlob(vector: number[]): Buffer {
   const floats = Float32Array.from(vector);
@@ -302,7 +282,3 @@ function insertTopK(top: Scored[], item: Scored, k: number): void {
   if (top.length > k) top.pop();
 }
 
-function compareChunks(a: IndexedChunk, b: IndexedChunk): number {
-  if (a.documentId !== b.documentId) return a.documentId < b.documentId ? -1 : 1;
-  return a.ordinal - b.ordinal;
-}
