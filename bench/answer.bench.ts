@@ -32,6 +32,8 @@ import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex, toFtsQuery } from "#infrastructure/embedded/sqlite/sqlite-search-index";
 import { evalQuestions, generatePages, rng, TOPICS, UNANSWERABLE } from "../tests/eval/corpus";
 
+/** The embedding model the vectors stand for. */
+const SPACE = "bench/random-vectors";
 const DOCUMENTS = 10;
 const PAGES = 200;
 const QUESTIONS = 100;
@@ -84,14 +86,10 @@ async function main() {
       const documentId = `doc-${d}`;
       documentIds.push(documentId);
       names.set(documentId, `${topic.name} (${d})`);
-      const chunks: IndexedChunk[] = chunkPages(documentId, generatePages(topic, PAGES, d + 1)).map((c) => ({
-        ...c,
-        documentId,
-        ownerId: `owner-${d % 3}`,
-        vector: randomVector(),
-      }));
+      const chunks: IndexedChunk[] = chunkPages(documentId, generatePages(topic, PAGES, d + 1)).map((c) => ({ ...c, documentId, ownerId: `owner-${d % 3}` }));
       chunkCount += chunks.length;
       await index.upsert(chunks);
+      await index.upsertVectors(SPACE, chunks.map((c) => ({ chunkId: c.chunkId, documentId, vector: randomVector() })));
       db.transaction(() => {
         for (const c of chunks) bareInsert.run(c.chunkId, c.text);
       })();
@@ -104,7 +102,7 @@ async function main() {
     const model = new ExtractiveModel();
     const documentName = (id: string) => names.get(id);
     const retrieve = (question: string, embed?: (text: string) => Promise<number[]>) =>
-      retrievePassages({ index, question, documentIds, limit: PASSAGES, documentName, embed });
+      retrievePassages({ index, question, documentIds, limit: PASSAGES, documentName, vectors: embed && { space: SPACE, embed } });
     const queryVectors = Array.from({ length: 50 }, randomVector);
 
     const bare = await measure(`bare FTS5 MATCH … ORDER BY rank LIMIT ${CANDIDATES}`, (i) => bareSearch.all(ftsQueries[i]));

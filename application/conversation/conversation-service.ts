@@ -14,6 +14,7 @@ import { eventMetadata, type RequestContext } from "#application/shared/request-
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { chatImageBlobKey, chatImageProblem, chatImageType, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
+import { embeddingSpace } from "#domain/workspace/workspace";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import {
   type Citation,
@@ -208,6 +209,7 @@ export class ConversationService {
         question: selectedText ? `${selectedText} ${question}` : question,
         documentIds: workspace.documentIds,
         limit: PASSAGES_PER_ANSWER,
+        vectors: this.denseSearch(ownerId, workspace),
         documentName: (id) => names.get(id),
       });
       const history = await this.history(conversationId, questionId);
@@ -255,7 +257,14 @@ export class ConversationService {
     const names = new Map(workspace.documents.map((d) => [d.documentId, d.documentName]));
     const messages = await this.messages(ownerId, conversationId);
     const topic = messages.filter((m) => m.sender === "USER").map((m) => m.text).join(" ") || workspace.documents.map((d) => d.documentName).join(" ");
-    const passages = await retrievePassages({ index: this.search, question: topic, documentIds: workspace.documentIds, limit: 12, documentName: (id) => names.get(id) });
+    const passages = await retrievePassages({
+      index: this.search,
+      question: topic,
+      documentIds: workspace.documentIds,
+      limit: 12,
+      vectors: this.denseSearch(ownerId, workspace),
+      documentName: (id) => names.get(id),
+    });
     // The workspace's model writes the overview; if its provider fails, the built-in one still gives one.
     const model = await this.modelFor(ownerId, workspace);
     const overview = (m: LanguageModel) =>
@@ -308,6 +317,16 @@ export class ConversationService {
     const choice = workspace.chatPreference?.[purpose];
     if (!choice) return this.builtInModel;
     return this.keysetModels.resolve(ownerId, choice);
+  }
+
+  /** Dense search with the workspace's embedding model, when it has one (its documents are embedded in the background). */
+  private denseSearch(ownerId: string, workspace: WorkspaceDetail) {
+    const choice = workspace.chatPreference?.embedding;
+    if (!choice) return undefined;
+    return {
+      space: embeddingSpace(choice),
+      embed: async (text: string) => (await (await this.keysetModels.embedder(ownerId, choice)).embed([text]))[0] ?? [],
+    };
   }
 
   /** The question's images; their bytes are read only for a model that can look at them. */

@@ -19,18 +19,21 @@ const hit = (c: IndexedChunk, score = 1): ChunkHit => ({ chunk: c, score });
 
 /** An index that records what it was asked, for the calls the SQLite adapter cannot show. */
 function recordingIndex(text: ChunkHit[], vector: ChunkHit[] = []) {
-  const calls: { kind: "text" | "vector"; query: string | number[]; scope: SearchScope; limit: number }[] = [];
+  const calls: { kind: "text" | "vector"; space?: string; query: string | number[]; scope: SearchScope; limit: number }[] = [];
   const index: SearchIndex = {
     upsert: async () => {},
     deleteDocument: async () => {},
     deleteOwner: async () => {},
     countChunks: async () => 0,
+    listChunks: async () => [],
+    upsertVectors: async () => {},
+    countVectors: async () => 0,
     searchText: async (query, scope, limit) => {
       calls.push({ kind: "text", query, scope, limit });
       return text;
     },
-    searchVector: async (query, scope, limit) => {
-      calls.push({ kind: "vector", query, scope, limit });
+    searchVector: async (space, query, scope, limit) => {
+      calls.push({ kind: "vector", space, query, scope, limit });
       return vector;
     },
   };
@@ -88,11 +91,12 @@ describe("retrievePassages", () => {
     expect(passages.map((p) => p.documentId)).toEqual(["alice-notes"]);
     // The scope reaches the vector side too.
     const vectors = new SqliteSearchIndex(openDatabase(":memory:"));
-    await vectors.upsert([
-      chunk("alice-notes", 0, "alice", { vector: [0, 1] }),
-      chunk("bob-payroll", 0, "bob", { ownerId: "bob", vector: [1, 0] }),
+    await vectors.upsert([chunk("alice-notes", 0, "alice"), chunk("bob-payroll", 0, "bob", { ownerId: "bob" })]);
+    await vectors.upsertVectors("k/m", [
+      { chunkId: "alice-notes:0", documentId: "alice-notes", vector: [0, 1] },
+      { chunkId: "bob-payroll:0", documentId: "bob-payroll", vector: [1, 0] },
     ]);
-    const dense = await retrievePassages({ index: vectors, question: "zzz", documentIds: ["alice-notes"], limit: 10, embed: async () => [1, 0] });
+    const dense = await retrievePassages({ index: vectors, question: "zzz", documentIds: ["alice-notes"], limit: 10, vectors: { space: "k/m", embed: async () => [1, 0] } });
     expect(dense.map((p) => p.documentId)).toEqual(["alice-notes"]);
   });
 
@@ -101,11 +105,24 @@ describe("retrievePassages", () => {
     const b = chunk("d", 1, "b");
     const c = chunk("d", 2, "c");
     const { index, calls } = recordingIndex([hit(a, 9), hit(b, 5)], [hit(c, 0.9), hit(b, 0.8)]);
-    const passages = await retrievePassages({ index, question: "question", documentIds: ["d"], limit: 3, embed: async () => [0.1, 0.2] });
+    const passages = await retrievePassages({ index, question: "question", documentIds: ["d"], limit: 3, vectors: { space: "k/m", embed: async () => [0.1, 0.2] } });
     // b is in both rankings: 1/62 + 1/62 beats a's 1/61 alone and c's 1/61 alone.
     expect(passages.map((p) => p.chunkId)).toEqual(["d:1", "d:0", "d:2"]);
     expect(passages[0].score).toBeCloseTo(2 / 62, 10);
-    expect(calls.find((call) => call.kind === "vector")).toMatchObject({ query: [0.1, 0.2], scope: { documentIds: ["d"] } });
+    expect(calls.find((call) => call.kind === "vector")).toMatchObject({ space: "k/m", query: [0.1, 0.2], scope: { documentIds: ["d"] } });
+  });
+
+  it("keeps keyword search when the embedding provider fails", async () => {
+    const a = chunk("d", 0, "a");
+    const { index } = recordingIndex([hit(a, 9)], [hit(chunk("d", 1, "b"), 0.9)]);
+    const passages = await retrievePassages({
+      index,
+      question: "question",
+      documentIds: ["d"],
+      limit: 3,
+      vectors: { space: "k/m", embed: async () => Promise.reject(new Error("provider down")) },
+    });
+    expect(passages.map((p) => p.chunkId)).toEqual(["d:0"]);
   });
 
   it("skips dense search when the workspace has no embedding model", async () => {

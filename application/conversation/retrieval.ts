@@ -18,8 +18,12 @@ export interface RetrieveOptions {
   documentIds: string[];
   /** How many passages to return. */
   limit: number;
-  /** Embeds the question with the workspace's embedding model; absent when none is set. */
-  embed?: (text: string) => Promise<number[]>;
+  /**
+   * Dense search with the workspace's embedding model: the model's vector space
+   * in the index and the question's embedding. Absent when none is set; a
+   * failing provider leaves keyword search alone.
+   */
+  vectors?: { space: string; embed: (text: string) => Promise<number[]> };
   /** Display name of a document (called once per distinct document in the result). */
   documentName?: (documentId: string) => string | undefined | Promise<string | undefined>;
 }
@@ -42,8 +46,12 @@ export async function retrievePassages(options: RetrieveOptions): Promise<Passag
   // otherwise OR in half the corpus. The model still scores sentences against
   // the original question.
   const textSearch = options.index.searchText(reformulateQuery(options.question), scope, candidates);
-  const vectorSearch = options.embed
-    ? options.embed(options.question).then((vector) => options.index.searchVector(vector, scope, candidates))
+  const vectors = options.vectors;
+  const vectorSearch = vectors
+    ? vectors
+        .embed(options.question)
+        .then((vector) => options.index.searchVector(vectors.space, vector, scope, candidates))
+        .catch(() => [] as ChunkHit[])
     : Promise.resolve<ChunkHit[]>([]);
   const [textHits, vectorHits] = await Promise.all([textSearch, vectorSearch]);
 

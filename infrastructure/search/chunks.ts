@@ -1,4 +1,4 @@
-import type { IndexedChunk, SearchScope } from "#application/ports/search-index";
+import type { ChunkVector, IndexedChunk, SearchScope } from "#application/ports/search-index";
 
 /**
  * Input rules every SearchIndex adapter shares (ARCHITECTURE §6), so the
@@ -11,8 +11,14 @@ export function validateChunk(chunk: IndexedChunk): void {
   if (!Number.isInteger(chunk.pageNumber) || !Number.isInteger(chunk.ordinal)) {
     throw new Error(`Chunk ${chunk.chunkId}: pageNumber and ordinal must be integers`);
   }
-  if (chunk.vector && chunk.vector.some((x) => !Number.isFinite(x))) {
-    throw new Error(`Chunk ${chunk.chunkId}: vector holds a non-finite number`);
+}
+
+/** A space names one embedding model; it travels into keys and collection names. */
+export function validateVectors(space: string, vectors: ChunkVector[]): void {
+  if (!space || space.length > 300) throw new Error("A vector space needs a name of at most 300 characters");
+  for (const { chunkId, vector } of vectors) {
+    if (!chunkId) throw new Error("ChunkVector.chunkId is required");
+    if (vector.length === 0 || vector.some((x) => !Number.isFinite(x))) throw new Error(`Chunk ${chunkId}: the vector is empty or holds a non-finite number`);
   }
 }
 
@@ -32,8 +38,8 @@ export function compareChunks(a: IndexedChunk, b: IndexedChunk): number {
   return a.ordinal - b.ordinal;
 }
 
-/** A chunk's stored fields: everything but the vector, and nothing a caller may have added. */
-export function chunkFields(chunk: IndexedChunk): Omit<IndexedChunk, "vector"> {
+/** A chunk's stored fields, and nothing a caller may have added. */
+export function chunkFields(chunk: IndexedChunk): IndexedChunk {
   return {
     chunkId: chunk.chunkId,
     documentId: chunk.documentId,

@@ -12,9 +12,6 @@ export function makeChunk(documentId: string, ordinal: number, text: string, ext
   return { chunkId: `${documentId}:${ordinal}`, documentId, ownerId: "owner", pageNumber: 1, ordinal, text, blockIds: [], ...extra };
 }
 
-/** Every vector in this suite has this many dimensions (a production collection may need it up front). */
-export const CONTRACT_VECTOR_SIZE = 4;
-
 /**
  * Shared guarantees of every SearchIndex adapter (ARCHITECTURE §4, §6).
  * Ids are unique per test, so adapters backed by a shared server need no
@@ -201,83 +198,127 @@ export function searchIndexContract(name: string, makeIndex: () => Promise<Searc
       });
     });
 
+    /** Two embedding models' spaces (4 and 6 dimensions): a vector is only ever compared with vectors of its own model. */
+    const SPACE = "keyset-a/embed-small";
+    const OTHER_SPACE = "keyset-b/embed-large";
+    const embed = (space: string, entries: [IndexedChunk, number[]][]) =>
+      index.upsertVectors(space, entries.map(([c, vector]) => ({ chunkId: c.chunkId, documentId: c.documentId, vector })));
+
     describe("vector search (cosine)", () => {
+      // Built per test: the ids carry the test's run prefix.
+      let x: IndexedChunk[];
+      let y: IndexedChunk;
+      beforeEach(() => {
+        x = [chunk("x", 0, "north"), chunk("x", 1, "north-east"), chunk("x", 2, "east"), chunk("x", 3, "south"), chunk("x", 4, "no vector")];
+        y = chunk("y", 0, "other owner, exactly north", { ownerId: owner("other") });
+      });
       const seedVectors = async () => {
-        await index.upsert([
-          chunk("x", 0, "north", { vector: [1, 0, 0, 0] }),
-          chunk("x", 1, "north-east", { vector: [0.7, 0.7, 0, 0] }),
-          chunk("x", 2, "east", { vector: [0, 1, 0, 0] }),
-          chunk("x", 3, "south", { vector: [-1, 0, 0, 0] }),
-          chunk("x", 4, "no vector"),
-          chunk("y", 0, "other owner, exactly north", { vector: [2, 0, 0, 0], ownerId: owner("other") }),
+        await index.upsert([...x, y]);
+        await embed(SPACE, [
+          [x[0], [1, 0, 0, 0]],
+          [x[1], [0.7, 0.7, 0, 0]],
+          [x[2], [0, 1, 0, 0]],
+          [x[3], [-1, 0, 0, 0]],
+          [y, [2, 0, 0, 0]],
         ]);
       };
 
       it("ranks by cosine similarity, independent of vector length", async () => {
         await seedVectors();
-        const hits = await index.searchVector([10, 1, 0, 0], { documentIds: [doc("x")] }, 10);
+        const hits = await index.searchVector(SPACE, [10, 1, 0, 0], { documentIds: [doc("x")] }, 10);
         expect(chunkIds(hits)).toEqual([`${doc("x")}:0`, `${doc("x")}:1`, `${doc("x")}:2`, `${doc("x")}:3`]);
         expect(hits[0].score).toBeCloseTo(10 / Math.sqrt(101), 4);
         expect(hits[3].score).toBeCloseTo(-10 / Math.sqrt(101), 4);
+        expect(hits[0].chunk).toEqual(x[0]);
       });
 
       it("respects the scope and the limit", async () => {
         await seedVectors();
-        const hits = await index.searchVector([1, 0, 0, 0], { documentIds: [doc("x")] }, 2);
+        const hits = await index.searchVector(SPACE, [1, 0, 0, 0], { documentIds: [doc("x")] }, 2);
         expect(chunkIds(hits)).toEqual([`${doc("x")}:0`, `${doc("x")}:1`]);
-        expect(await index.searchVector([1, 0, 0, 0], { documentIds: [] }, 5)).toEqual([]);
-        const other = await index.searchVector([1, 0, 0, 0], { documentIds: [doc("y")] }, 5);
+        expect(await index.searchVector(SPACE, [1, 0, 0, 0], { documentIds: [] }, 5)).toEqual([]);
+        const other = await index.searchVector(SPACE, [1, 0, 0, 0], { documentIds: [doc("y")] }, 5);
         expect(chunkIds(other)).toEqual([`${doc("y")}:0`]);
       });
 
-      it("replaces the vector on upsert", async () => {
+      it("replaces a chunk's vector in its space", async () => {
         await seedVectors();
-        await index.upsert([chunk("x", 3, "south turned east", { vector: [0, 0, 0, 1] })]);
-        const [hit] = await index.searchVector([0, 0, 0, 1], { documentIds: [doc("x")] }, 1);
+        await embed(SPACE, [[x[3], [0, 0, 0, 1]]]);
+        const [hit] = await index.searchVector(SPACE, [0, 0, 0, 1], { documentIds: [doc("x")] }, 1);
         expect(hit.chunk.chunkId).toBe(`${doc("x")}:3`);
-        expect(hit.chunk.text).toBe("south turned east");
         expect(hit.score).toBeCloseTo(1, 4);
+        expect(await index.countVectors(SPACE, doc("x"))).toBe(4);
+      });
+
+      it("keeps spaces apart: another model's vectors are neither found nor counted", async () => {
+        await seedVectors();
+        await embed(OTHER_SPACE, [[x[4], [0, 0, 1, 0, 0, 0]]]);
+        const scope = { documentIds: [doc("x")] };
+        expect(chunkIds(await index.searchVector(OTHER_SPACE, [0, 0, 1, 0, 0, 0], scope, 10))).toEqual([`${doc("x")}:4`]);
+        expect(chunkIds(await index.searchVector(SPACE, [0, 0, 1, 0], scope, 10))).not.toContain(`${doc("x")}:4`);
+        expect(await index.countVectors(SPACE, doc("x"))).toBe(4);
+        expect(await index.countVectors(OTHER_SPACE, doc("x"))).toBe(1);
+        expect(await index.countVectors("keyset-c/never-used", doc("x"))).toBe(0);
+      });
+
+      it("lists a document's chunks in reading order, and ignores a vector for a chunk it does not hold", async () => {
+        await seedVectors();
+        expect((await index.listChunks(doc("x"))).map((c) => c.text)).toEqual(["north", "north-east", "east", "south", "no vector"]);
+        expect(await index.listChunks(doc("nothing"))).toEqual([]);
+        await index.upsertVectors(SPACE, [{ chunkId: `${doc("z")}:0`, documentId: doc("z"), vector: [1, 0, 0, 0] }]);
+        expect(await index.countVectors(SPACE, doc("z"))).toBe(0);
+        expect(await index.searchVector(SPACE, [1, 0, 0, 0], { documentIds: [doc("z")] }, 5)).toEqual([]);
       });
     });
 
     describe("vector replacement", () => {
-      it("an upsert without a vector removes the chunk from vector search but keeps it in text search", async () => {
-        await index.upsert([chunk("x", 0, "embedded once", { vector: [1, 0, 0, 0] })]);
-        await index.upsert([chunk("x", 0, "embedded once")]);
+      it("a chunk written again leaves vector search in every space but stays in text search", async () => {
+        const c = chunk("x", 0, "embedded once");
+        await index.upsert([c]);
+        await embed(SPACE, [[c, [1, 0, 0, 0]]]);
+        await embed(OTHER_SPACE, [[c, [1, 0, 0, 0, 0, 0]]]);
+        await index.upsert([{ ...c, text: "embedded once, then rewritten" }]);
         const scope = { documentIds: [doc("x")] };
-        expect(await index.searchVector([1, 0, 0, 0], scope, 5)).toEqual([]);
-        expect(chunkIds(await index.searchText("embedded", scope, 5))).toEqual([`${doc("x")}:0`]);
+        expect(await index.searchVector(SPACE, [1, 0, 0, 0], scope, 5)).toEqual([]);
+        expect(await index.searchVector(OTHER_SPACE, [1, 0, 0, 0, 0, 0], scope, 5)).toEqual([]);
+        expect(await index.countVectors(SPACE, doc("x"))).toBe(0);
+        expect(chunkIds(await index.searchText("rewritten", scope, 5))).toEqual([`${doc("x")}:0`]);
       });
     });
 
     describe("deletion", () => {
       it("deleteDocument removes the document's chunks from text and vector search", async () => {
-        await index.upsert([
-          chunk("x", 0, "Termination for convenience.", { vector: [1, 0, 0, 0] }),
-          chunk("x", 1, "Termination for cause.", { vector: [0, 1, 0, 0] }),
-          chunk("y", 0, "Termination notice period.", { vector: [1, 0, 0, 0] }),
+        const chunks = [chunk("x", 0, "Termination for convenience."), chunk("x", 1, "Termination for cause."), chunk("y", 0, "Termination notice period.")];
+        await index.upsert(chunks);
+        await embed(SPACE, [
+          [chunks[0], [1, 0, 0, 0]],
+          [chunks[1], [0, 1, 0, 0]],
+          [chunks[2], [1, 0, 0, 0]],
         ]);
         await index.deleteDocument(doc("x"));
         const scope = { documentIds: [doc("x"), doc("y")] };
         expect(await index.countChunks(doc("x"))).toBe(0);
         expect(await index.countChunks(doc("y"))).toBe(1);
         expect(documents(await index.searchText("termination", scope, 10))).toEqual([doc("y")]);
-        expect(documents(await index.searchVector([1, 0, 0, 0], scope, 10))).toEqual([doc("y")]);
+        expect(documents(await index.searchVector(SPACE, [1, 0, 0, 0], scope, 10))).toEqual([doc("y")]);
+        expect(await index.countVectors(SPACE, doc("x"))).toBe(0);
       });
 
       it("deleteOwner removes every document of that owner and nobody else's", async () => {
-        await index.upsert([
-          chunk("a1", 0, "Shared vocabulary: budget forecast.", { ownerId: owner("a"), vector: [1, 0, 0, 0] }),
-          chunk("a2", 0, "Shared vocabulary: budget review.", { ownerId: owner("a"), vector: [1, 0, 0, 0] }),
-          chunk("b1", 0, "Shared vocabulary: budget approval.", { ownerId: owner("b"), vector: [1, 0, 0, 0] }),
-        ]);
+        const chunks = [
+          chunk("a1", 0, "Shared vocabulary: budget forecast.", { ownerId: owner("a") }),
+          chunk("a2", 0, "Shared vocabulary: budget review.", { ownerId: owner("a") }),
+          chunk("b1", 0, "Shared vocabulary: budget approval.", { ownerId: owner("b") }),
+        ];
+        await index.upsert(chunks);
+        await embed(SPACE, chunks.map((c): [IndexedChunk, number[]] => [c, [1, 0, 0, 0]]));
         await index.deleteOwner(owner("a"));
         const scope = { documentIds: [doc("a1"), doc("a2"), doc("b1")] };
         expect(await index.countChunks(doc("a1"))).toBe(0);
         expect(await index.countChunks(doc("a2"))).toBe(0);
         expect(await index.countChunks(doc("b1"))).toBe(1);
         expect(documents(await index.searchText("budget vocabulary", scope, 10))).toEqual([doc("b1")]);
-        expect(documents(await index.searchVector([1, 0, 0, 0], scope, 10))).toEqual([doc("b1")]);
+        expect(documents(await index.searchVector(SPACE, [1, 0, 0, 0], scope, 10))).toEqual([doc("b1")]);
       });
 
       it("re-indexing after deletion works", async () => {

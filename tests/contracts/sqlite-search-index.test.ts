@@ -33,11 +33,9 @@ describe("SqliteSearchIndex", () => {
   it("keeps the FTS index and the vectors consistent with the chunks table through upserts and deletes", async () => {
     const db = openDatabase(":memory:");
     const index = new SqliteSearchIndex(db);
-    await index.upsert([
-      chunk("d", 0, "alpha beta", { vector: [1, 2] }),
-      chunk("d", 1, "gamma", { vector: [1, 2] }),
-      chunk("e", 0, "delta", { ownerId: "o2", vector: [1, 2] }),
-    ]);
+    const chunks = [chunk("d", 0, "alpha beta"), chunk("d", 1, "gamma"), chunk("e", 0, "delta", { ownerId: "o2" })];
+    await index.upsert(chunks);
+    await index.upsertVectors("k/m", chunks.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId, vector: [1, 2] })));
     await index.upsert([chunk("d", 0, "epsilon zeta")]);
     await index.deleteDocument("d");
     await index.upsert([chunk("d", 2, "eta")]);
@@ -56,12 +54,14 @@ describe("SqliteSearchIndex", () => {
     const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
     try {
       const first = openDatabase(join(dir, "search.db"));
-      await new SqliteSearchIndex(first).upsert([chunk("d", 0, "persistent words", { vector: [0.1, 0.2, 0.3] })]);
+      const written = new SqliteSearchIndex(first);
+      await written.upsert([chunk("d", 0, "persistent words")]);
+      await written.upsertVectors("k/m", [{ chunkId: "d:0", documentId: "d", vector: [0.1, 0.2, 0.3] }]);
       first.close();
       const second = openDatabase(join(dir, "search.db"));
       const index = new SqliteSearchIndex(second);
       expect((await index.searchText("persistent", { documentIds: ["d"] }, 5)).length).toBe(1);
-      const [hit] = await index.searchVector([0.1, 0.2, 0.3], { documentIds: ["d"] }, 5);
+      const [hit] = await index.searchVector("k/m", [0.1, 0.2, 0.3], { documentIds: ["d"] }, 5);
       expect(hit.score).toBeCloseTo(1, 5);
       second.close();
     } finally {
@@ -71,9 +71,13 @@ describe("SqliteSearchIndex", () => {
 
   it("skips stored vectors whose dimension differs from the query's", async () => {
     const index = new SqliteSearchIndex(openDatabase(":memory:"));
-    await index.upsert([chunk("d", 0, "three", { vector: [1, 0, 0] }), chunk("d", 1, "two", { vector: [1, 0] })]);
-    expect((await index.searchVector([1, 0], { documentIds: ["d"] }, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
-    expect(await index.searchVector([0, 0], { documentIds: ["d"] }, 5)).toEqual([]);
+    await index.upsert([chunk("d", 0, "three"), chunk("d", 1, "two")]);
+    await index.upsertVectors("k/m", [
+      { chunkId: "d:0", documentId: "d", vector: [1, 0, 0] },
+      { chunkId: "d:1", documentId: "d", vector: [1, 0] },
+    ]);
+    expect((await index.searchVector("k/m", [1, 0], { documentIds: ["d"] }, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
+    expect(await index.searchVector("k/m", [0, 0], { documentIds: ["d"] }, 5)).toEqual([]);
   });
 
   it("accepts a scope of thousands of document ids (one JSON parameter, not one variable each)", async () => {
@@ -83,23 +87,39 @@ describe("SqliteSearchIndex", () => {
     expect((await index.searchText("needle", { documentIds }, 5)).length).toBe(1);
   });
 
-  it("lists every chunk with its vector, in batches (to copy the index onto Qdrant)", async () => {
+  it("lists every chunk, then every space's vectors, in batches (to copy the index onto Qdrant)", async () => {
     const index = new SqliteSearchIndex(openDatabase(":memory:"));
-    await index.upsert([chunk("d", 0, "zero", { vector: [0.5, -1] }), chunk("d", 1, "one"), chunk("e", 0, "two", { blockIds: ["b1"], vector: [1, 2] })]);
+    await index.upsert([chunk("d", 0, "zero"), chunk("d", 1, "one"), chunk("e", 0, "two", { blockIds: ["b1"] })]);
+    await index.upsertVectors("k/small", [
+      { chunkId: "d:0", documentId: "d", vector: [0.5, -1] },
+      { chunkId: "e:0", documentId: "e", vector: [1, 2] },
+    ]);
+    await index.upsertVectors("k/large", [{ chunkId: "d:1", documentId: "d", vector: [1, 0, 0] }]);
     await index.upsert([chunk("d", 1, "one again")]);
     const batches = [...index.allChunks(2)];
     expect(batches.map((b) => b.length)).toEqual([2, 1]);
-    expect(batches.flat()).toEqual([
-      chunk("d", 0, "zero", { vector: [0.5, -1] }),
-      chunk("d", 1, "one again"),
-      chunk("e", 0, "two", { blockIds: ["b1"], vector: [1, 2] }),
+    expect(batches.flat()).toEqual([chunk("d", 0, "zero"), chunk("d", 1, "one again"), chunk("e", 0, "two", { blockIds: ["b1"] })]);
+    expect([...index.allVectors(1)]).toEqual([
+      { space: "k/small", vectors: [{ chunkId: "d:0", documentId: "d", vector: [0.5, -1] }] },
+      { space: "k/small", vectors: [{ chunkId: "e:0", documentId: "e", vector: [1, 2] }] },
     ]);
+  });
+
+  it("drops a vector table from before vector spaces (never written outside tests) and starts clean", async () => {
+    const db = openDatabase(":memory:");
+    db.exec("CREATE TABLE chunk_vectors (id INTEGER PRIMARY KEY, document_id TEXT NOT NULL, vector BLOB NOT NULL)");
+    const index = new SqliteSearchIndex(db);
+    await index.upsert([chunk("d", 0, "zero")]);
+    await index.upsertVectors("k/m", [{ chunkId: "d:0", documentId: "d", vector: [1] }]);
+    expect(await index.countVectors("k/m", "d")).toBe(1);
   });
 
   it("rejects chunks without ids or with non-finite vectors", async () => {
     const index = new SqliteSearchIndex(openDatabase(":memory:"));
     await expect(index.upsert([chunk("d", 0, "x", { chunkId: "" })])).rejects.toThrow();
-    await expect(index.upsert([chunk("d", 0, "x", { vector: [Number.NaN] })])).rejects.toThrow();
+    await index.upsert([chunk("d", 0, "x")]);
+    await expect(index.upsertVectors("k/m", [{ chunkId: "d:0", documentId: "d", vector: [Number.NaN] }])).rejects.toThrow();
+    await expect(index.upsertVectors("", [{ chunkId: "d:0", documentId: "d", vector: [1] }])).rejects.toThrow();
   });
 });
 

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
-import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
+import type { ChunkHit, ChunkVector, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
+import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk, validateVectors } from "#infrastructure/search/chunks";
 import { queryTerms } from "#infrastructure/search/terms";
 
 /**
@@ -24,12 +24,11 @@ import { queryTerms } from "#infrastructure/search/terms";
  * corpus-wide, as FTS5 keeps them per table; only the ordering of in-scope rows
  * depends on them, never which rows are returned.)
  *
- * Vectors live in their own table (`chunk_vectors`, Float32 BLOBs keyed by the
- * chunk's rowid, with the document id for scoping): a 384-d vector is 1.5 KB,
- * and keeping it inside `chunks` rows made every text search ~4× slower (the
- * join reads far sparser pages). Vector search is an exact cosine scan over the
- * scoped chunks whose vector has the query's dimension (chunks embedded by a
- * model of another dimension are skipped).
+ * Vectors live in their own table (`chunk_vectors`, Float32 BLOBs keyed by
+ * space and the chunk's rowid, with the document id for scoping): a 384-d
+ * vector is 1.5 KB, and keeping it inside `chunks` rows made every text search
+ * ~4× slower (the join reads far sparser pages). Vector search is an exact
+ * cosine scan over the space's scoped vectors of the query's dimension.
  *
  * Hits carry the chunk without its vector (callers rank and cite; they never
  * need the embedding back).
@@ -45,9 +44,15 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly vectorStmt: Database.Statement;
   private readonly chunkByIdStmt: Database.Statement;
   private readonly pageStmt: Database.Statement;
+  private readonly listStmt: Database.Statement;
+  private readonly countVectorsStmt: Database.Statement;
+  private readonly spacesStmt: Database.Statement;
+  private readonly spacePageStmt: Database.Statement;
   private readonly upsertMany: (chunks: IndexedChunk[]) => void;
+  private readonly upsertVectorsMany: (space: string, vectors: ChunkVector[]) => void;
 
   constructor(db: Database.Database) {
+    migrateVectorTable(db);
     db.exec(SCHEMA);
     this.upsertStmt = db.prepare(`
       INSERT INTO chunks (chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids)
@@ -58,9 +63,18 @@ export class SqliteSearchIndex implements SearchIndex {
         block_ids = excluded.block_ids
       RETURNING id`);
     this.upsertVectorStmt = db.prepare(`
-      INSERT INTO chunk_vectors (id, document_id, vector) VALUES (?, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET document_id = excluded.document_id, vector = excluded.vector`);
+      INSERT INTO chunk_vectors (space, id, document_id, vector)
+      SELECT @space, id, document_id, @vector FROM chunks WHERE chunk_id = @chunkId
+      ON CONFLICT (space, id) DO UPDATE SET vector = excluded.vector`);
     this.deleteVectorStmt = db.prepare("DELETE FROM chunk_vectors WHERE id = ?");
+    this.listStmt = db.prepare(
+      "SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks WHERE document_id = ? ORDER BY ordinal",
+    );
+    this.countVectorsStmt = db.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE space = ? AND document_id = ?");
+    this.spacesStmt = db.prepare("SELECT DISTINCT space FROM chunk_vectors ORDER BY space");
+    this.spacePageStmt = db.prepare(`
+      SELECT v.id, c.chunk_id, c.document_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.id
+      WHERE v.space = @space AND v.id > @after ORDER BY v.id LIMIT @limit`);
     this.deleteDocumentStmt = db.prepare("DELETE FROM chunks WHERE document_id = ?");
     this.deleteOwnerStmt = db.prepare("DELETE FROM chunks WHERE owner_id = ?");
     this.countStmt = db.prepare("SELECT count(*) AS n FROM chunks WHERE document_id = ?");
@@ -75,20 +89,22 @@ export class SqliteSearchIndex implements SearchIndex {
       LIMIT @limit`);
     this.vectorStmt = db.prepare(`
       SELECT id, vector FROM chunk_vectors
-      WHERE document_id IN (SELECT value FROM json_each(@scope)) AND length(vector) = @bytes`);
+      WHERE space = @space AND document_id IN (SELECT value FROM json_each(@scope)) AND length(vector) = @bytes`);
     this.chunkByIdStmt = db.prepare(
       "SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks WHERE id = ?",
     );
     this.pageStmt = db.prepare(`
-      SELECT c.id, c.chunk_id, c.document_id, c.owner_id, c.page_number, c.ordinal, c.text, c.block_ids, v.vector
-      FROM chunks c LEFT JOIN chunk_vectors v ON v.id = c.id
-      WHERE c.id > @after ORDER BY c.id LIMIT @limit`);
+      SELECT id, chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids
+      FROM chunks WHERE id > @after ORDER BY id LIMIT @limit`);
     this.upsertMany = db.transaction((chunks: IndexedChunk[]) => {
       for (const chunk of chunks) {
         const { id } = this.upsertStmt.get(toRow(chunk)) as { id: number };
-        if (chunk.vector && chunk.vector.length > 0) this.upsertVectorStmt.run(id, chunk.documentId, toBlob(chunk.vector));
-        else this.deleteVectorStmt.run(id);
+        // The chunk's vectors embedded its previous text.
+        this.deleteVectorStmt.run(id);
       }
+    });
+    this.upsertVectorsMany = db.transaction((space: string, vectors: ChunkVector[]) => {
+      for (const { chunkId, vector } of vectors) this.upsertVectorStmt.run({ space, chunkId, vector: toBlob(vector) });
     });
   }
 
@@ -109,6 +125,19 @@ export class SqliteSearchIndex implements SearchIndex {
     return (this.countStmt.get(documentId) as { n: number }).n;
   }
 
+  async listChunks(documentId: string): Promise<IndexedChunk[]> {
+    return (this.listStmt.all(documentId) as ChunkRow[]).map(fromRow);
+  }
+
+  async upsertVectors(space: string, vectors: ChunkVector[]): Promise<void> {
+    validateVectors(space, vectors);
+    this.upsertVectorsMany(space, vectors);
+  }
+
+  async countVectors(space: string, documentId: string): Promise<number> {
+    return (this.countVectorsStmt.get(space, documentId) as { n: number }).n;
+  }
+
   async searchText(query: string, scope: SearchScope, limit: number): Promise<ChunkHit[]> {
     const match = toFtsQuery(query);
     const ids = scopeIds(scope);
@@ -119,17 +148,29 @@ export class SqliteSearchIndex implements SearchIndex {
     return rows.map((row) => ({ chunk: fromRow(row), score: -row.bm25_score }));
   }
 
-  /** Every chunk, with its vector, `batchSize` at a time in storage order: for copying the index to another adapter. */
+  /** Every chunk, `batchSize` at a time in storage order: for copying the index to another adapter. */
   *allChunks(batchSize = 500): Generator<IndexedChunk[]> {
     for (let after = 0; ; ) {
-      const rows = this.pageStmt.all({ after, limit: batchSize }) as (ChunkRow & { id: number; vector: Buffer | null })[];
+      const rows = this.pageStmt.all({ after, limit: batchSize }) as (ChunkRow & { id: number })[];
       if (rows.length === 0) return;
-      yield rows.map((row) => (row.vector ? { ...fromRow(row), vector: Array.from(toFloat32(row.vector)) } : fromRow(row)));
+      yield rows.map(fromRow);
       after = rows[rows.length - 1].id;
     }
   }
 
-  async searchVector(vector: number[], scope: SearchScope, limit: number): Promise<ChunkHit[]> {
+  /** Every space's vectors, `batchSize` at a time: for copying the index to another adapter (after its chunks). */
+  *allVectors(batchSize = 500): Generator<{ space: string; vectors: ChunkVector[] }> {
+    for (const { space } of this.spacesStmt.all() as { space: string }[]) {
+      for (let after = 0; ; ) {
+        const rows = this.spacePageStmt.all({ space, after, limit: batchSize }) as { id: number; chunk_id: string; document_id: string; vector: Buffer }[];
+        if (rows.length === 0) break;
+        yield { space, vectors: rows.map((row) => ({ chunkId: row.chunk_id, documentId: row.document_id, vector: Array.from(toFloat32(row.vector)) })) };
+        after = rows[rows.length - 1].id;
+      }
+    }
+  }
+
+  async searchVector(space: string, vector: number[], scope: SearchScope, limit: number): Promise<ChunkHit[]> {
     const ids = scopeIds(scope);
     const max = normalizeLimit(limit);
     if (ids.length === 0 || max === 0 || vector.length === 0) return [];
@@ -138,7 +179,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (!(queryNorm > 0) || !Number.isFinite(queryNorm)) return [];
 
     const top: Scored[] = [];
-    for (const row of this.vectorStmt.iterate({ scope: JSON.stringify(ids), bytes: query.byteLength }) as IterableIterator<{
+    for (const row of this.vectorStmt.iterate({ space, scope: JSON.stringify(ids), bytes: query.byteLength }) as IterableIterator<{
       id: number;
       vector: Buffer;
     }>) {
@@ -177,11 +218,14 @@ const SCHEMA = `
     block_ids TEXT NOT NULL
   );
   CREATE TABLE IF NOT EXISTS chunk_vectors (
-    id INTEGER PRIMARY KEY, -- chunks.id
+    space TEXT NOT NULL, -- the embedding model ("<keysetId>/<model>")
+    id INTEGER NOT NULL, -- chunks.id
     document_id TEXT NOT NULL,
-    vector BLOB NOT NULL -- Float32Array bytes (platform order: little-endian everywhere Node runs)
+    vector BLOB NOT NULL, -- Float32Array bytes (platform order: little-endian everywhere Node runs)
+    PRIMARY KEY (space, id)
   );
-  CREATE INDEX IF NOT EXISTS chunk_vectors_document ON chunk_vectors (document_id);
+  CREATE INDEX IF NOT EXISTS chunk_vectors_document ON chunk_vectors (space, document_id);
+  CREATE INDEX IF NOT EXISTS chunk_vectors_chunk ON chunk_vectors (id);
   CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id, ordinal);
   CREATE INDEX IF NOT EXISTS chunks_owner ON chunks (owner_id);
   CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
@@ -250,6 +294,18 @@ function parseBlockIds(json: string): string[] {
 
 
 
+
+/**
+ * Before vector spaces, `chunk_vectors` held one vector per chunk with no
+ * model; nothing ever wrote to it outside tests, so the old table is dropped
+ * rather than guessed into a space.
+ */
+function migrateVectorTable(db: Database.Database): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('chunk_vectors')").all() as { name: string }[];
+  if (columns.length > 0 && !columns.some((c) => c.name === "space")) {
+    db.exec("DROP INDEX IF EXISTS chunk_vectors_document; DROP TABLE chunk_vectors;");
+  }
+}
 
 function toBlob(vector: number[]): Buffer {
   const floats = Float32Array.from(vector);
