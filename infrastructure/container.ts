@@ -31,6 +31,7 @@ import { WorkspaceService } from "#application/workspace/workspace-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
+import { EmbeddingIndexer } from "#application/workspace/embedding-indexer";
 import type { AppSettings } from "#application/shared/app-settings";
 import { allProjectors } from "#projections/index";
 import { allWorkflows } from "#workflows/index";
@@ -172,6 +173,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     KeysetModels,
     KeysetService,
     ChatLayoutService,
+    EmbeddingIndexer,
   ]) {
     container.bind(service).toSelf();
   }
@@ -195,6 +197,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const registry: ActivityRegistry = {
     ...container.get(IngestionActivities).registry(),
     ...container.get(WorkspaceService).activities(),
+    ...container.get(EmbeddingIndexer).activities(),
     ...container.get(AccountDeletionActivities).registry(),
     ...options.activities,
     ...jobActivities(jobHandlers),

@@ -60,6 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       description: ws.description,
       type: ws.type,
       chatPreference: ws.chatPreference,
+      embeddingIndex: ws.embeddingIndex ?? null,
       session: ws.session,
       firstConversationId: ws.firstConversationId,
       documents: ws.documents,
@@ -626,7 +627,7 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
           onAttached={() => undefined}
         />
       )}
-      <SettingsDialog open={settingsOpen} onOpenChange={setSettingsOpen} name={workspace.name} description={workspace.description} preferences={preferences} preferenceOptions={modelOptions} />
+      <SettingsDialog open={settingsOpen} onOpenChange={setSettingsOpen} name={workspace.name} description={workspace.description} preferences={preferences} preferenceOptions={modelOptions} embeddingIndex={workspace.embeddingIndex} documents={workspace.documents} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { KeyCipher } from "#application/ports/key-cipher";
 import type { LanguageModel } from "#application/ports/language-model";
-import type { ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
+import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { handleCommand } from "#application/shared/command-handler";
 import { type KeysetEvent, type KeysetState, keysetDecider, keysetNotFound, keysetStreamId } from "#domain/identity/keyset";
@@ -25,6 +25,8 @@ export interface ModelOption {
   provider: string;
   subProvider: string;
   models: { id: string; label: string }[];
+  /** Of the keyset's models, those that embed (the Workspace Settings embedding picker); none for the built-in keyset. */
+  embeddingModels: { id: string; label: string }[];
 }
 
 /**
@@ -66,6 +68,13 @@ export class KeysetModels {
     return this.providers.languageModel(keyset, choice.model || keyset.model || "");
   }
 
+  /** The embedding model of a choice; the built-in keyset has none, a missing or foreign keyset answers KEYSET_NOT_FOUND. */
+  async embedder(ownerId: string, choice: ModelChoice): Promise<Embedder> {
+    if (choice.keysetId === BUILT_IN_KEYSET) throw new DomainError("VALIDATION", "The built-in keyset has no embedding model; choose one of your keysets.", "embedding");
+    const keyset = await this.unsealed(ownerId, choice.keysetId);
+    return this.providers.embedder(keyset, choice.model);
+  }
+
   /** Built-in first, then the user's keysets with the models each offers. */
   async availableFor(userId: string): Promise<ModelOption[]> {
     const keysets = await this.readModels
@@ -78,10 +87,13 @@ export class KeysetModels {
         provider: "DocuChat",
         subProvider: "DocuChat",
         models: [{ id: this.builtInModel.id, label: this.builtInModel.label }],
+        embeddingModels: [],
       },
       ...keysets.map((k) => {
         const models = k.models.length > 0 ? k.models : k.model ? [k.model] : [];
-        return { keysetId: k.id, keysetName: k.name, provider: k.provider, subProvider: k.subProvider, models: models.map((m) => ({ id: m, label: m })) };
+        const embedding = this.providers.embeddingModels(k, models);
+        const option = (m: string) => ({ id: m, label: m });
+        return { keysetId: k.id, keysetName: k.name, provider: k.provider, subProvider: k.subProvider, models: models.map(option), embeddingModels: embedding.map(option) };
       }),
     ];
   }

@@ -32,6 +32,7 @@ import {
   workspaceSessionSchema,
 } from "#domain/workspace/workspace-rules";
 import { WORKSPACE_USAGE, type WorkspaceUsageReadModel } from "#projections/workspace/workspaces.projector";
+import { workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
 import { type LaunchStepOutcome, workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
 
 /** Namespace for ids derived from a workspace id, so launch steps are idempotent across retries. */
@@ -218,7 +219,17 @@ export class WorkspaceService {
     return ws;
   }
 
-  private execute(workspaceId: string, ownerId: string, ctx: RequestContext | null, command: WorkspaceCommand) {
-    return handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, { metadata: eventMetadata(ctx, ownerId, workspaceLaunchWorkflowId(workspaceId)) });
+  private async execute(workspaceId: string, ownerId: string, ctx: RequestContext | null, command: WorkspaceCommand) {
+    const result = await handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, {
+      metadata: eventMetadata(ctx, ownerId, workspaceLaunchWorkflowId(workspaceId)),
+    });
+    // A chosen embedding model, or documents joining a workspace that has one: (re-)embed in the background.
+    for (const event of result.events) {
+      if (event.type === "EmbeddingIndexRequested") {
+        const { revision } = event.data;
+        await this.workflows.start(workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId(workspaceId, revision), { workspaceId, revision });
+      }
+    }
+    return result;
   }
 }

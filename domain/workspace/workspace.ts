@@ -60,7 +60,18 @@ export type WorkspaceEvent =
   | DomainEvent<"WorkspaceRenamed", { personal: { name: string; description: string } | null; renamedAt: string }>
   | DomainEvent<"ChatPreferenceChanged", { chatPreference: ChatPreference; changedAt: string }>
   | DomainEvent<"WorkspaceSessionSaved", { session: WorkspaceSession; savedAt: string }>
-  | DomainEvent<"WorkspaceDeleted", { deletedAt: string }>;
+  | DomainEvent<"WorkspaceDeleted", { deletedAt: string }>
+  /**
+   * The workspace's documents are to be (re-)embedded with its embedding model:
+   * on choosing a model and whenever documents join. A later revision supersedes
+   * an earlier one still running.
+   */
+  | DomainEvent<"EmbeddingIndexRequested", { revision: number; keysetId: string; model: string; requestedAt: string }>
+  | DomainEvent<
+      "EmbeddingIndexProgressed",
+      { revision: number; documentId: string; done: number; total: number; failure: string | null; progressedAt: string }
+    >
+  | DomainEvent<"EmbeddingIndexCompleted", { revision: number; completedAt: string }>;
 
 export type WorkspaceCommand =
   | {
@@ -82,6 +93,8 @@ export type WorkspaceCommand =
   | { type: "Rename"; name: string; description: string; now: Date }
   | { type: "ChangeChatPreference"; chatPreference: ChatPreference; now: Date }
   | { type: "SaveSession"; session: WorkspaceSession; now: Date }
+  | { type: "RecordEmbeddingProgress"; revision: number; documentId: string; done: number; total: number; failure: string | null; now: Date }
+  | { type: "CompleteEmbeddingIndex"; revision: number; now: Date }
   | { type: "Delete"; now: Date };
 
 export type WorkspaceState =
@@ -97,6 +110,10 @@ export type WorkspaceState =
       firstConversationId: string | null;
       resumeId: string | null;
       session: WorkspaceSession;
+      embedding: ModelChoice | null;
+      /** Latest embedding index run requested (0: none yet). */
+      embeddingRevision: number;
+      embeddingCompleted: boolean;
     };
 
 const iso = (d: Date) => d.toISOString();
@@ -141,7 +158,9 @@ export function decide(command: WorkspaceCommand, state: WorkspaceState): Worksp
       if (fresh.length === 0) return [];
       const attached = new Set([...ws.documentIds, ...fresh.filter((r) => r.status === "ATTACH_SUCCESS").map((r) => r.documentId)]);
       if (attached.size > MAX_DOCUMENTS_PER_WORKSPACE) throw new DomainError("TOO_MANY_DOCUMENTS", "Can not upload more than 10 files");
-      return [{ type: "DocumentsAttached", data: { results: fresh, attachedAt: iso(command.now) } }];
+      const events: WorkspaceEvent[] = [{ type: "DocumentsAttached", data: { results: fresh, attachedAt: iso(command.now) } }];
+      if (ws.embedding && fresh.some((r) => r.status === "ATTACH_SUCCESS")) events.push(embeddingRequest(ws, ws.embedding, command.now));
+      return events;
     }
     case "RecordFirstConversation": {
       const ws = live(state);
@@ -168,9 +187,25 @@ export function decide(command: WorkspaceCommand, state: WorkspaceState): Worksp
       if (!name) throw new DomainError("VALIDATION", "Workspace name is required", "name");
       return [{ type: "WorkspaceRenamed", data: { personal: { name, description: command.description.trim() }, renamedAt: iso(command.now) } }];
     }
-    case "ChangeChatPreference":
-      live(state);
-      return [{ type: "ChatPreferenceChanged", data: { chatPreference: command.chatPreference, changedAt: iso(command.now) } }];
+    case "ChangeChatPreference": {
+      const ws = live(state);
+      const events: WorkspaceEvent[] = [{ type: "ChatPreferenceChanged", data: { chatPreference: command.chatPreference, changedAt: iso(command.now) } }];
+      const next = command.chatPreference.embedding;
+      if (next && !sameChoice(next, ws.embedding) && ws.documentIds.length > 0) events.push(embeddingRequest(ws, next, command.now));
+      return events;
+    }
+    case "RecordEmbeddingProgress": {
+      const ws = live(state);
+      // A superseded run's late report changes nothing.
+      if (command.revision !== ws.embeddingRevision || ws.embeddingCompleted) return [];
+      const { revision, documentId, done, total, failure } = command;
+      return [{ type: "EmbeddingIndexProgressed", data: { revision, documentId, done, total, failure, progressedAt: iso(command.now) } }];
+    }
+    case "CompleteEmbeddingIndex": {
+      const ws = live(state);
+      if (command.revision !== ws.embeddingRevision || ws.embeddingCompleted) return [];
+      return [{ type: "EmbeddingIndexCompleted", data: { revision: command.revision, completedAt: iso(command.now) } }];
+    }
     case "SaveSession": {
       const ws = live(state);
       // Only files of this workspace can be reopened.
@@ -202,6 +237,9 @@ export function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceS
       documentIds: [],
       firstConversationId: null,
       resumeId: null,
+      embedding: event.data.chatPreference.embedding,
+      embeddingRevision: 0,
+      embeddingCompleted: false,
       // On creation the first file is the open one (spec 000 §4 Workspace launch).
       session: { activeFileIds: first ? [first] : [], openFileId: first, activeConversationId: null },
     };
@@ -222,11 +260,23 @@ export function evolve(state: WorkspaceState, event: WorkspaceEvent): WorkspaceS
       return { ...state, status: "FAILED" };
     case "WorkspaceSessionSaved":
       return { ...state, session: event.data.session };
+    case "ChatPreferenceChanged":
+      return { ...state, embedding: event.data.chatPreference.embedding };
+    case "EmbeddingIndexRequested":
+      return { ...state, embeddingRevision: event.data.revision, embeddingCompleted: false };
+    case "EmbeddingIndexCompleted":
+      return { ...state, embeddingCompleted: true };
     case "WorkspaceDeleted":
       return { ...state, status: "DELETED" };
     default:
       return state;
   }
+}
+
+const sameChoice = (a: ModelChoice | null, b: ModelChoice | null) => a?.keysetId === b?.keysetId && a?.model === b?.model;
+
+function embeddingRequest(ws: { embeddingRevision: number }, choice: ModelChoice, now: Date): WorkspaceEvent {
+  return { type: "EmbeddingIndexRequested", data: { revision: ws.embeddingRevision + 1, keysetId: choice.keysetId, model: choice.model, requestedAt: iso(now) } };
 }
 
 export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, WorkspaceState> = {
@@ -236,6 +286,9 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
 };
 
 export const workspaceStreamId = (workspaceId: string) => `workspace-${workspaceId}`;
+
+/** Vectors of one embedding model live in their own space of the search index: vectors of different models never meet. */
+export const embeddingSpace = (choice: ModelChoice) => `${choice.keysetId}/${choice.model}`;
 
 export const BUILT_IN_KEYSET = "docuchat";
 export const BUILT_IN_TEXT_MODEL = "docuchat-extractive";

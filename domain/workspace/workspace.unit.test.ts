@@ -42,4 +42,32 @@ describe("a workspace", () => {
     const deleted: WorkspaceEvent = { type: "WorkspaceDeleted", data: { deletedAt: now.toISOString() } };
     expect(() => given([...created, deleted]).when({ type: "Rename", name: "x", description: "", now })).toThrow("Workspace does not exist");
   });
+
+  describe("embedding index", () => {
+    const model = { keysetId: "k1", model: "embed-small" };
+    const choose = (embedding: typeof model | null): WorkspaceCommand => ({ type: "ChangeChatPreference", chatPreference: { ...DEFAULT_CHAT_PREFERENCE, embedding }, now });
+    const history = (...commands: WorkspaceCommand[]) =>
+      commands.reduce<WorkspaceEvent[]>((events, command) => [...events, ...given(events).when(command)], [...created, attached]);
+
+    it("is requested when a model is chosen and when documents join, each time as a new revision", () => {
+      const chosen = history(choose(model));
+      expect(chosen.at(-1)).toMatchObject({ type: "EmbeddingIndexRequested", data: { revision: 1, keysetId: "k1", model: "embed-small" } });
+      // Choosing the same model again, or keyword search only, asks for nothing.
+      expect(given(chosen).when(choose(model)).map((e) => e.type)).toEqual(["ChatPreferenceChanged"]);
+      expect(given(chosen).when(choose(null)).map((e) => e.type)).toEqual(["ChatPreferenceChanged"]);
+      const joined = given(chosen).when({ type: "AttachDocuments", results: [{ documentId: "b", status: "ATTACH_SUCCESS", reason: null }], now, duringLaunch: false });
+      expect(joined.at(-1)).toMatchObject({ type: "EmbeddingIndexRequested", data: { revision: 2 } });
+    });
+
+    it("takes progress and completion only from the latest revision", () => {
+      const twice = history(choose(model), choose({ keysetId: "k1", model: "embed-large" }));
+      const progress = (revision: number): WorkspaceCommand => ({ type: "RecordEmbeddingProgress", revision, documentId: "a", done: 1, total: 1, failure: null, now });
+      expect(given(twice).when(progress(1))).toEqual([]);
+      expect(given(twice).when({ type: "CompleteEmbeddingIndex", revision: 1, now })).toEqual([]);
+      expect(given(twice).when(progress(2))[0].type).toBe("EmbeddingIndexProgressed");
+      const done = [...twice, ...given(twice).when({ type: "CompleteEmbeddingIndex", revision: 2, now })];
+      expect(done.at(-1)?.type).toBe("EmbeddingIndexCompleted");
+      expect(given(done).when({ type: "CompleteEmbeddingIndex", revision: 2, now })).toEqual([]);
+    });
+  });
 });

@@ -24,6 +24,19 @@ export interface WorkspaceReadModel {
   updatedAt: string;
   /** Latest use (creation, session saved on leaving): orders "Pick up where you left...". */
   lastUsedAt: string;
+  /** The latest embedding run (Workspace Settings shows its progress); null until an embedding model is chosen. */
+  embeddingIndex?: EmbeddingIndexView | null;
+}
+
+export interface EmbeddingIndexView {
+  revision: number;
+  keysetId: string;
+  model: string;
+  status: "indexing" | "ready";
+  /** Documents handled so far, of `total`. */
+  done: number;
+  total: number;
+  failures: { documentId: string; reason: string }[];
 }
 
 /** Workspaces created per owner and month ("year:month"); deleting one does not give the allowance back. */
@@ -120,6 +133,24 @@ export const workspacesProjector: Projector = {
       case "ChatPreferenceChanged":
         await workspaces.patch(id, { chatPreference: event.data.chatPreference, updatedAt: at });
         return;
+      case "EmbeddingIndexRequested": {
+        const { revision, keysetId, model } = event.data;
+        await workspaces.patch(id, { embeddingIndex: { revision, keysetId, model, status: "indexing", done: 0, total: 0, failures: [] } });
+        return;
+      }
+      case "EmbeddingIndexProgressed": {
+        const index = (await workspaces.get(id))?.embeddingIndex;
+        if (!index || index.revision !== event.data.revision) return;
+        const { documentId, done, total, failure } = event.data;
+        const failures = failure ? [...index.failures.filter((f) => f.documentId !== documentId), { documentId, reason: failure }] : index.failures;
+        await workspaces.patch(id, { embeddingIndex: { ...index, done, total, failures } });
+        return;
+      }
+      case "EmbeddingIndexCompleted": {
+        const index = (await workspaces.get(id))?.embeddingIndex;
+        if (index && index.revision === event.data.revision) await workspaces.patch(id, { embeddingIndex: { ...index, status: "ready" } });
+        return;
+      }
       case "WorkspaceSessionSaved":
         await workspaces.patch(id, { session: event.data.session, lastUsedAt: event.data.savedAt });
         return;

@@ -20,18 +20,23 @@ export type PreferenceOptions = Record<keyof ChatPreferenceValues, PreferenceOpt
 const BUILT_IN_OPTIONS: PreferenceOptions = {
   text: [{ value: BUILT_IN_VALUE, label: "DocuChat built-in (extractive)" }],
   image: [{ value: BUILT_IN_VALUE, label: "DocuChat built-in (extractive)" }],
-  // The built-in keyset has no embedding model; provider embeddings are chosen per document at upload.
+  // The built-in keyset has no embedding model: keyword search only, unless a keyset's embedding model is chosen.
   embedding: [{ value: KEYWORD_VALUE, label: "Keyword search (built-in)" }],
 };
 
 /** The select options from the user's model catalog (GET /api/models' shape): built-in first. */
 export function preferenceOptions(
-  catalog: { keysetId: string; keysetName: string; models: { id: string; label: string }[] }[],
+  catalog: { keysetId: string; keysetName: string; models: { id: string; label: string }[]; embeddingModels?: { id: string; label: string }[] }[],
 ): PreferenceOptions {
-  const models = catalog
-    .filter((k) => k.keysetId !== BUILT_IN_KEYSET_ID)
-    .flatMap((k) => k.models.map((m) => ({ value: `${k.keysetId}::${m.id}`, label: `${k.keysetName} · ${m.label}` })));
-  return { text: [...BUILT_IN_OPTIONS.text, ...models], image: [...BUILT_IN_OPTIONS.image, ...models], embedding: BUILT_IN_OPTIONS.embedding };
+  const keysets = catalog.filter((k) => k.keysetId !== BUILT_IN_KEYSET_ID);
+  const options = (pick: (k: (typeof keysets)[number]) => { id: string; label: string }[]) =>
+    keysets.flatMap((k) => pick(k).map((m) => ({ value: `${k.keysetId}::${m.id}`, label: `${k.keysetName} · ${m.label}` })));
+  const models = options((k) => k.models);
+  return {
+    text: [...BUILT_IN_OPTIONS.text, ...models],
+    image: [...BUILT_IN_OPTIONS.image, ...models],
+    embedding: [...BUILT_IN_OPTIONS.embedding, ...options((k) => k.embeddingModels ?? [])],
+  };
 }
 
 export const preferenceLabel = (kind: keyof ChatPreferenceValues, value: string, options: PreferenceOptions = BUILT_IN_OPTIONS) =>
