@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { errorBody, writeStream } from "#infrastructure/ai/testing/provider-wire";
+import { embeddingRequest, embeddingResponse, errorBody, writeStream } from "#infrastructure/ai/testing/provider-wire";
 import { PASSWORD } from "./support/account";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
@@ -37,6 +37,7 @@ import { toast } from "./support/workspace";
 const HOST = "llm.docuchat.test";
 const KEY = "sk-e2e-LOCAL-5e3c1b9a7f";
 const LLM_MODEL = "llama3.2";
+const EMBEDDING_MODEL = "nomic-embed-text";
 
 let server: AppServer;
 let browser: Browser;
@@ -96,7 +97,17 @@ beforeAll(async () => {
       }
       if (req.method === "GET" && req.url === "/v1/models") {
         res.writeHead(200, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ object: "list", data: [{ id: LLM_MODEL, object: "model" }, { id: "qwen2.5", object: "model" }] }));
+        return res.end(
+          JSON.stringify({ object: "list", data: [{ id: LLM_MODEL, object: "model" }, { id: "qwen2.5", object: "model" }, { id: EMBEDDING_MODEL, object: "model" }] }),
+        );
+      }
+      if (req.method === "POST" && req.url === "/v1/embeddings") {
+        const request = embeddingRequest("openai", JSON.parse(raw));
+        if (!request) return res.writeHead(400).end();
+        // Any fixed-size vectors do: this journey checks the indexing the user sees, retrieval has its own tests.
+        const vectors = request.texts.map((text) => [text.length % 7, 1, text.includes("gull") ? 1 : 0]);
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(JSON.stringify(embeddingResponse("openai", vectors, request.texts, request.model ?? EMBEDDING_MODEL)));
       }
       if (req.method === "POST" && req.url === "/v1/chat/completions") return answerChat(JSON.parse(raw), res);
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
@@ -153,7 +164,7 @@ async function fillLocalKey(dialog: Locator, name: string, baseUrl: string) {
   await dialog.getByLabel(/API key/).fill(KEY);
 }
 
-const KEY_ACCEPTED = "The provider accepted the key: 2 models available. Key saved.";
+const KEY_ACCEPTED = "The provider accepted the key: 3 models available. Key saved.";
 
 /** Opens Workspace Settings on its Chat Preferences tab. */
 async function openChatPreferences(page: Page) {
@@ -365,6 +376,19 @@ describe("bring-your-own provider keys", () => {
     await openChatPreferences(page);
     expect(await page.getByTestId("pref-text").innerText()).toBe(keyModel);
     await screenshot(page, "providers-workspace-key-model-1440");
+
+    // The key's embedding model: the workspace's documents are indexed with it, and the progress shows.
+    await page.getByTestId("pref-embedding").click();
+    await page.getByRole("option", { name: `Local LLM · ${EMBEDDING_MODEL}` }).click();
+    await page.getByRole("dialog", { name: "Workspace Settings" }).getByRole("button", { name: "Save" }).click();
+    await toast(page, "Chat preferences saved").waitFor();
+    await openChatPreferences(page);
+    const indexing = page.getByTestId("embedding-index");
+    await waitUntil(async () => (await indexing.getAttribute("data-status")) === "ready", "the documents indexed with the embedding model", 30_000);
+    expect(await indexing.innerText()).toContain(`Documents indexed with ${EMBEDDING_MODEL}: 1 of 1.`);
+    expect(llmRequests).toContain("POST /v1/embeddings");
+    await expectAccessible(page, "Workspace Settings with the embedding index");
+    await screenshot(page, "providers-workspace-embedding-1440");
     await page.keyboard.press("Escape");
 
     // Deleting the key: the text default and that workspace fall back to the built-in model.
