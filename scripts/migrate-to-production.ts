@@ -5,11 +5,12 @@
 //   3. the per-user subject keys of DATA_DIR/runtime.db into MongoDB, wrapped
 //      as they are (the production app reads them there, docs/decisions/041);
 //   4. every read model rebuilt into MongoDB from the copied log;
-//   5. with QDRANT_URL, every chunk of DATA_DIR/search.db into Qdrant.
+//   5. with QDRANT_URL, every chunk of DATA_DIR/search.db into Qdrant, then
+//      every vector of each embedding model's space.
 // Stop the app first. Running it again before the stack is in use is safe:
 // appends are idempotent by event id, blobs already in the bucket (same size),
-// keys already in MongoDB and chunks (by chunk id) are not copied twice. The
-// installation itself is only read.
+// keys already in MongoDB, chunks (by chunk id) and vectors (by space and chunk
+// id) are not copied twice. The installation itself is only read.
 //
 //   EVENTSTORE_URL=esdb://... MONGODB_URL=mongodb://... S3_BUCKET=... [S3_ENDPOINT=...] [QDRANT_URL=http://...] \
 //   DATA_DIR=./data APP_SECRET=... npm run migrate:production
@@ -124,12 +125,20 @@ try {
     const searchDb = openDatabase(file("search.db"));
     try {
       const qdrant = new QdrantSearchIndex({ url: env.QDRANT_URL, apiKey: env.QDRANT_API_KEY, collection: env.QDRANT_COLLECTION });
+      const embedded = new SqliteSearchIndex(searchDb);
       let chunks = 0;
-      for (const batch of new SqliteSearchIndex(searchDb).allChunks()) {
+      for (const batch of embedded.allChunks()) {
         await qdrant.upsert(batch);
         chunks += batch.length;
       }
-      console.log(`search: ${chunks} chunks copied into Qdrant (${qdrant.collection})`);
+      // After the chunks: upserting a chunk drops its vectors, and a vector needs its chunk there.
+      const vectors = new Map<string, number>();
+      for (const { space, vectors: batch } of embedded.allVectors()) {
+        await qdrant.upsertVectors(space, batch);
+        vectors.set(space, (vectors.get(space) ?? 0) + batch.length);
+      }
+      const spaces = [...vectors].map(([space, n]) => `${n} in ${space}`).join(", ");
+      console.log(`search: ${chunks} chunks copied into Qdrant (${qdrant.collection}), vectors: ${spaces || "none"}`);
     } finally {
       searchDb.close();
     }

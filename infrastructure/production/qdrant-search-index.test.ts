@@ -9,6 +9,7 @@ import {
   DEFAULT_QDRANT_COLLECTION,
   QdrantSearchIndex,
   sparseDocumentVector,
+  spaceVectorName,
   sparseQueryVector,
   termId,
 } from "./qdrant-search-index";
@@ -38,7 +39,11 @@ interface Reply {
 
 const C = DEFAULT_QDRANT_COLLECTION;
 
-/** Just enough Qdrant: collection existence and configuration are kept; points are not (queries answer `queryPoints`). */
+/**
+ * Just enough Qdrant: collection existence and configuration are kept; points
+ * are not (queries answer `queryPoints`, retrieve answers the ids in
+ * `pointIds`, scroll answers `scrollPages` one after another).
+ */
 class FakeQdrant {
   readonly requests: RecordedRequest[] = [];
   exists = false;
@@ -46,6 +51,8 @@ class FakeQdrant {
   sparseVectors: Record<string, Schemas["SparseVectorParams"]> = {};
   payloadSchema: Record<string, Schemas["PayloadIndexInfo"]> = {};
   queryPoints: Schemas["ScoredPoint"][] = [];
+  pointIds = new Set<string>();
+  scrollPages: Schemas["ScrollResult"][] = [];
   count = 0;
   /** Replies that replace the normal one, by "METHOD /path". */
   overrides = new Map<string, (request: RecordedRequest) => Reply>();
@@ -127,6 +134,15 @@ class FakeQdrant {
       return { result: done };
     }
     if (key === `PUT /collections/${this.name}/points`) return { result: done };
+    if (key === `POST /collections/${this.name}/points`) {
+      const records: Schemas["Record"][] = request.body.ids.filter((id: string) => this.pointIds.has(id)).map((id: string) => ({ id }));
+      return { result: records };
+    }
+    if (key === `PUT /collections/${this.name}/points/vectors`) {
+      const missing = request.body.points.find((p: { id: string }) => !this.pointIds.has(p.id));
+      return missing ? { status: 404, error: `Not found: No point with id ${missing.id} found` } : { result: done };
+    }
+    if (key === `POST /collections/${this.name}/points/scroll`) return { result: this.scrollPages.shift() ?? { points: [], next_page_offset: null } };
     if (key === `POST /collections/${this.name}/points/delete`) return { result: done };
     if (key === `POST /collections/${this.name}/points/query`) return { result: { points: this.queryPoints } satisfies Schemas["QueryResponse"] };
     if (key === `POST /collections/${this.name}/points/count`) return { result: { count: this.count } satisfies Schemas["CountResult"] };
@@ -137,6 +153,11 @@ class FakeQdrant {
 /** Chunks with an owner, a page and a layout block, so the payload carries them all. */
 const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk =>
   makeChunk(documentId, ordinal, text, { ownerId: "owner-1", pageNumber: 3, blockIds: ["p3-b1"], ...extra });
+
+/** The contract's two embedding models. */
+const SPACE = "keyset-a/embed-small";
+const OTHER_SPACE = "keyset-b/embed-large";
+const vectorOf = (c: IndexedChunk, vector: number[]) => ({ chunkId: c.chunkId, documentId: c.documentId, vector });
 
 const scored = (c: IndexedChunk, score: number): Schemas["ScoredPoint"] => ({
   id: chunkPointId(c.chunkId),
@@ -169,6 +190,15 @@ describe("Qdrant point ids", () => {
     expect(chunkPointId("doc-1:0")).toBe("0366eca7-a431-5dfa-ac66-ffd9b413136c");
     expect(chunkPointId("doc-1:0")).toBe(chunkPointId("doc-1:0"));
     expect(chunkPointId("doc-1:1")).not.toBe(chunkPointId("doc-1:0"));
+  });
+});
+
+describe("space vector names", () => {
+  it("are a stable, URL-safe hash of the space (changing them would orphan every stored vector)", () => {
+    expect(spaceVectorName(SPACE)).toMatch(/^space_[0-9a-f]{16}$/);
+    expect(spaceVectorName(SPACE)).toBe("space_972256df424cae0b");
+    expect(spaceVectorName(OTHER_SPACE)).not.toBe(spaceVectorName(SPACE));
+    expect(spaceVectorName("k/../../x y?#")).toMatch(/^space_[0-9a-f]{16}$/);
   });
 });
 
@@ -248,7 +278,7 @@ describe("QdrantSearchIndex requests", () => {
     await expect(index.countChunks("doc-1")).rejects.toThrow(/not a chunk index.*QDRANT_COLLECTION/);
   });
 
-  it("upserts one point per chunk: UUID id, sparse text vector, payload with the chunkId; the last copy of a chunkId wins", async () => {
+  it("upserts one point per chunk: UUID id, only the sparse text vector (so a rewritten chunk loses its space vectors), payload with the chunkId; the last copy of a chunkId wins", async () => {
     const index = await started(existing);
     const first = chunk("doc-1", 0, "The invoice lists a payment.");
     const second = chunk("doc-1", 1, "Old text");
@@ -272,32 +302,117 @@ describe("QdrantSearchIndex requests", () => {
     });
   });
 
-  it("adds a dense vector per dimension on first use, then stores vectors under it (zero vectors stay out)", async () => {
+  it("adds a named vector per space on first use, sized by its first vectors, and sets vectors on existing points only", async () => {
     const index = await started(existing);
-    await index.upsert([
-      chunk("doc-1", 0, "north", { vector: [1, 0, 0, 0] }),
-      chunk("doc-1", 1, "east", { vector: [0, 1, 0, 0] }),
-      chunk("doc-1", 2, "nowhere", { vector: [0, 0, 0, 0] }),
+    const [a, b, gone] = [chunk("doc-1", 0, "north"), chunk("doc-1", 1, "east"), chunk("doc-9", 0, "not indexed")];
+    qdrant.pointIds = new Set([chunkPointId(a.chunkId), chunkPointId(b.chunkId)]);
+    await index.upsertVectors(SPACE, [vectorOf(a, [9, 9, 9, 9]), vectorOf(b, [0, 1, 0, 0]), vectorOf(gone, [1, 1, 0, 0]), vectorOf(a, [1, 0, 0, 0])]);
+    const name = spaceVectorName(SPACE);
+    expect(qdrant.requests.filter((r) => !r.path.endsWith("/exists") && r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+      `PUT /collections/${C}/vectors/${name}`,
+      `POST /collections/${C}/points`,
+      `PUT /collections/${C}/points/vectors`,
     ]);
-    const added = qdrant.requests.filter((r) => r.path.includes("/vectors/"));
-    expect(added.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /collections/${C}/vectors/dense_4`]);
-    expect(added[0].body).toEqual({ dense: { size: 4, distance: "Cosine" } });
-    const [upsert] = qdrant.pointRequests();
-    expect(upsert.body.points.map((p: { vector: Record<string, unknown> }) => Object.keys(p.vector))).toEqual([
-      ["text", "dense_4"],
-      ["text", "dense_4"],
-      ["text"],
+    const [added, lookup, update] = qdrant.requests.filter((r) => r.method !== "GET");
+    expect(added.body).toEqual({ dense: { size: 4, distance: "Cosine" } });
+    // The last vector of a chunkId wins; a chunk not in the index is looked up and left out.
+    expect(lookup.body).toEqual({ ids: [a, b, gone].map((c) => chunkPointId(c.chunkId)), with_payload: false, with_vector: false });
+    expect(update.query).toEqual({ wait: "true" });
+    expect(update.body).toEqual({
+      points: [
+        { id: chunkPointId(a.chunkId), vector: { [name]: [1, 0, 0, 0] } },
+        { id: chunkPointId(b.chunkId), vector: { [name]: [0, 1, 0, 0] } },
+      ],
+    });
+    // Known from now on: no second request to add it; another space gets its own vector.
+    await index.upsertVectors(SPACE, [vectorOf(b, [0, 0, 1, 0])]);
+    await index.upsertVectors(OTHER_SPACE, [vectorOf(b, [0, 0, 1, 0, 0, 0])]);
+    const adds = qdrant.requests.filter((r) => /\/vectors\/space_/.test(r.path));
+    expect(adds.map((r) => [r.path.split("/").pop(), r.body.dense.size])).toEqual([
+      [name, 4],
+      [spaceVectorName(OTHER_SPACE), 6],
     ]);
-    expect(upsert.body.points[0].vector.dense_4).toEqual([1, 0, 0, 0]);
-    // Known from now on: no second request to add it.
-    await index.upsert([chunk("doc-1", 3, "south", { vector: [-1, 0, 0, 0] })]);
-    expect(qdrant.requests.filter((r) => r.path.includes("/vectors/"))).toHaveLength(1);
+    expect(qdrant.pointRequests().at(-1)!.body).toEqual({ points: [{ id: chunkPointId(b.chunkId), vector: { [spaceVectorName(OTHER_SPACE)]: [0, 0, 1, 0, 0, 0] } }] });
   });
 
-  it("says a Qdrant older than 1.18 cannot add dense vectors", async () => {
+  it("sends no update when none of the chunks is in the index", async () => {
     const index = await started(existing);
-    qdrant.overrides.set(`PUT /collections/${C}/vectors/dense_4`, () => ({ status: 404, error: "Not Found" }));
-    await expect(index.upsert([chunk("doc-1", 0, "north", { vector: [1, 0, 0, 0] })])).rejects.toThrow(/dense_4.*Qdrant 1\.18/);
+    await index.upsertVectors(SPACE, [vectorOf(chunk("doc-9", 0, "gone"), [1, 0, 0, 0])]);
+    expect(qdrant.pointRequests().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /collections/${C}/points`]);
+  });
+
+  it("looks the chunks up again when one is deleted between the look-up and the update", async () => {
+    const index = await started(existing);
+    const [a, b] = [chunk("doc-1", 0, "north"), chunk("doc-1", 1, "east")];
+    qdrant.pointIds = new Set([chunkPointId(a.chunkId), chunkPointId(b.chunkId)]);
+    qdrant.overrides.set(`POST /collections/${C}/points`, (request) => {
+      qdrant.overrides.delete(`POST /collections/${C}/points`);
+      const records = request.body.ids.map((id: string) => ({ id }));
+      qdrant.pointIds.delete(chunkPointId(b.chunkId)); // deleted right after the look-up
+      return { result: records };
+    });
+    await index.upsertVectors(SPACE, [vectorOf(a, [1, 0, 0, 0]), vectorOf(b, [0, 1, 0, 0])]);
+    const updates = qdrant.pointRequests().filter((r) => r.path.endsWith("/points/vectors"));
+    expect(updates).toHaveLength(2);
+    expect(updates[1].body.points.map((p: { id: string }) => p.id)).toEqual([chunkPointId(a.chunkId)]);
+  });
+
+  it("keeps a space at the size it started with, within a batch and across processes", async () => {
+    const index = await started(existing);
+    const name = spaceVectorName(SPACE);
+    const a = chunk("doc-1", 0, "north");
+    await expect(index.upsertVectors(SPACE, [vectorOf(a, [1, 0, 0, 0]), vectorOf(chunk("doc-1", 1, "east"), [1, 0])])).rejects.toThrow(
+      /keyset-a\/embed-small.*2 dimensions/,
+    );
+    // Another process created the space's vector with 6 dimensions just before this one tried.
+    qdrant.overrides.set(`PUT /collections/${C}/vectors/${name}`, () => {
+      qdrant.vectors[name] = { size: 6, distance: "Cosine" };
+      return { status: 409, error: `Wrong input: Vector name ${name} already exists` };
+    });
+    await expect(index.upsertVectors(SPACE, [vectorOf(a, [1, 0, 0, 0])])).rejects.toThrow(
+      'Vector space "keyset-a/embed-small" holds vectors of 6 dimensions, not 4',
+    );
+    await expect(index.upsertVectors(SPACE, [vectorOf(a, [1, 0, 0, 0])])).rejects.toThrow(/6 dimensions, not 4/);
+    expect(qdrant.pointRequests()).toEqual([]);
+    await expect(index.upsertVectors("", [vectorOf(a, [1, 0, 0, 0])])).rejects.toThrow(/at most 300 characters/);
+  });
+
+  it("says a Qdrant older than 1.18 cannot add a space's vector", async () => {
+    const index = await started(existing);
+    const name = spaceVectorName(SPACE);
+    qdrant.overrides.set(`PUT /collections/${C}/vectors/${name}`, () => ({ status: 404, error: "Not Found" }));
+    await expect(index.upsertVectors(SPACE, [vectorOf(chunk("doc-1", 0, "north"), [1, 0, 0, 0])])).rejects.toThrow(
+      new RegExp(`${name}.*Qdrant 1\\.18`),
+    );
+  });
+
+  it("counts a space's vectors of one document with a has_vector filter, and zero for a space never seen", async () => {
+    const index = await started(existing);
+    const name = spaceVectorName(SPACE);
+    qdrant.vectors = { [name]: { size: 4, distance: "Cosine" } };
+    qdrant.count = 3;
+    expect(await index.countVectors(SPACE, "doc-1")).toBe(3);
+    expect(await index.countVectors(OTHER_SPACE, "doc-1")).toBe(0);
+    const counts = qdrant.pointRequests();
+    expect(counts).toHaveLength(1);
+    expect(`${counts[0].method} ${counts[0].path}`).toBe(`POST /collections/${C}/points/count`);
+    expect(counts[0].body).toEqual({ filter: { must: [{ key: "documentId", match: { value: "doc-1" } }, { has_vector: name }] }, exact: true });
+  });
+
+  it("lists a document's chunks by scrolling every page with its filter, in reading order", async () => {
+    const index = await started(existing);
+    const [c0, c1, c2] = [chunk("doc-1", 0, "first"), chunk("doc-1", 1, "second"), chunk("doc-1", 2, "third")];
+    const record = (c: IndexedChunk): Schemas["Record"] => ({ id: chunkPointId(c.chunkId), payload: { ...c } });
+    qdrant.scrollPages = [
+      { points: [record(c2), record(c0)], next_page_offset: chunkPointId(c1.chunkId) },
+      { points: [record(c1)], next_page_offset: null },
+    ];
+    expect(await index.listChunks("doc-1")).toEqual([c0, c1, c2]);
+    const scrolls = qdrant.pointRequests();
+    expect(scrolls.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /collections/${C}/points/scroll`, `POST /collections/${C}/points/scroll`]);
+    const filter = { must: [{ key: "documentId", match: { value: "doc-1" } }] };
+    expect(scrolls[0].body).toEqual({ filter, limit: 256, with_payload: true, with_vector: false });
+    expect(scrolls[1].body).toEqual({ filter, limit: 256, offset: chunkPointId(c1.chunkId), with_payload: true, with_vector: false });
   });
 
   it("searches text with the scope as a filter inside the query, and maps hits back to chunks", async () => {
@@ -331,23 +446,25 @@ describe("QdrantSearchIndex requests", () => {
     expect(await index.searchText("payment", { documentIds: [] }, 10)).toEqual([]);
     expect(await index.searchText("payment", { documentIds: ["doc-a"] }, 0)).toEqual([]);
     expect(await index.searchText('"*:-()^', { documentIds: ["doc-a"] }, 10)).toEqual([]);
-    expect(await index.searchVector([1, 0], { documentIds: [] }, 10)).toEqual([]);
-    expect(await index.searchVector([0, 0], { documentIds: ["doc-a"] }, 10)).toEqual([]);
-    expect(await index.searchVector([], { documentIds: ["doc-a"] }, 10)).toEqual([]);
+    expect(await index.searchVector(SPACE, [1, 0], { documentIds: [] }, 10)).toEqual([]);
+    expect(await index.searchVector(SPACE, [0, 0], { documentIds: ["doc-a"] }, 10)).toEqual([]);
+    expect(await index.searchVector(SPACE, [], { documentIds: ["doc-a"] }, 10)).toEqual([]);
+    expect(await index.searchVector(SPACE, [1, 0], { documentIds: ["doc-a"] }, 0)).toEqual([]);
     expect(qdrant.pointRequests()).toEqual([]);
   });
 
-  it("searches vectors by cosine in the query's dimension, scoped by the same filter", async () => {
+  it("searches vectors by cosine using the space's vector, scoped by the same filter", async () => {
     const index = await started(existing);
-    qdrant.vectors = { dense_4: { size: 4, distance: "Cosine" } };
+    qdrant.vectors = { [spaceVectorName(SPACE)]: { size: 4, distance: "Cosine" }, [spaceVectorName(OTHER_SPACE)]: { size: 6, distance: "Cosine" } };
     const north = chunk("doc-a", 0, "north");
     qdrant.queryPoints = [scored(north, 0.995)];
-    const hits = await index.searchVector([10, 1, 0, 0], { documentIds: ["doc-a"] }, 3);
+    const hits = await index.searchVector(SPACE, [10, 1, 0, 0], { documentIds: ["doc-a", "doc-b", "doc-a"] }, 3);
     const [query] = qdrant.pointRequests();
+    expect(`${query.method} ${query.path}`).toBe(`POST /collections/${C}/points/query`);
     expect(query.body).toEqual({
       query: [10, 1, 0, 0],
-      using: "dense_4",
-      filter: { must: [{ key: "documentId", match: { any: ["doc-a"] } }] },
+      using: spaceVectorName(SPACE),
+      filter: { must: [{ key: "documentId", match: { any: ["doc-a", "doc-b"] } }] },
       limit: 3,
       with_payload: true,
       with_vector: false,
@@ -355,10 +472,11 @@ describe("QdrantSearchIndex requests", () => {
     expect(hits).toEqual([{ chunk: north, score: 0.995 }]);
   });
 
-  it("finds nothing, without querying, for a dimension no chunk was embedded with", async () => {
+  it("finds nothing, without querying, in a space never seen or with a query of another dimension than the space's", async () => {
     const index = await started(existing);
-    qdrant.vectors = { dense_4: { size: 4, distance: "Cosine" } };
-    expect(await index.searchVector([1, 0, 0], { documentIds: ["doc-a"] }, 3)).toEqual([]);
+    qdrant.vectors = { [spaceVectorName(SPACE)]: { size: 4, distance: "Cosine" }, dense_3: { size: 3, distance: "Cosine" } };
+    expect(await index.searchVector(OTHER_SPACE, [1, 0, 0, 0], { documentIds: ["doc-a"] }, 3)).toEqual([]);
+    expect(await index.searchVector(SPACE, [1, 0, 0], { documentIds: ["doc-a"] }, 3)).toEqual([]);
     expect(qdrant.pointRequests()).toEqual([]);
   });
 

@@ -1,15 +1,23 @@
 import { createHash } from "node:crypto";
 import { QdrantClient, type Schemas } from "@qdrant/js-client-rest";
 import { v5 as uuidv5 } from "uuid";
-import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
-import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk } from "#infrastructure/search/chunks";
+import type { ChunkHit, ChunkVector, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
+import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk, validateVectors } from "#infrastructure/search/chunks";
 import { analyzedQueryTerms, indexTerms } from "#infrastructure/search/terms";
 
 export const DEFAULT_QDRANT_COLLECTION = "docuchat_chunks";
 /** The sparse vector holding each chunk's terms (BM25 with Qdrant's IDF modifier). */
 export const TEXT_VECTOR = "text";
-/** One dense vector per dimension, added to the collection the first time a chunk of that dimension arrives. */
-export const denseVectorName = (dimensions: number) => `dense_${dimensions}`;
+/**
+ * The named dense vector of a space (one embedding model, "<keysetId>/<model>"):
+ * `space_` and the first 16 hex digits of SHA-1 of the space, since a space may
+ * hold any character and vector names go into URL paths. Added to the
+ * collection the first time vectors of that space arrive. Changing it would
+ * orphan every stored vector.
+ */
+export function spaceVectorName(space: string): string {
+  return `space_${createHash("sha1").update(space, "utf8").digest("hex").slice(0, 16)}`;
+}
 
 /** Namespace of the point ids: UUIDv5 of the chunkId. Changing it would orphan every indexed chunk. */
 const CHUNK_POINT_NAMESPACE = "122fc242-c868-40e9-838e-0cf46fbee381";
@@ -78,7 +86,9 @@ export interface QdrantSearchIndexOptions {
 
 /** Letters, digits, `_` and `-`: the name goes into URL paths. */
 export const QDRANT_COLLECTION_NAME = /^[A-Za-z0-9_-]{1,255}$/;
-const DENSE_NAME = /^dense_(\d+)$/;
+const SPACE_VECTOR_NAME = /^space_[0-9a-f]{16}$/;
+/** Points per scroll page of listChunks. */
+const SCROLL_PAGE = 256;
 const PAYLOAD_INDEXES = ["documentId", "ownerId"] as const;
 
 type QueryRequest = Pick<Schemas["QueryRequest"], "query" | "using" | "filter" | "limit">;
@@ -89,27 +99,32 @@ type QueryRequest = Pick<Schemas["QueryRequest"], "query" | "using" | "filter" |
  *
  * - One collection (default `docuchat_chunks`), one point per chunk, id =
  *   UUIDv5(chunkId), the chunk's fields as payload (keyword indexes on
- *   `documentId` and `ownerId`). Upsert replaces the whole point, vectors
- *   included, so a chunk upserted without a vector leaves vector search.
+ *   `documentId` and `ownerId`).
  * - Text: the sparse vector `text` with `modifier: "idf"`; the app turns text
  *   into terms exactly as the embedded FTS5 index does (infrastructure/search).
- * - Vectors: cosine, one named dense vector per dimension (`dense_384`, …),
- *   added on first use with Qdrant's create-named-vector API (Qdrant ≥ 1.18);
- *   a query vector is compared only with chunks of its own dimension.
+ * - Vectors: cosine, one named dense vector per space (`spaceVectorName`),
+ *   its size that of the first vectors stored in the space, added on first
+ *   use with Qdrant's create-named-vector API (Qdrant ≥ 1.18). Vectors are set
+ *   on existing points with update-vectors, which leaves the payload and the
+ *   other spaces alone; a query vector is compared only within its space.
+ * - Rewriting a chunk: a point upsert replaces the whole point, and a
+ *   named vector the upsert does not carry is deleted (Qdrant's
+ *   `replace_all_vectors`); chunks are upserted with the `text` vector only,
+ *   so a rewritten chunk loses its vectors in every space, as the port asks.
  * - Scope: every query carries the filter `documentId ∈ scope`, so Qdrant
  *   ranks and limits inside the scope; nothing is filtered afterwards.
  *
  * The collection is created on first use; several processes may race to
- * create it or a dense vector, and the loser finds it there.
+ * create it or a space's vector, and the loser finds it there.
  */
 export class QdrantSearchIndex implements SearchIndex {
   readonly collection: string;
   private readonly client: QdrantClient;
   private readonly batchSize: number;
   private ready: Promise<void> | null = null;
-  /** Dense vector names the collection is known to have. */
-  private readonly denseVectors = new Set<string>();
-  private readonly addingDense = new Map<string, Promise<void>>();
+  /** The collection's space vectors known so far: name → size. */
+  private readonly spaceVectors = new Map<string, number>();
+  private readonly addingVectors = new Map<string, Promise<void>>();
 
   constructor(options: QdrantSearchIndexOptions) {
     this.collection = options.collection ?? DEFAULT_QDRANT_COLLECTION;
@@ -125,8 +140,7 @@ export class QdrantSearchIndex implements SearchIndex {
     // The last copy of a chunkId in one batch wins, as if they were upserted one after another.
     const latest = [...new Map(chunks.map((chunk) => [chunk.chunkId, chunk])).values()];
     await this.ensureCollection();
-    const dimensions = new Set(latest.flatMap((chunk) => (hasDirection(chunk.vector) ? [chunk.vector.length] : [])));
-    for (const size of dimensions) await this.ensureDenseVector(size);
+    // Only the `text` vector: the upsert replaces the whole point, so an existing chunk's space vectors are dropped.
     const points = latest.map(toPoint);
     for (let i = 0; i < points.length; i += this.batchSize) {
       const batch = points.slice(i, i + this.batchSize);
@@ -150,6 +164,44 @@ export class QdrantSearchIndex implements SearchIndex {
     return count;
   }
 
+  async listChunks(documentId: string): Promise<IndexedChunk[]> {
+    await this.ensureCollection();
+    const chunks: IndexedChunk[] = [];
+    let offset: Schemas["ExtendedPointId"] | undefined;
+    do {
+      const page = await this.call("list chunks", () =>
+        this.client.scroll(this.collection, { filter: fieldIs("documentId", documentId), limit: SCROLL_PAGE, offset, with_payload: true, with_vector: false }),
+      );
+      for (const point of page.points) chunks.push(fromPayload(point.payload));
+      offset = pointId(page.next_page_offset);
+    } while (offset !== undefined);
+    // Scroll goes by point id (a hash of the chunkId); reading order is the ordinal.
+    return chunks.sort(compareChunks);
+  }
+
+  async upsertVectors(space: string, vectors: ChunkVector[]): Promise<void> {
+    validateVectors(space, vectors);
+    if (vectors.length === 0) return;
+    // The last vector of a chunkId in one batch wins, as if they were upserted one after another.
+    const latest = [...new Map(vectors.map((v) => [v.chunkId, v])).values()];
+    const size = latest[0].vector.length;
+    const odd = latest.find((v) => v.vector.length !== size);
+    if (odd) throw new Error(`Vector space ${JSON.stringify(space)}: chunk ${odd.chunkId} has ${odd.vector.length} dimensions, ${latest[0].chunkId} has ${size}`);
+    await this.ensureCollection();
+    const name = await this.ensureSpaceVector(space, size);
+    const points = latest.map((v) => ({ id: chunkPointId(v.chunkId), vector: { [name]: v.vector } }));
+    for (let i = 0; i < points.length; i += this.batchSize) await this.updateExisting(points.slice(i, i + this.batchSize));
+  }
+
+  async countVectors(space: string, documentId: string): Promise<number> {
+    await this.ensureCollection();
+    const name = spaceVectorName(space);
+    if ((await this.spaceSize(name)) === undefined) return 0;
+    const filter: Schemas["Filter"] = { must: [{ key: "documentId", match: { value: documentId } }, { has_vector: name }] };
+    const { count } = await this.call("count vectors", () => this.client.count(this.collection, { filter, exact: true }));
+    return count;
+  }
+
   async searchText(query: string, scope: SearchScope, limit: number): Promise<ChunkHit[]> {
     const ids = scopeIds(scope);
     const max = normalizeLimit(limit);
@@ -161,15 +213,39 @@ export class QdrantSearchIndex implements SearchIndex {
     return hits.filter((hit) => hit.score > 0);
   }
 
-  async searchVector(vector: number[], scope: SearchScope, limit: number): Promise<ChunkHit[]> {
+  async searchVector(space: string, vector: number[], scope: SearchScope, limit: number): Promise<ChunkHit[]> {
     const ids = scopeIds(scope);
     const max = normalizeLimit(limit);
     if (ids.length === 0 || max === 0 || !hasDirection(vector)) return [];
     await this.ensureCollection();
-    const using = denseVectorName(vector.length);
-    // No chunk was ever embedded with this dimension: nothing to compare with.
-    if (!(await this.hasDenseVector(using))) return [];
+    const using = spaceVectorName(space);
+    // No chunk was ever embedded in this space, or not with the query's dimension (the embedded index compares only equal lengths): nothing to compare with.
+    if ((await this.spaceSize(using)) !== vector.length) return [];
     return this.query({ query: vector, using, filter: inScope(ids), limit: max });
+  }
+
+  /**
+   * Sets named vectors on the points that exist. Update-vectors fails on a
+   * missing point, and the port ignores vectors of chunks it does not hold, so
+   * the ids are looked up first; a chunk deleted between the look-up and the
+   * update (Qdrant answers 404) is looked up again.
+   */
+  private async updateExisting(points: Schemas["PointVectors"][]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const found = await this.call("look up chunks", () =>
+        this.client.retrieve(this.collection, { ids: points.map((p) => p.id), with_payload: false, with_vector: false }),
+      );
+      const existing = new Set(found.map((record) => String(record.id)));
+      const update = points.filter((p) => existing.has(String(p.id)));
+      if (update.length === 0) return;
+      try {
+        await this.client.updateVectors(this.collection, { wait: true, points: update });
+        return;
+      } catch (error) {
+        if (attempt < 3 && (error as { status?: number })?.status === 404) continue;
+        throw qdrantError("store vectors", error);
+      }
+    }
   }
 
   private async query(request: QueryRequest): Promise<ChunkHit[]> {
@@ -220,50 +296,54 @@ export class QdrantSearchIndex implements SearchIndex {
     }
   }
 
-  /** Reads the collection's configuration and remembers its dense vectors. */
+  /** Reads the collection's configuration and remembers its space vectors. */
   private async describe(): Promise<Schemas["CollectionInfo"]> {
     const info = await this.call("read the collection", () => this.client.getCollection(this.collection));
     const vectors = info.config.params.vectors;
     // A collection made by this adapter has only named dense vectors (`size` at the top would be an unnamed one).
+    // Others (such as the per-dimension `dense_<n>` of earlier releases) are left alone.
     if (vectors && !("size" in vectors)) {
       for (const [name, params] of Object.entries(vectors)) {
-        const match = DENSE_NAME.exec(name);
-        if (!match || !params) continue;
-        if (params.size !== Number(match[1]) || params.distance !== "Cosine") {
-          throw new Error(`The Qdrant collection ${this.collection} has a vector ${name} of size ${params.size} (${params.distance}), not ${match[1]} (Cosine).`);
-        }
-        this.denseVectors.add(name);
+        if (!SPACE_VECTOR_NAME.test(name) || !params) continue;
+        if (params.distance !== "Cosine") throw new Error(`The Qdrant collection ${this.collection} has a vector ${name} with distance ${params.distance}, not Cosine.`);
+        this.spaceVectors.set(name, params.size);
       }
     }
     return info;
   }
 
-  private async hasDenseVector(name: string): Promise<boolean> {
-    if (!this.denseVectors.has(name)) await this.describe();
-    return this.denseVectors.has(name);
+  /** The size of a space's vector, or undefined while the collection has none. */
+  private async spaceSize(name: string): Promise<number | undefined> {
+    if (!this.spaceVectors.has(name)) await this.describe();
+    return this.spaceVectors.get(name);
   }
 
-  private ensureDenseVector(size: number): Promise<void> {
-    const name = denseVectorName(size);
-    if (this.denseVectors.has(name)) return Promise.resolve();
-    let pending = this.addingDense.get(name);
-    if (!pending) {
-      pending = this.addDenseVector(name, size).finally(() => this.addingDense.delete(name));
-      this.addingDense.set(name, pending);
+  /** The space's vector name, after adding it (`size`) if the collection lacks it; a space keeps the size it started with. */
+  private async ensureSpaceVector(space: string, size: number): Promise<string> {
+    const name = spaceVectorName(space);
+    if (!this.spaceVectors.has(name)) {
+      let pending = this.addingVectors.get(name);
+      if (!pending) {
+        pending = this.addSpaceVector(name, size).finally(() => this.addingVectors.delete(name));
+        this.addingVectors.set(name, pending);
+      }
+      await pending;
     }
-    return pending;
+    const known = this.spaceVectors.get(name);
+    if (known !== size) throw new Error(`Vector space ${JSON.stringify(space)} holds vectors of ${known} dimensions, not ${size}`);
+    return name;
   }
 
-  private async addDenseVector(name: string, size: number): Promise<void> {
-    if (await this.hasDenseVector(name)) return;
+  private async addSpaceVector(name: string, size: number): Promise<void> {
+    if ((await this.spaceSize(name)) !== undefined) return;
     try {
       await this.client.createVectorName(this.collection, name, { dense: { size, distance: "Cosine" } }, { wait: true });
     } catch (error) {
-      // Added by another process meanwhile?
-      if (await this.hasDenseVector(name)) return;
-      throw qdrantError(`add the dense vector ${name} to ${this.collection} (adding named vectors needs Qdrant 1.18 or later)`, error);
+      // Added by another process meanwhile (perhaps with another size, which the caller reports)?
+      if ((await this.spaceSize(name)) !== undefined) return;
+      throw qdrantError(`add the vector ${name} to ${this.collection} (adding named vectors needs Qdrant 1.18 or later)`, error);
     }
-    this.denseVectors.add(name);
+    this.spaceVectors.set(name, size);
   }
 
   private async call<T>(action: string, fn: () => Promise<T>): Promise<T> {
@@ -275,17 +355,12 @@ export class QdrantSearchIndex implements SearchIndex {
   }
 }
 
-/** The point's payload: the chunk without its vector. */
-type ChunkPayload = Omit<IndexedChunk, "vector">;
-
 function toPoint(chunk: IndexedChunk): Schemas["PointStruct"] {
-  const vector: Record<string, Schemas["Vector"]> = { [TEXT_VECTOR]: sparseDocumentVector(chunk.text) };
-  if (hasDirection(chunk.vector)) vector[denseVectorName(chunk.vector.length)] = chunk.vector;
-  return { id: chunkPointId(chunk.chunkId), vector, payload: { ...chunkFields(chunk) } };
+  return { id: chunkPointId(chunk.chunkId), vector: { [TEXT_VECTOR]: sparseDocumentVector(chunk.text) }, payload: { ...chunkFields(chunk) } };
 }
 
 function fromPayload(payload: Schemas["Payload"] | null | undefined): IndexedChunk {
-  const p = (payload ?? {}) as Partial<Record<keyof ChunkPayload, unknown>>;
+  const p = (payload ?? {}) as Partial<Record<keyof IndexedChunk, unknown>>;
   const strings = [p.chunkId, p.documentId, p.ownerId, p.text];
   if (!strings.every((s) => typeof s === "string") || typeof p.pageNumber !== "number" || typeof p.ordinal !== "number") {
     throw new Error(`A Qdrant point holds no chunk payload (chunkId ${JSON.stringify(p.chunkId)})`);
@@ -301,9 +376,14 @@ function fromPayload(payload: Schemas["Payload"] | null | undefined): IndexedChu
   };
 }
 
-/** A vector Qdrant can compare by cosine: non-empty and not all zeros (the embedded index skips those too). */
-function hasDirection(vector: number[] | undefined): vector is number[] {
-  return vector !== undefined && vector.length > 0 && vector.every(Number.isFinite) && vector.some((x) => x !== 0);
+/** A query vector cosine can compare with: non-empty, finite and not all zeros (the embedded index answers nothing for those too). */
+function hasDirection(vector: number[]): boolean {
+  return vector.length > 0 && vector.every(Number.isFinite) && vector.some((x) => x !== 0);
+}
+
+/** Scroll's next page offset, when there is one. */
+function pointId(offset: Schemas["ScrollResult"]["next_page_offset"]): Schemas["ExtendedPointId"] | undefined {
+  return typeof offset === "string" || typeof offset === "number" ? offset : undefined;
 }
 
 function fieldIs(key: string, value: string): Schemas["Filter"] {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { afterAll, describe, expect, it } from "vitest";
+import type { IndexedChunk } from "#application/ports/search-index";
 import { QdrantSearchIndex } from "#infrastructure/production/qdrant-search-index";
 import { serverFor, useServer, type RunningServer } from "../support/server-availability";
 import { makeChunk, searchIndexContract } from "./search-index.contract";
@@ -30,33 +31,57 @@ describe.skipIf(plan.skip !== undefined)(`Qdrant (${plan.skip ?? plan.source})`,
   // The contract's ids are unique per test, so one collection serves every test.
   searchIndexContract("Qdrant", async () => ({ index: indexOn(`docuchat_contract_${run}`), cleanup: async () => undefined }));
 
-  const chunk = (documentId: string, ordinal: number, text: string, vector?: number[]) =>
-    makeChunk(documentId, ordinal, text, vector ? { vector } : {});
+  const chunk = (documentId: string, ordinal: number, text: string) => makeChunk(documentId, ordinal, text);
+  const vectorOf = (c: IndexedChunk, vector: number[]) => ({ chunkId: c.chunkId, documentId: c.documentId, vector });
 
-  it("lets several processes create the collection and the same dense vector at once", async () => {
+  it("lets several processes create the collection and the same space's vector at once", async () => {
     const collection = `docuchat_race_${run}`;
     const indexes = [indexOn(collection), indexOn(collection), indexOn(collection)];
-    await Promise.all(indexes.map((index, i) => index.upsert([chunk("race", i, `racing writer ${i}`, [1, i, 0])])));
+    const chunks = [0, 1, 2].map((i) => chunk("race", i, `racing writer ${i}`));
+    await Promise.all(indexes.map((index, i) => index.upsert([chunks[i]])));
+    await Promise.all(indexes.map((index, i) => index.upsertVectors("keyset-race/embed", [vectorOf(chunks[i], [1, i, 0])])));
     expect(await indexes[0].countChunks("race")).toBe(3);
-    const hits = await indexes[1].searchVector([1, 0, 0], { documentIds: ["race"] }, 3);
+    expect(await indexes[2].countVectors("keyset-race/embed", "race")).toBe(3);
+    const hits = await indexes[1].searchVector("keyset-race/embed", [1, 0, 0], { documentIds: ["race"] }, 3);
     expect(hits.map((h) => h.chunk.ordinal)).toEqual([0, 1, 2]);
   });
 
-  it("a new process finds the dense vectors and chunks stored by an earlier one", async () => {
+  it("a new process finds the spaces, vectors and chunks stored by an earlier one", async () => {
     const collection = `docuchat_reopen_${run}`;
-    await indexOn(collection).upsert([chunk("kept", 0, "persistent words", [0.1, 0.2, 0.3, 0.4, 0.5])]);
+    const first = indexOn(collection);
+    const kept = chunk("kept", 0, "persistent words");
+    await first.upsert([kept]);
+    await first.upsertVectors("keyset-a/embed-5", [vectorOf(kept, [0.1, 0.2, 0.3, 0.4, 0.5])]);
     const later = indexOn(collection);
     expect((await later.searchText("persistent", { documentIds: ["kept"] }, 5)).map((h) => h.chunk.chunkId)).toEqual(["kept:0"]);
-    const [hit] = await later.searchVector([0.1, 0.2, 0.3, 0.4, 0.5], { documentIds: ["kept"] }, 5);
+    expect(await later.countVectors("keyset-a/embed-5", "kept")).toBe(1);
+    const [hit] = await later.searchVector("keyset-a/embed-5", [0.1, 0.2, 0.3, 0.4, 0.5], { documentIds: ["kept"] }, 5);
     expect(hit.score).toBeCloseTo(1, 4);
+    // The space keeps the size it started with, in any process.
+    await expect(later.upsertVectors("keyset-a/embed-5", [vectorOf(kept, [1, 0, 0])])).rejects.toThrow(/5 dimensions, not 3/);
   });
 
-  it("keeps vectors of different dimensions apart and stems like the embedded index", async () => {
+  it("sets a space's vectors without touching the payload or other spaces, and stems like the embedded index", async () => {
     const index = indexOn(`docuchat_contract_${run}`);
-    const doc = `dims-${run}`;
-    await index.upsert([chunk(doc, 0, "All payments were terminated.", [1, 0, 0]), chunk(doc, 1, "Attach your résumé.", [1, 0])]);
-    expect((await index.searchVector([1, 0], { documentIds: [doc] }, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
+    const doc = `spaces-${run}`;
+    const [a, b] = [chunk(doc, 0, "All payments were terminated."), chunk(doc, 1, "Attach your résumé.")];
+    await index.upsert([a, b]);
+    await index.upsertVectors(`keyset-a/${run}`, [vectorOf(a, [1, 0, 0]), vectorOf(b, [0, 1, 0])]);
+    await index.upsertVectors(`keyset-b/${run}`, [vectorOf(b, [1, 0])]);
+    await index.upsertVectors(`keyset-a/${run}`, [vectorOf(a, [0, 0, 1])]);
+    expect((await index.searchVector(`keyset-b/${run}`, [1, 0], { documentIds: [doc] }, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
+    expect((await index.searchVector(`keyset-a/${run}`, [0, 1, 0], { documentIds: [doc] }, 1)).map((h) => h.chunk.ordinal)).toEqual([1]);
+    expect(await index.countVectors(`keyset-a/${run}`, doc)).toBe(2);
+    expect(await index.listChunks(doc)).toEqual([a, b]);
     expect((await index.searchText("payment terminating", { documentIds: [doc] }, 5)).map((h) => h.chunk.ordinal)).toEqual([0]);
     expect((await index.searchText("RESUME", { documentIds: [doc] }, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
+  });
+
+  it("lists a document longer than one scroll page in reading order", async () => {
+    const index = indexOn(`docuchat_contract_${run}`);
+    const doc = `long-${run}`;
+    const chunks = Array.from({ length: 600 }, (_, i) => chunk(doc, i, `part ${i}`));
+    await index.upsert(chunks);
+    expect((await index.listChunks(doc)).map((c) => c.ordinal)).toEqual(chunks.map((c) => c.ordinal));
   });
 });
