@@ -26,7 +26,7 @@ import { settle, uploadTextDocument } from "../support/library-fixtures";
 const HOST = "models.example.test";
 const ctx = (userId: string): RequestContext => ({ requestId: "r", clientAddress: "127.0.0.1", actorId: userId });
 const CONCEPTS = [/\b(cat|cats|kitten|feline|pet)\b/i, /\b(revenue|earnings|income|profit)\b/i, /\b(rain|weather|storm|forecast)\b/i];
-const conceptVector = (text: string) => CONCEPTS.map((concept) => (concept.test(text) ? 1 : 0)).concat(0.01);
+const conceptVector = (text: string): number[] => [...CONCEPTS.map((concept) => (concept.test(text) ? 1 : 0)), 0.01];
 
 let env: Awaited<ReturnType<typeof createTestRuntime>> | undefined;
 let site: LocalSite | undefined;
