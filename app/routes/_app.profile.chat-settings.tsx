@@ -166,15 +166,21 @@ function DefaultForm({ scope, data, onSaved }: { scope: ModelScope; data: Loader
           <Text weight="medium">Default keyset and model</Text>
         </label>
         <select id={selectId} name="choice" value={value} onChange={(e) => setValue(e.target.value)} className="dc-select" data-testid={`default-select-${scope}`}>
-          {data.options.map((option) => (
-            <optgroup key={option.keysetId} label={option.keysetName}>
-              {option.models.map((model) => (
-                <option key={model.id} value={`${option.keysetId}::${model.id}`}>
-                  {option.keysetId === "docuchat" ? builtInLabel : `${option.keysetName} — ${model.label}`}
-                </option>
-              ))}
-            </optgroup>
-          ))}
+          {data.options.map((option) => {
+            // Embeddings: the built-in keyset means keyword search only; a keyset offers only its embedding models.
+            const builtIn = option.keysetId === "docuchat";
+            const models = scope === "embedding" && !builtIn ? option.embeddingModels : option.models;
+            if (models.length === 0) return null;
+            return (
+              <optgroup key={option.keysetId} label={option.keysetName}>
+                {models.map((model) => (
+                  <option key={model.id} value={`${option.keysetId}::${model.id}`}>
+                    {builtIn ? (scope === "embedding" ? "Keyword search (built-in): no embedding model" : builtInLabel) : `${option.keysetName} — ${model.label}`}
+                  </option>
+                ))}
+              </optgroup>
+            );
+          })}
         </select>
         <Text size="1" color="gray">
           Used for new workspaces; each workspace can choose its own in Workspace Settings.

@@ -110,17 +110,30 @@ export class KeysetModels {
     return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding };
   }
 
-  /** Refuses a choice the user does not have (another user's keyset answers like a missing one). */
-  async assertAvailable(userId: string, choice: ModelChoice): Promise<void> {
+  /**
+   * Refuses a choice the user does not have (another user's keyset answers
+   * like a missing one). For embeddings the model must be one of the keyset's
+   * embedding models: a chat model would fail every document it is asked to embed.
+   */
+  async assertAvailable(userId: string, choice: ModelChoice, purpose: "chat" | "embedding" = "chat"): Promise<void> {
     if (choice.keysetId === BUILT_IN_KEYSET) {
+      if (purpose === "embedding") throw new DomainError("VALIDATION", "The built-in keyset has no embedding model; choose keyword search or one of your keysets.", "embedding");
       if (choice.model !== this.builtInModel.id) throw new DomainError("VALIDATION", "Choose a model of the built-in keyset.", "model");
       return;
     }
-    const keyset = await this.readModels.collection<KeysetReadModel>(KEYSETS).get(choice.keysetId);
+    let keyset: { ownerId: string; provider: string; subProvider: string; models: string[]; model: string | null } | null =
+      (await this.readModels.collection<KeysetReadModel>(KEYSETS).get(choice.keysetId)) ?? null;
     if (!keyset || keyset.ownerId !== userId) {
       // The read model may lag behind a keyset just added: the log decides.
       const state = await this.state(choice.keysetId);
       if (!state.exists || state.deleted || state.ownerId !== userId) throw keysetNotFound();
+      keyset = state;
+    }
+    if (purpose === "embedding") {
+      const listed = keyset.models.length > 0 ? keyset.models : keyset.model ? [keyset.model] : [];
+      if (!this.providers.embeddingModels(keyset, listed).includes(choice.model)) {
+        throw new DomainError("VALIDATION", `${choice.model} is not an embedding model of this keyset. Choose one of its embedding models.`, "embedding");
+      }
     }
   }
 

@@ -195,7 +195,9 @@ export class KeysetService {
   async chooseDefault(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
     this.refuseImpersonation(ctx);
     const form = parseInput(chooseDefaultSchema, input);
-    await this.models.assertAvailable(userId, form);
+    // The built-in keyset stands for "keyword search only" among embedding defaults (new workspaces start without one).
+    const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET;
+    if (!keywordOnly) await this.models.assertAvailable(userId, form, form.scope === "embedding" ? "embedding" : "chat");
     const result = await handleCommand(
       this.events,
       this.ids,

@@ -120,9 +120,9 @@ export class WorkspaceService {
 
   /** Only the built-in keyset or the owner's own keysets (another user's keyset id answers KEYSET_NOT_FOUND). */
   private async checkModels(ownerId: string, preference: { text: { keysetId: string; model: string }; image: { keysetId: string; model: string }; embedding: { keysetId: string; model: string } | null }) {
-    for (const choice of [preference.text, preference.image, preference.embedding]) {
-      if (choice) await this.keysetModels.assertAvailable(ownerId, choice);
-    }
+    await this.keysetModels.assertAvailable(ownerId, preference.text);
+    await this.keysetModels.assertAvailable(ownerId, preference.image);
+    if (preference.embedding) await this.keysetModels.assertAvailable(ownerId, preference.embedding, "embedding");
   }
 
   /** Workspaces left this month on the owner's plan. */

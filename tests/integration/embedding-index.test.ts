@@ -47,7 +47,7 @@ async function setUp() {
   site = await startProviderSite(HOST, (req, body, res) => {
     if (req.method === "GET" && req.url === "/v1/models") {
       res.writeHead(200, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ object: "list", data: [{ id: "llama3.2" }, { id: "nomic-embed-text" }] }));
+      return res.end(JSON.stringify({ object: "list", data: [{ id: "llama3.2" }, { id: "nomic-embed-text" }, { id: "retired-embed" }] }));
     }
     if (req.url === "/v1/embeddings") {
       if (refuseEmbeddings) {
@@ -101,11 +101,22 @@ async function collect(stream: AsyncGenerator<AnswerStreamEvent>) {
 }
 
 describe("a workspace's embedding model", () => {
-  it("is offered only among the keyset's embedding models", async () => {
+  it("is offered, and accepted, only among the keyset's embedding models", async () => {
     const keysetId = await setUp();
     const [, local] = await env!.runtime.container.get(KeysetModels).availableFor("alice");
     expect(local.keysetId).toBe(keysetId);
-    expect(local.embeddingModels.map((m) => m.id)).toEqual(["nomic-embed-text"]);
+    expect(local.embeddingModels.map((m) => m.id)).toEqual(["nomic-embed-text", "retired-embed"]);
+    const pets = await uploadTextDocument(env!.runtime, "alice", "pets.txt", "Our kitten sleeps on the windowsill.");
+    const workspaceId = await workspaceWith([pets]);
+    await expect(chooseEmbedding(workspaceId, keysetId, { keysetId, model: "llama3.2" })).rejects.toMatchObject({
+      code: "VALIDATION",
+      message: "llama3.2 is not an embedding model of this keyset. Choose one of its embedding models.",
+    });
+    const keysets = env!.runtime.container.get(KeysetService);
+    await expect(keysets.chooseDefault("alice", { scope: "embedding", keysetId, model: "llama3.2" }, ctx("alice"))).rejects.toMatchObject({ code: "VALIDATION" });
+    await keysets.chooseDefault("alice", { scope: "embedding", keysetId, model: "nomic-embed-text" }, ctx("alice"));
+    await keysets.chooseDefault("alice", { scope: "embedding", keysetId: "docuchat", model: "docuchat-extractive" }, ctx("alice"));
+    expect((await keysets.defaults("alice")).embedding).toEqual({ keysetId: "docuchat", model: "docuchat-extractive" });
   });
 
   it("embeds every document when chosen, shows the progress, and finds passages that share no word with the question", async () => {
@@ -149,13 +160,13 @@ describe("a workspace's embedding model", () => {
     await settle(env!.runtime);
     expect(embedded).toEqual(["A storm is expected on Friday."]);
 
-    // Another model the server does not have: each document's failure is recorded, keyword search carries on.
+    // A listed model the server no longer serves: each document's failure is recorded, keyword search carries on.
     refuseEmbeddings = true;
-    await chooseEmbedding(workspaceId, keysetId, { keysetId, model: "missing-embed" });
+    await chooseEmbedding(workspaceId, keysetId, { keysetId, model: "retired-embed" });
     await engine().waitForCompletion(workspaceEmbeddingWorkflowId(workspaceId, 3), 20_000);
     await settle(env!.runtime);
     const workspace = await env!.runtime.container.get(WorkspaceQueries).get("alice", workspaceId);
-    expect(workspace.embeddingIndex).toMatchObject({ revision: 3, model: "missing-embed", status: "ready", done: 2, total: 2 });
+    expect(workspace.embeddingIndex).toMatchObject({ revision: 3, model: "retired-embed", status: "ready", done: 2, total: 2 });
     expect(workspace.embeddingIndex?.failures.map((f) => f.documentId).sort()).toEqual([pets, weather].sort());
     expect(workspace.embeddingIndex?.failures[0].reason).toMatch(/embedding model/i);
     const metadata = await collect(
