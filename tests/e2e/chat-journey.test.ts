@@ -319,6 +319,18 @@ describe("the chat journey", () => {
     await waitUntil(async () => (await chat.getByTestId("bot-message").last().getAttribute("data-status")) === "complete", "image question answered");
     expect(await chat.getByTestId("bot-message").last().getByTestId("answer-text").innerText()).toMatch(/^I can't read images/);
     expect(await chat.getByTestId("draft-images").count()).toBe(0);
+    // An image link the server may not fetch (a loopback address): a red box says why; question and image stay.
+    await chat.getByTestId("attach-image").click();
+    await page.getByRole("dialog", { name: "Attach image" }).getByLabel("Add Link of Image").fill("https://127.0.0.1/private.png");
+    await page.getByRole("dialog", { name: "Attach image" }).getByTestId("add-image-link").click();
+    await box.fill("And this one?");
+    await box.press("Enter");
+    await error.getByText(/^The image could not be fetched: /).waitFor();
+    expect(await box.inputValue()).toBe("And this one?");
+    expect(await chat.getByTestId("draft-image").count()).toBe(1);
+    await chat.getByRole("button", { name: "Remove image 1" }).click();
+    await box.fill("");
+
     // After a reload the question still shows its image.
     await page.reload();
     const reloaded = chat.getByTestId("user-message").filter({ hasText: "What does this picture show?" }).getByRole("img", { name: "Attached image 1" });
