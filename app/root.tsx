@@ -66,6 +66,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       signedIn: user !== null,
       /** The chat's layout and answer language, saved with the account (the chat's first paint uses it). */
       chatLayout: user ? await services.chatLayouts.get(user.id) : null,
+      /** Whose layout it is: a tab that signs another account in must not keep the previous one's unsaved layout. */
+      chatLayoutOwner: user?.id ?? null,
     },
     { headers: combineHeaders(toastHeaders, csrfHeaders) },
   );

@@ -32,8 +32,8 @@ const CHANGE_EVENT = "docuchat:chat-settings";
 /** A drag changes the width many times a second; the account gets the value it ends on. */
 const SAVE_DELAY_MS = 400;
 
-/** This tab's latest values (the root loader's data is not reloaded after a save). */
-let latest: ChatSettings | null = null;
+/** This tab's latest values, and whose (the root loader's data is not reloaded after a save). */
+let latest: { owner: string | null; settings: ChatSettings } | null = null;
 let pending: Partial<ChatSettings> = {};
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -60,25 +60,28 @@ function scheduleSave(patch: Partial<ChatSettings>, csrfToken: string) {
 
 /** The chat settings, shared by every component of the tab that calls it; changes are saved to the account. */
 export function useChatSettings(): [ChatSettings, (patch: Partial<ChatSettings>) => void] {
-  const root = useRouteLoaderData<{ chatLayout?: ChatSettings | null; csrfToken?: string }>("root");
+  const root = useRouteLoaderData<{ chatLayout?: ChatSettings | null; chatLayoutOwner?: string | null; csrfToken?: string }>("root");
   const saved = root?.chatLayout;
+  const owner = root?.chatLayoutOwner ?? null;
   const csrfToken = root?.csrfToken ?? "";
-  const [settings, setSettings] = useState<ChatSettings>(() => latest ?? normalizeChatSettings(saved));
+  const current = () => (latest && latest.owner === owner ? latest.settings : normalizeChatSettings(saved));
+  const [settings, setSettings] = useState<ChatSettings>(current);
   useEffect(() => {
-    const sync = () => latest && setSettings(latest);
+    const sync = () => latest && latest.owner === owner && setSettings(latest.settings);
     window.addEventListener(CHANGE_EVENT, sync);
     return () => window.removeEventListener(CHANGE_EVENT, sync);
-  }, []);
+  }, [owner]);
   const update = useCallback(
     (patch: Partial<ChatSettings>) => {
-      const next = normalizeChatSettings({ ...(latest ?? normalizeChatSettings(saved)), ...patch });
-      latest = next;
+      const base = latest && latest.owner === owner ? latest.settings : normalizeChatSettings(saved);
+      const next = normalizeChatSettings({ ...base, ...patch });
+      latest = { owner, settings: next };
       setSettings(next);
       window.dispatchEvent(new Event(CHANGE_EVENT));
       const changed = (Object.keys(patch) as (keyof ChatSettings)[]).filter((key) => patch[key] !== undefined);
       scheduleSave(Object.fromEntries(changed.map((key) => [key, next[key]])), csrfToken);
     },
-    [saved, csrfToken],
+    [saved, owner, csrfToken],
   );
   return [settings, update];
 }
