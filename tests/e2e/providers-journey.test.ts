@@ -266,8 +266,6 @@ describe("bring-your-own provider keys", () => {
     await renamed.getByTestId("delete-key").click();
     const del = page.getByRole("alertdialog", { name: "Delete Home Ollama?" });
     await del.waitFor();
-    // Let the dialog's entry animation finish before measuring contrast.
-    await page.waitForTimeout(400);
     await expectAccessible(page, "the delete confirmation");
     await del.getByTestId("confirm-delete-key").click();
     await status(page).getByText(/Key deleted/).waitFor();

@@ -30,10 +30,23 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 export type A11yViolation = { id: string; impact: string | null | undefined; help: string; targets: string[] };
 
-/** Serious and critical axe violations on the page as it is now (WCAG 2 A/AA rules). */
-export async function seriousA11yViolations(page: Page): Promise<A11yViolation[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+/** Serious and critical axe violations on the page as it is now (WCAG 2 A/AA rules), or within `selector` only. */
+export async function seriousA11yViolations(page: Page, selector?: string): Promise<A11yViolation[]> {
+  // Colour contrast measured mid-fade (a dialog or toast entering) reads lighter than what settles on screen.
+  await settleAnimations(page);
+  const builder = selector ? new AxeBuilder({ page }).include(selector) : new AxeBuilder({ page });
+  const results = await builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+}
+
+/** Waits until the page's finite CSS animations and transitions have finished (infinite ones, like spinners, are skipped). */
+export async function settleAnimations(page: Page, timeoutMs = 2_000): Promise<void> {
+  await page
+    .evaluate(async (timeout) => {
+      const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+      await Promise.race([Promise.allSettled(finite.map((a) => a.finished)), new Promise((resolve) => setTimeout(resolve, timeout))]);
+    }, timeoutMs)
+    .catch(() => undefined);
 }

@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { seriousA11yViolations } from "./browser";
 import type { Browser, Locator, Page } from "playwright-core";
 import { signUpNewUser, waitUntil } from "./library";
 
@@ -113,12 +113,7 @@ export async function createWorkspace(page: Page, name: string, documentIds: str
 }
 
 /** Serious/critical axe violations inside the chat only (the screen around it is another journey's). */
-export async function chatA11yViolations(page: Page, selector = '[data-testid="chat"]') {
-  const results = await new AxeBuilder({ page }).include(selector).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
-}
+export const chatA11yViolations = (page: Page, selector = '[data-testid="chat"]') => seriousA11yViolations(page, selector);
 
 /** Script elements, event-handler attributes and script URLs inside the chat. */
 export async function dangerousMarkup(page: Page, selector = '[data-testid="chat"]'): Promise<string[]> {
