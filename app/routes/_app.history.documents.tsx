@@ -1,6 +1,6 @@
 import { Button, Checkbox, Flex, Heading, IconButton, Select, Table, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
 import { ConfirmDialog } from "#app/components/library/confirm-dialog";
@@ -11,7 +11,8 @@ import { DownloadGlyph } from "#app/components/library/file-upload";
 import { formatDateTime, formatSize, SOURCE_LABELS, statusDisplay } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
 import { StatusBadge } from "#app/components/library/status-badge";
-import { useCsrfToken } from "#app/components/library/upload-client";
+import { useBulkDelete } from "#app/components/library/use-bulk-delete";
+import { useCsrfToken } from "#app/components/use-csrf";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { useHydrated } from "#app/components/use-hydrated";
 import { useToast } from "#app/components/toast";
@@ -74,18 +75,14 @@ export async function action({ request }: ActionFunctionArgs) {
   return data<ActionResult>({ ok: true, message: ids.length === 1 ? "Document deleted" : `${ids.length} documents deleted` });
 }
 
-type PendingDelete = { ids: string[]; message: string } | null;
-
 export default function MyDocumentsPage() {
   const loaderData = useLoaderData<typeof loader>();
   const { q, size, page, pages, total, documents, mobileFirst, tracked } = loaderData;
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [pendingDelete, setPendingDelete] = useState<PendingDelete>(null);
+  const { selected, setSelected, toggle, askDelete: confirmBeforeDelete, confirmProps } = useBulkDelete("document");
   const [searchText, setSearchText] = useState(q);
   const [params] = useSearchParams();
   const submit = useSubmit();
   const navigate = useNavigate();
-  const fetcher = useFetcher<ActionResult>();
   const revalidator = useRevalidator();
   const toast = useToast();
   const csrfToken = useCsrfToken();
@@ -119,17 +116,6 @@ export default function MyDocumentsPage() {
     previous.current = new Map(tracked.map((d) => [d.id, d.status]));
   }, [tracked, toast]);
 
-  useEffect(() => {
-    const result = fetcher.data;
-    if (!result || fetcher.state !== "idle") return;
-    toast.push({ type: result.ok ? "success" : "error", message: result.message });
-    if (result.ok) {
-      setSelected(new Set());
-      setPendingDelete(null);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.data, fetcher.state]);
-
   // Debounced server-side search (?q=).
   useEffect(() => {
     if (searchText.trim() === q) return;
@@ -149,14 +135,6 @@ export default function MyDocumentsPage() {
   const allOnPage = documents.length > 0 && documents.every((d) => selected.has(d.id));
   const someOnPage = documents.some((d) => selected.has(d.id));
 
-  const toggle = (id: string, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-
   /** Spec 000 §5 History: only finished documents can make a quick workspace. */
   const quickWorkspace = () => {
     if (selectedDocs.length === 0) return;
@@ -173,23 +151,7 @@ export default function MyDocumentsPage() {
       toast.push({ type: "error", message: "Please remove in-progress files before deleting documents." });
       return;
     }
-    setPendingDelete({
-      ids: docs.map((d) => d.id),
-      message: fromRow
-        ? "Are you sure you want to delete this document?"
-        : docs.length === 1
-          ? "Are you sure you want to delete the document?"
-          : "Are you sure you want to delete the selected documents?",
-    });
-  };
-
-  const confirmDelete = () => {
-    if (!pendingDelete) return;
-    const form = new FormData();
-    form.set("csrf", csrfToken);
-    form.set("intent", "delete");
-    for (const id of pendingDelete.ids) form.append("id", id);
-    fetcher.submit(form, { method: "post" });
+    confirmBeforeDelete(docs.map((d) => d.id), fromRow);
   };
 
   const downloadSelected = () => {
@@ -391,14 +353,7 @@ export default function MyDocumentsPage() {
         ))}
       </form>
 
-      <ConfirmDialog
-        open={pendingDelete !== null}
-        title="Delete documents"
-        message={pendingDelete?.message ?? ""}
-        busy={fetcher.state !== "idle"}
-        onConfirm={confirmDelete}
-        onOpenChange={(open) => (open ? undefined : setPendingDelete(null))}
-      />
+      <ConfirmDialog title="Delete documents" {...confirmProps} />
     </div>
   );
 }

@@ -1,19 +1,18 @@
 import { Badge, Button, Card, Checkbox, DropdownMenu, Flex, Heading, IconButton, SegmentedControl, Table, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { PlusIcon, WorkspaceIcon } from "#app/components/icons";
 import { ConfirmDialog } from "#app/components/library/confirm-dialog";
 import { formatDateTime } from "#app/components/library/format";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
-import { useToast } from "#app/components/toast";
 import { toSummary } from "#app/components/workspace/api.server";
 import { DotsIcon, RefreshIcon, TrashIcon } from "#app/components/workspace/glyphs";
 import type { WorkspaceSummary } from "#app/components/workspace/types";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";
-import { useCsrfToken } from "#app/components/workspace/use-csrf";
+import { useBulkDelete } from "#app/components/library/use-bulk-delete";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
@@ -60,8 +59,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return data<ActionResult>({ ok: true, message: ids.length === 1 ? "Workspace deleted" : `${ids.length} workspaces deleted` });
 }
 
-type PendingDelete = { ids: string[]; message: string } | null;
-
 function WorkspaceStatus({ ws, mobile = false }: { ws: WorkspaceSummary; mobile?: boolean }) {
   // Mobile: Active, otherwise In Progress (spec 000 §4).
   if (mobile || ws.status !== "FAILED") {
@@ -87,12 +84,8 @@ export default function MyWorkspacesPage() {
   const [params] = useSearchParams();
   const submit = useSubmit();
   const navigate = useNavigate();
-  const fetcher = useFetcher<ActionResult>();
   const revalidator = useRevalidator();
-  const toast = useToast();
-  const csrfToken = useCsrfToken();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [pendingDelete, setPendingDelete] = useState<PendingDelete>(null);
+  const { selected, setSelected, toggle, askDelete, confirmProps } = useBulkDelete("workspace");
   const [searchText, setSearchText] = useState(q);
 
   useEffect(() => setSearchText(q), [q]);
@@ -120,47 +113,10 @@ export default function MyWorkspacesPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [launching]);
 
-  useEffect(() => {
-    const result = fetcher.data;
-    if (!result || fetcher.state !== "idle") return;
-    toast.push({ type: result.ok ? "success" : "error", message: result.message });
-    if (result.ok) {
-      setSelected(new Set());
-      setPendingDelete(null);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.data, fetcher.state]);
-
   const selectedWs = useMemo(() => workspaces.filter((w) => selected.has(w.id)), [workspaces, selected]);
   const allSelected = workspaces.length > 0 && workspaces.every((w) => selected.has(w.id));
   const someSelected = selectedWs.length > 0;
 
-  const askDelete = (ids: string[], fromRow = false) => {
-    if (ids.length === 0) return;
-    setPendingDelete({
-      ids,
-      message: fromRow
-        ? "Are you sure you want to delete this workspace?"
-        : ids.length === 1
-          ? "Are you sure you want to delete the workspace?"
-          : "Are you sure you want to delete the selected workspaces?",
-    });
-  };
-  const confirmDelete = () => {
-    if (!pendingDelete) return;
-    const form = new FormData();
-    form.set("csrf", csrfToken);
-    form.set("intent", "delete");
-    for (const id of pendingDelete.ids) form.append("id", id);
-    fetcher.submit(form, { method: "post" });
-  };
-  const toggle = (id: string, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
 
   const emptyLabel = loadError ?? (q || all > 0 ? "No matching workspaces found." : "No Workspace Created yet.");
   const searchField = (id: string) => (
@@ -337,14 +293,7 @@ export default function MyWorkspacesPage() {
         </Flex>
       </section>
 
-      <ConfirmDialog
-        open={pendingDelete !== null}
-        title="Delete workspaces"
-        message={pendingDelete?.message ?? ""}
-        busy={fetcher.state !== "idle"}
-        onConfirm={confirmDelete}
-        onOpenChange={(open) => (open ? undefined : setPendingDelete(null))}
-      />
+      <ConfirmDialog title="Delete workspaces" {...confirmProps} />
     </div>
   );
 }

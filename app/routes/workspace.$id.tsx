@@ -15,7 +15,7 @@ import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewe
 import { ArrowLeftIcon, ChatIcon, ChevronDownIcon, DotsIcon, ExitFullscreenIcon, FilePlusIcon, FullscreenIcon, SearchIcon } from "#app/components/workspace/glyphs";
 import { SettingsDialog, type SettingsActionResult } from "#app/components/workspace/settings-dialog";
 import type { PickableDocument } from "#app/components/workspace/types";
-import { useCsrfToken } from "#app/components/workspace/use-csrf";
+import { useCsrfToken } from "#app/components/use-csrf";
 import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";

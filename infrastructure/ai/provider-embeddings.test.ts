@@ -4,8 +4,8 @@ import type { ProviderKeyset } from "#application/ports/model-providers";
 import { DomainError } from "#domain/shared/domain-error";
 import { egressFor, type LocalSite } from "#infrastructure/egress/testing/local-site";
 import { isEmbeddingModel, STATIC_EMBEDDING_MODELS } from "./embedding-models";
-import { ProviderRegistry, type ProviderRegistryOptions } from "./provider-registry";
-import { type EmbeddingWireFormat, embeddingRequest, embeddingResponse, errorBody, startProviderSite, type WireFormat } from "./testing/provider-wire";
+import { ProviderRegistry } from "./provider-registry";
+import { type EmbeddingWireFormat, embeddingRequest, embeddingResponse, errorBody, startProviderSite, type WireFormat, localProvider, type LocalProviderFixture } from "./testing/provider-wire";
 
 /**
  * Every provider's embedding adapter against a local server (127.0.0.1,
@@ -19,10 +19,8 @@ import { type EmbeddingWireFormat, embeddingRequest, embeddingResponse, errorBod
 const HOST = "provider.example.test";
 const KEY = "sk-test-secret-key-1234567890";
 
-interface Fixture {
+interface Fixture extends LocalProviderFixture {
   name: string;
-  provider: string;
-  subProvider: string;
   /** The embedding model (for Azure, the embedding deployment). */
   model: string;
   format: EmbeddingWireFormat;
@@ -35,8 +33,6 @@ interface Fixture {
   /** The API takes one text per call (Bedrock Titan). */
   oneTextPerCall?: boolean;
   auth: (req: http.IncomingMessage) => boolean;
-  keyset: (origin: string) => Partial<ProviderKeyset>;
-  baseUrls: (origin: string) => ProviderRegistryOptions["baseUrls"];
 }
 
 const TEXTS = ["t0: Jupiter is the largest planet.", "t1: Mars is red.", "t2: Venus is hot."];
@@ -241,13 +237,7 @@ for (const fx of FIXTURES) {
         if (step && step.status !== 200) return fail(step.status, step.headers);
         answer(200, embeddingResponse(fx.format, request.texts.map(vectorFor), request.texts, fx.model));
       });
-      registry = new ProviderRegistry(egressFor(HOST), {
-        baseUrls: fx.baseUrls(site.origin),
-        sleep: async (ms) => {
-          sleeps.push(ms);
-        },
-      });
-      keyset = { keysetId: "k1", provider: fx.provider, subProvider: fx.subProvider, endpoint: null, model: null, apiKey: KEY, ...fx.keyset(site.origin) };
+      ({ registry, keyset } = localProvider(fx, site, HOST, KEY, sleeps));
     });
     afterEach(() => site.close());
 

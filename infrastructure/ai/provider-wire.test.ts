@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AnswerEvent, LanguageModel, Passage } from "#application/ports/language-model";
 import type { ProviderKeyset } from "#application/ports/model-providers";
 import { DomainError } from "#domain/shared/domain-error";
-import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
-import { ProviderRegistry, type ProviderRegistryOptions } from "./provider-registry";
-import { errorBody, type WireFormat, writeStream } from "./testing/provider-wire";
+import { type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
+import type { ProviderRegistry } from "./provider-registry";
+import { errorBody, type WireFormat, writeStream, localProvider, type LocalProviderFixture } from "./testing/provider-wire";
 
 /**
  * Every provider adapter against a local server (127.0.0.1, reached through
@@ -17,9 +17,7 @@ import { errorBody, type WireFormat, writeStream } from "./testing/provider-wire
 const HOST = "provider.example.test";
 const KEY = "sk-test-secret-key-1234567890";
 
-interface Fixture {
-  provider: string;
-  subProvider: string;
+interface Fixture extends LocalProviderFixture {
   model: string;
   format: WireFormat;
   /** Matches the provider's chat call (method POST). */
@@ -29,8 +27,6 @@ interface Fixture {
   listBody?: unknown;
   /** The header that must carry the key, and how. */
   auth: (req: http.IncomingMessage) => boolean;
-  keyset: (origin: string) => Partial<ProviderKeyset>;
-  baseUrls: (origin: string) => ProviderRegistryOptions["baseUrls"];
 }
 
 const bearer = (req: http.IncomingMessage) => req.headers.authorization === `Bearer ${KEY}`;
@@ -221,13 +217,7 @@ for (const fx of FIXTURES) {
         res.writeHead(status, { "content-type": contentType, ...headers });
         res.end(body);
       };
-      registry = new ProviderRegistry(egressFor(HOST), {
-        baseUrls: fx.baseUrls(site.origin),
-        sleep: async (ms) => {
-          sleeps.push(ms);
-        },
-      });
-      keyset = { keysetId: "k1", provider: fx.provider, subProvider: fx.subProvider, endpoint: null, model: null, apiKey: KEY, ...fx.keyset(site.origin) };
+      ({ registry, keyset } = localProvider(fx, site, HOST, KEY, sleeps));
     });
     afterEach(() => site.close());
 

@@ -1,7 +1,7 @@
 import { Callout, IconButton, Text, Tooltip } from "@radix-ui/themes";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { useToast } from "#app/components/toast";
-import { useCsrfToken } from "#app/components/workspace/use-csrf";
+import { useCsrfToken } from "#app/components/use-csrf";
 import chatStyles from "#app/styles/chat.css";
 import {
   attachImage,

@@ -2,6 +2,7 @@ import { useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { CHAT_WIDTH, type ChatLayout, DEFAULT_CHAT_LAYOUT, FONT_SIZES, type FontSize, SHEET_HEIGHT } from "#domain/identity/chat-layout";
 import { isLanguage } from "#domain/identity/languages";
+import { useCsrfToken } from "#app/components/use-csrf";
 
 /**
  * The chat layout and answer language (spec 001 §3 User settings), kept with
@@ -60,10 +61,10 @@ function scheduleSave(patch: Partial<ChatSettings>, csrfToken: string) {
 
 /** The chat settings, shared by every component of the tab that calls it; changes are saved to the account. */
 export function useChatSettings(): [ChatSettings, (patch: Partial<ChatSettings>) => void] {
-  const root = useRouteLoaderData<{ chatLayout?: ChatSettings | null; chatLayoutOwner?: string | null; csrfToken?: string }>("root");
+  const root = useRouteLoaderData<{ chatLayout?: ChatSettings | null; chatLayoutOwner?: string | null }>("root");
   const saved = root?.chatLayout;
   const owner = root?.chatLayoutOwner ?? null;
-  const csrfToken = root?.csrfToken ?? "";
+  const csrfToken = useCsrfToken();
   const current = () => (latest && latest.owner === owner ? latest.settings : normalizeChatSettings(saved));
   const [settings, setSettings] = useState<ChatSettings>(current);
   useEffect(() => {

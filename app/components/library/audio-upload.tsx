@@ -6,7 +6,8 @@ import { useToast } from "#app/components/toast";
 import { AUDIO_EXTENSIONS, MAX_AUDIO_BYTES, MAX_FILES_PER_UPLOAD } from "#domain/library/upload-rules";
 import { HintButton } from "./disabled-hint";
 import { formatSize } from "./format";
-import { isAudioName, putWithProgress, registerUpload, useCsrfToken } from "./upload-client";
+import { isAudioName, uploadEach } from "./upload-client";
+import { useCsrfToken } from "#app/components/use-csrf";
 
 type Clip = { id: string; name: string; blob: Blob; url: string; type: string; progress: number | null; error: string | null };
 
@@ -101,13 +102,14 @@ export function AudioUpload() {
   async function uploadAll() {
     if (uploading || clips.length === 0) return;
     setUploading(true);
-    let failed = 0;
-    for (const clip of [...clips]) {
-      patch(clip.id, { progress: 0, error: null });
-      try {
+    const failed = await uploadEach(clips, csrfToken, {
+      describe: (clip) => {
         const type = clip.type.split(";")[0] || "audio/webm";
-        const registered = await registerUpload(
-          {
+        return {
+          name: clip.name,
+          body: clip.blob,
+          contentType: type,
+          payload: {
             document_name: clip.name,
             document_type: type,
             document_size: clip.blob.size,
@@ -118,17 +120,12 @@ export function AudioUpload() {
             ocr: "false",
             rag_type: "",
           },
-          csrfToken,
-        );
-        await putWithProgress(registered, clip.blob, type, (f) => patch(clip.id, { progress: f }));
-        remove(clip.id);
-      } catch (error) {
-        failed++;
-        const message = error instanceof Error ? error.message : "Something went wrong";
-        patch(clip.id, { progress: null, error: message });
-        toast.push({ type: "error", message: `${clip.name}: ${message}` });
-      }
-    }
+        };
+      },
+      progress: (clip, progress, error) => patch(clip.id, { progress, error }),
+      done: (clip) => remove(clip.id),
+      failed: (name, message) => toast.push({ type: "error", message: `${name}: ${message}` }),
+    });
     setUploading(false);
     if (failed === 0) {
       toast.push({ type: "success", message: "Uploaded Audio" });

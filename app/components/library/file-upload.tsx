@@ -7,7 +7,8 @@ import { ACCEPTED_EXTENSIONS, extensionOf, isAcceptedFileName, MAX_FILE_BYTES, M
 import { AdvancedSettings, type AdvancedSettingsValue } from "./advanced-settings";
 import { formatSize } from "./format";
 import { FilePreview } from "./file-preview";
-import { estimatePages, mediaTypeOf, putWithProgress, registerUpload, uploadContentType, useCsrfToken } from "./upload-client";
+import { estimatePages, mediaTypeOf, uploadContentType, uploadEach } from "./upload-client";
+import { useCsrfToken } from "#app/components/use-csrf";
 
 /** Spec 000 §3 Local selected file. */
 export type LocalFile = {
@@ -110,33 +111,27 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
       return;
     }
     setUploading(true);
-    let failed = 0;
-    for (const item of [...files]) {
-      patch(item.fileId, { progress: 0, error: null });
-      try {
-        const registered = await registerUpload(
-          {
-            document_name: item.fileName,
-            document_type: item.fileType || "application/pdf",
-            document_size: item.fileSize,
-            page_count: item.filePageCount ?? 1,
-            media_type: mediaTypeOf(item.fileName),
-            document_source: "file",
-            embedding_data: null,
-            ocr: settings.ocr ? "true" : "false",
-            rag_type: settings.ragType,
-          },
-          csrfToken,
-        );
-        await putWithProgress(registered, item.file, item.fileType, (fraction) => patch(item.fileId, { progress: fraction }));
-        remove(item.fileId);
-      } catch (error) {
-        failed++;
-        const message = error instanceof Error ? error.message : "Something went wrong";
-        patch(item.fileId, { progress: null, error: message });
-        toast.push({ type: "error", message: `${item.fileName}: ${message}` });
-      }
-    }
+    const failed = await uploadEach(files, csrfToken, {
+      describe: (item) => ({
+        name: item.fileName,
+        body: item.file,
+        contentType: item.fileType,
+        payload: {
+          document_name: item.fileName,
+          document_type: item.fileType || "application/pdf",
+          document_size: item.fileSize,
+          page_count: item.filePageCount ?? 1,
+          media_type: mediaTypeOf(item.fileName),
+          document_source: "file",
+          embedding_data: null,
+          ocr: settings.ocr ? "true" : "false",
+          rag_type: settings.ragType,
+        },
+      }),
+      progress: (item, progress, error) => patch(item.fileId, { progress, error }),
+      done: (item) => remove(item.fileId),
+      failed: (name, message) => toast.push({ type: "error", message: `${name}: ${message}` }),
+    });
     setUploading(false);
     if (failed === 0) {
       toast.push({ type: "success", message: "Uploaded All Files" });

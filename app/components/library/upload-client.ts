@@ -1,10 +1,7 @@
-import { useRouteLoaderData } from "@remix-run/react";
 import { loadPdfjs } from "./pdfjs";
 import { AUDIO_EXTENSIONS, extensionOf, TEXT_LIKE_EXTENSIONS } from "#domain/library/upload-rules";
 
 /** Browser side of the upload flow (spec 000 §7): POST /api/documents, then PUT the bytes to the returned URL. */
-
-export const useCsrfToken = () => useRouteLoaderData<{ csrfToken?: string }>("root")?.csrfToken ?? "";
 
 export type UploadPayload = {
   document_name: string;
@@ -47,6 +44,42 @@ export async function postJson<T>(url: string, body: unknown, csrfToken: string)
 }
 
 export const registerUpload = (payload: UploadPayload, csrfToken: string) => postJson<Registered>("/api/documents", payload, csrfToken);
+
+/** One item of an upload screen's list, as `uploadEach` needs it. */
+export type UploadItem = { name: string; payload: UploadPayload; body: Blob; contentType: string };
+
+/**
+ * The upload screens' "Upload" button: each item in turn is registered, then
+ * its bytes are PUT with progress. A failing item is reported and the rest
+ * go on. Answers how many failed.
+ */
+export async function uploadEach<T>(
+  items: readonly T[],
+  csrfToken: string,
+  handlers: {
+    describe: (item: T) => UploadItem;
+    progress: (item: T, progress: number | null, error: string | null) => void;
+    done: (item: T) => void;
+    failed: (name: string, message: string) => void;
+  },
+): Promise<number> {
+  let failed = 0;
+  for (const item of items) {
+    handlers.progress(item, 0, null);
+    const described = handlers.describe(item);
+    try {
+      const registered = await registerUpload(described.payload, csrfToken);
+      await putWithProgress(registered, described.body, described.contentType, (fraction) => handlers.progress(item, fraction, null));
+      handlers.done(item);
+    } catch (error) {
+      failed++;
+      const message = error instanceof Error ? error.message : "Something went wrong";
+      handlers.progress(item, null, message);
+      handlers.failed(described.name, message);
+    }
+  }
+  return failed;
+}
 
 /** PUT with upload progress (fetch has none), like the S3 presigned PUT with its x-amz-meta headers. */
 export function putWithProgress(

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { useToast } from "#app/components/toast";
 import { FilePicker } from "./file-picker";
 import { apiJson, attachFailureMessage, type AttachResultView, type PickableDocument } from "./types";
-import { useCsrfToken } from "./use-csrf";
+import { useCsrfToken } from "#app/components/use-csrf";
 
 /**
  * Attach Files (spec 001 §2/§5/§8): pick more of the user's files; Attach is

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { useToast } from "#app/components/toast";
 import { renameWorkspaceSchema } from "#domain/workspace/workspace-rules";
 import { ChatPreferenceFields, type ChatPreferenceValues, KEYWORD_VALUE, type PreferenceOptions } from "./chat-preferences";
-import { useCsrfToken } from "./use-csrf";
+import { useCsrfToken } from "#app/components/use-csrf";
 
 export type SettingsActionResult = { ok: boolean; intent: string; message: string; field?: string };
 

@@ -1,6 +1,8 @@
 import type http from "node:http";
 import { crc32 } from "node:zlib";
-import { type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
+import type { ProviderKeyset } from "#application/ports/model-providers";
+import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
+import { ProviderRegistry, type ProviderRegistryOptions } from "../provider-registry";
 
 /**
  * Test helper: how each provider really streams (per its API reference), so
@@ -257,4 +259,28 @@ export function startProviderSite(host: string, handler: (req: http.IncomingMess
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => handler(req, body, res));
   }, host);
+}
+
+/** How a wire-format suite points one provider at its local site. */
+export interface LocalProviderFixture {
+  provider: string;
+  subProvider: string;
+  keyset: (origin: string) => Partial<ProviderKeyset>;
+  baseUrls: (origin: string) => ProviderRegistryOptions["baseUrls"];
+}
+
+/**
+ * A registry whose provider calls reach `site` (its host is allow-listed in
+ * the egress), whose retry waits are recorded in `sleeps` instead of slept,
+ * and the fixture's keyset with `apiKey`.
+ */
+export function localProvider(fx: LocalProviderFixture, site: LocalSite, host: string, apiKey: string, sleeps: number[]) {
+  const registry = new ProviderRegistry(egressFor(host), {
+    baseUrls: fx.baseUrls(site.origin),
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
+  const keyset: ProviderKeyset = { keysetId: "k1", provider: fx.provider, subProvider: fx.subProvider, endpoint: null, model: null, apiKey, ...fx.keyset(site.origin) };
+  return { registry, keyset };
 }
