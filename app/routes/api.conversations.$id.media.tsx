@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, NOT_AN_IMAGE } from "#domain/conversation/chat-image";
 import { apiErrorResponse, readBodyBytes, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
@@ -31,9 +31,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return Response.json({ media_id: mediaId }, { status: 201 });
     }
     if (!type.startsWith("image/") && !type.startsWith("application/octet-stream")) {
-      return Response.json({ code: "IMAGE_NOT_ATTACHED", message: "Only PNG, JPEG, GIF or WebP images can be attached." }, { status: 415 });
+      return Response.json({ code: "IMAGE_NOT_ATTACHED", message: NOT_AN_IMAGE }, { status: 415 });
     }
-    const bytes = await readBodyBytes(request, MAX_IMAGE_BYTES, `Images can be at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`);
+    const bytes = await readBodyBytes(request, MAX_IMAGE_BYTES, IMAGE_TOO_LARGE);
     const { mediaId } = await conversations.attachImage(user.id, conversationId, bytes, ctx);
     return Response.json({ media_id: mediaId }, { status: 201 });
   } catch (error) {

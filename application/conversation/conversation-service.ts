@@ -13,7 +13,7 @@ import { handleCommand } from "#application/shared/command-handler";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
-import { chatImageBlobKey, chatImageProblem, chatImageType, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
+import { chatImageBlobKey, chatImageProblem, chatImageType, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
 import { embeddingSpace } from "#domain/workspace/workspace";
 import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import {
@@ -97,6 +97,8 @@ export class ConversationService {
    * The bytes must be a PNG, JPEG, GIF or WebP image whatever the file claims.
    */
   async attachImage(ownerId: string, conversationId: string, bytes: Buffer, ctx: RequestContext): Promise<{ mediaId: string }> {
+    await this.owned(ownerId, conversationId);
+    this.refuseImpersonation(ctx);
     return this.keepImage(ownerId, conversationId, bytes, null, ctx);
   }
 
@@ -109,7 +111,7 @@ export class ConversationService {
       ({ body } = await this.egress.fetch({ url: link, maxBytes: MAX_IMAGE_BYTES, timeoutMs: 15_000 }));
     } catch (error) {
       if (error instanceof EgressError) {
-        const reason = error.code === "TOO_LARGE" ? (chatImageProblem(new Uint8Array(MAX_IMAGE_BYTES + 1)) ?? error.message) : error.message;
+        const reason = error.code === "TOO_LARGE" ? IMAGE_TOO_LARGE : error.message;
         throw new DomainError("IMAGE_NOT_ATTACHED", `The image could not be fetched: ${reason}`);
       }
       throw error;
@@ -126,9 +128,8 @@ export class ConversationService {
     return blob;
   }
 
+  /** Stores a checked image and records it; the caller has checked the conversation is the owner's and writable. */
   private async keepImage(ownerId: string, conversationId: string, bytes: Buffer, link: string | null, ctx: RequestContext) {
-    await this.owned(ownerId, conversationId);
-    this.refuseImpersonation(ctx);
     const problem = chatImageProblem(bytes);
     if (problem) throw new DomainError("IMAGE_NOT_ATTACHED", problem);
     const contentType = chatImageType(bytes)!;

@@ -21,11 +21,14 @@ export function chatImageType(bytes: Uint8Array): ChatImageType | null {
   return null;
 }
 
+export const IMAGE_TOO_LARGE = `Images can be at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`;
+export const NOT_AN_IMAGE = "Only PNG, JPEG, GIF or WebP images can be attached.";
+
 /** Why an attached file cannot be used, in words the user can act on; null when it can. */
 export function chatImageProblem(bytes: Uint8Array): string | null {
   if (bytes.length === 0) return "The image is empty.";
-  if (bytes.length > MAX_IMAGE_BYTES) return `Images can be at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`;
-  if (!chatImageType(bytes)) return "Only PNG, JPEG, GIF or WebP images can be attached.";
+  if (bytes.length > MAX_IMAGE_BYTES) return IMAGE_TOO_LARGE;
+  if (!chatImageType(bytes)) return NOT_AN_IMAGE;
   return null;
 }
 

@@ -35,6 +35,7 @@ const SAVE_DELAY_MS = 400;
 
 /** This tab's latest values, and whose (the root loader's data is not reloaded after a save). */
 let latest: { owner: string | null; settings: ChatSettings } | null = null;
+const latestFor = (owner: string | null) => (latest && latest.owner === owner ? latest.settings : null);
 let pending: Partial<ChatSettings> = {};
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -65,17 +66,18 @@ export function useChatSettings(): [ChatSettings, (patch: Partial<ChatSettings>)
   const saved = root?.chatLayout;
   const owner = root?.chatLayoutOwner ?? null;
   const csrfToken = useCsrfToken();
-  const current = () => (latest && latest.owner === owner ? latest.settings : normalizeChatSettings(saved));
-  const [settings, setSettings] = useState<ChatSettings>(current);
+  const [settings, setSettings] = useState<ChatSettings>(() => latestFor(owner) ?? normalizeChatSettings(saved));
   useEffect(() => {
-    const sync = () => latest && latest.owner === owner && setSettings(latest.settings);
+    const sync = () => {
+      const settings = latestFor(owner);
+      if (settings) setSettings(settings);
+    };
     window.addEventListener(CHANGE_EVENT, sync);
     return () => window.removeEventListener(CHANGE_EVENT, sync);
   }, [owner]);
   const update = useCallback(
     (patch: Partial<ChatSettings>) => {
-      const base = latest && latest.owner === owner ? latest.settings : normalizeChatSettings(saved);
-      const next = normalizeChatSettings({ ...base, ...patch });
+      const next = normalizeChatSettings({ ...(latestFor(owner) ?? normalizeChatSettings(saved)), ...patch });
       latest = { owner, settings: next };
       setSettings(next);
       window.dispatchEvent(new Event(CHANGE_EVENT));
