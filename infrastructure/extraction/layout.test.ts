@@ -43,4 +43,24 @@ describe("page layout", () => {
     ];
     expect(layoutPage(rtl, 600, 800, "p1").text).toBe("שלום עולם");
   });
+
+  it("keeps a table's rows whole, cells joined by ' | ', and a lone wide gap as a space", () => {
+    const rows = [
+      ["Benchmark", "Speedup", "Compile time"],
+      ["access-nbody", "4.19×", "11.8"],
+      ["crypto-aes", "2.44×", "19.6"],
+    ];
+    const fragments = rows.flatMap((row, i) => [fragment(row[0], 60, 100 + i * 13), fragment(row[1], 200, 100 + i * 13), fragment(row[2], 300, 100 + i * 13)]);
+    // A header's two halves far apart, alone on their line.
+    fragments.push(fragment("Kestrel report", 60, 20), fragment("Page 2", 400, 20));
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    expect(text).toBe("Kestrel report Page 2\n\nBenchmark | Speedup | Compile time\naccess-nbody | 4.19× | 11.8\ncrypto-aes | 2.44× | 19.6");
+  });
+
+  it("reads letter-spaced words as words, and ligatures as letters", () => {
+    const letters = (word: string, left: number) => [...word].map((ch, i) => ({ ...fragment(ch, left + i * 9, 50), right: left + i * 9 + 5 }));
+    const { text } = layoutPage([...letters("TIDAL", 60), ...letters("ENERGY", 60 + 5 * 9 + 12)], 600, 800, "p1");
+    expect(text).toBe("TIDAL ENERGY");
+    expect(layoutPage([fragment("the ﬁrst ﬂoor", 60, 50)], 600, 800, "p1").text).toBe("the first floor");
+  });
 });

@@ -235,28 +235,29 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
     const neighbours = bands
       .slice(Math.max(0, index - 4), index + 5)
       .filter((b) => b !== band && Math.abs(b.center - band.center) < 2.5 * Math.max(b.size, band.size));
+    const zones = neighbours.flatMap((b) => gapsOf(b).filter(([a, z]) => !acrossGutter(a, z)));
     let current: Fragment[] = [];
     let cells: number[] = [];
+    const flush = () => {
+      lines.push(makeLine(current, cells));
+      current = [];
+      cells = [];
+    };
     band.pieces.forEach((piece, i) => {
       if (i > 0) {
         const from = band.pieces[i - 1].right;
         const to = piece.left;
         if (acrossGutter(from, to)) {
-          lines.push(makeLine(current, cells));
-          current = [];
-          cells = [];
-        } else if (
-          neighbours.some((b) =>
-            gapsOf(b).some(([a, z]) => !acrossGutter(a, z) && Math.min(z, to) - Math.max(a, from) >= 0.5 * Math.min(z - a, to - from)),
-          )
-        ) {
-          // A table column leaves the same gap in the next row; two wide justified spaces rarely line up.
+          flush();
+        } else if (zones.some(([a, z]) => Math.min(z, to) - Math.max(a, from) >= Math.min(0.5 * Math.min(z - a, to - from), 1.5 * band.size))) {
+          // A table column leaves the same gap in the next row (centred headers over left-aligned
+          // cells share a good part of it); two wide justified spaces rarely line up.
           cells.push((from + to) / 2);
         }
       }
       current.push(...piece.fragments);
     });
-    if (current.length > 0) lines.push(makeLine(current, cells));
+    if (current.length > 0) flush();
   });
   return [...lines, ...vertical];
 }

@@ -152,7 +152,7 @@ export class DefaultTextExtractor implements TextExtractor {
       case "jpg":
       case "png":
         // An image has no text without OCR, so it is always OCR'd whatever the flag says.
-        return { pages: [await this.ocrImageBytes(bytes, kind)], warnings: [] };
+        return { pages: [await this.ocrImageBytes(bytes, kind)], warnings: [], pagesReadByOcr: [1] };
       case "doc":
       case "ppt":
       case "xls": {
