@@ -161,6 +161,8 @@ export async function extractPdf(bytes: Buffer, options: PdfExtractionOptions): 
   } finally {
     await pdf.destroy();
   }
+  // Judged before running lines go: a page holding only a running head has a text layer.
+  const empty = layouts.map((layout, index) => (layout.blocks.length === 0 ? index + 1 : 0)).filter((n) => n > 0);
   const runningLinesRemoved = removeRunningLines(layouts).reduce((a, b) => a + b, 0);
   const vocabulary = documentVocabulary(layouts);
   const pages: ExtractedPage[] = layouts.map((layout, index) => ({
@@ -169,7 +171,6 @@ export async function extractPdf(bytes: Buffer, options: PdfExtractionOptions): 
   }));
 
   const warnings: string[] = [];
-  const empty = pages.filter((p) => p.text.trim() === "").map((p) => p.pageNumber);
   // A text layer that is not language is OCR'd whatever the switch says: the switch is about
   // scans, and garbage must never be indexed as if it were text.
   const garbled = pages.filter((p) => p.text.trim() !== "" && !judgeText(p.text).readable).map((p) => p.pageNumber);
