@@ -2,27 +2,18 @@
  * Extraction on documents made the way people make them (tests/fixtures/documents, see its README)
  * and on a real book (../shared/corpus/freeculture.pdf): what a reader sees is what gets indexed.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { extractPdf, type PdfExtractionOptions } from "#infrastructure/extraction/pdf";
+import { ocrToolsInstalled } from "#infrastructure/extraction/test-support/ocr-tools";
 
 const root = join(import.meta.dirname, "..", "..");
 const made = (name: string) => readFileSync(join(root, "tests", "fixtures", "documents", name));
 const corpus = join(root, "..", "shared", "corpus", "freeculture.pdf");
 
-const installed = (command: string) => {
-  try {
-    execFileSync(command, ["-v"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
-// scripts/install-system-deps.sh installs both; without them the OCR cases say why they skipped.
-const ocrTools = installed("tesseract") && installed("pdftoppm");
+const ocrTools = ocrToolsInstalled();
 
 const options = (overrides: Partial<PdfExtractionOptions> = {}): PdfExtractionOptions => ({
   ocr: false,

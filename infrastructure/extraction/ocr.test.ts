@@ -1,19 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { makePdf, makeScannedPdf, renderTextPng } from "#infrastructure/extraction/test-support/documents";
+import { ocrToolsInstalled } from "#infrastructure/extraction/test-support/ocr-tools";
 import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor";
 import { parseTesseractTsv } from "#infrastructure/extraction/ocr";
 
-const installed = (command: string) => {
-  try {
-    execFileSync(command, ["-v"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
-// scripts/install-system-deps.sh installs both; without them these suites say why they skipped.
-const ocrTools = installed("tesseract") && installed("pdftoppm");
+const ocrTools = ocrToolsInstalled();
 
 const extractor = new DefaultTextExtractor();
 const normalize = (s: string) => s.toLowerCase().replace(/\s+/g, " ");

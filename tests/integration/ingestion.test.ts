@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
@@ -12,6 +11,7 @@ import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
 import { makeDocx, makePdf, makePptx, renderTextPng } from "#infrastructure/extraction/test-support/documents";
+import { ocrToolsInstalled } from "#infrastructure/extraction/test-support/ocr-tools";
 import type { TextExtractorOptions } from "#infrastructure/extraction/text-extractor";
 import { EgressVideoSource } from "#infrastructure/video/video-source";
 import { createTestRuntime } from "../support/test-runtime";
@@ -144,14 +144,7 @@ describe("ingesting an uploaded file", () => {
 });
 
 const madeDocument = (name: string) => readFileSync(join(import.meta.dirname, "..", "fixtures", "documents", name));
-const ocrTools = ["tesseract", "pdftoppm"].every((command) => {
-  try {
-    execFileSync(command, ["-v"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-});
+const ocrTools = ocrToolsInstalled();
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 
 describe("a PDF whose text layer is garbage (fonts without a text mapping)", () => {
