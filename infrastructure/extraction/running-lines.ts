@@ -26,11 +26,26 @@ export function runningSignature(text: string): string {
     .trim();
 }
 
+/** The glyph size most of a page's characters are set in. */
+function bodySize(lines: Line[]): number {
+  const chars = new Map<number, number>();
+  for (const line of lines) {
+    const size = Math.round(line.size * 2) / 2;
+    chars.set(size, (chars.get(size) ?? 0) + line.text.length);
+  }
+  return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+}
+
+/**
+ * Lines at the page's top and bottom edges set no larger than its body text: running heads are
+ * small or body-sized, while a title repeated on several slides is larger and is content.
+ */
 function edgeLines(page: PageLines): Line[] {
   const lines = page.blocks.flatMap((b) => b.lines).sort((a, b) => a.top - b.top);
+  const body = bodySize(lines);
   const top = lines.filter((l) => l.bottom <= page.height * EDGE).slice(0, PER_EDGE);
   const bottom = lines.filter((l) => l.top >= page.height * (1 - EDGE)).slice(-PER_EDGE);
-  return [...new Set([...top, ...bottom])];
+  return [...new Set([...top, ...bottom])].filter((l) => l.size <= body * 1.1 + 0.25);
 }
 
 /**

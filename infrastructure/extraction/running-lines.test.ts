@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { pageBlocks, type Fragment } from "#infrastructure/extraction/layout";
+import { removeRunningLines, runningSignature } from "#infrastructure/extraction/running-lines";
+
+const fragment = (text: string, left: number, top: number, size = 10): Fragment => ({
+  text,
+  left,
+  top,
+  right: left + text.length * size * 0.5,
+  bottom: top + size,
+  size,
+  horizontal: true,
+  rtl: false,
+});
+
+const body = (n: number) => [0, 1, 2, 3].map((i) => fragment(`Body line ${i} of page ${n} says something different each time`, 60, 200 + n * 3 + i * 13));
+
+describe("running headers, footers and page numbers", () => {
+  it("sees the same line through changing page numbers", () => {
+    expect(runningSignature("12   FREE CULTURE")).toBe("# free culture");
+    expect(runningSignature("FREE CULTURE 13")).toBe("free culture #");
+    expect(runningSignature("xiv")).toBe("#");
+    expect(runningSignature("Page 3 of 9")).toBe("page # of #");
+  });
+
+  it("keeps repeated edge lines out of every page, and bare page numbers even when they do not repeat", () => {
+    const pages = [1, 2, 3].map((n) => ({
+      blocks: pageBlocks([fragment(`${n * 2}    THE ISLAND FERRY`, 60, 30), ...body(n), fragment(String(n + 100), 290, 800)], 600),
+      height: 842,
+    }));
+    expect(removeRunningLines(pages)).toEqual([2, 2, 2]);
+    for (const page of pages) {
+      const text = page.blocks.flatMap((b) => b.lines.map((l) => l.text)).join("\n");
+      expect(text).not.toMatch(/THE ISLAND FERRY|^\d+$/m);
+      expect(text).toContain("says something different");
+    }
+  });
+
+  it("keeps a larger title that repeats at the top of slides: it is content", () => {
+    const pages = [1, 2, 3].map((n) => ({ blocks: pageBlocks([fragment("Results", 60, 30, 28), ...body(n)], 600), height: 842 }));
+    expect(removeRunningLines(pages)).toEqual([0, 0, 0]);
+  });
+
+  it("leaves a one-page document alone", () => {
+    const page = { blocks: pageBlocks([fragment("7", 290, 800), ...body(1)], 600), height: 842 };
+    expect(removeRunningLines([page])).toEqual([0]);
+  });
+});
