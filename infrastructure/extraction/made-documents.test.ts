@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
+import { chunkPages } from "#domain/library/chunking";
 import { describe, expect, it } from "vitest";
 import { extractPdf, type PdfExtractionOptions } from "#infrastructure/extraction/pdf";
 import { ocrToolsInstalled } from "#infrastructure/extraction/test-support/ocr-tools";
@@ -93,6 +94,22 @@ describe("a two-column paper compiled with LaTeX", () => {
         expect(block.box.top + block.box.height).toBeLessThanOrEqual(842);
       }
     }
+  });
+
+  it("keeps layout boxes attached to every passage cut from its pages", async () => {
+    const { pages } = await extractPdf(made("kestrel-paper.pdf"), options());
+    const chunks = chunkPages("kestrel", pages);
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) {
+      const blocks = pages[chunk.pageNumber - 1].blocks.filter((b) => chunk.blockIds.includes(b.id));
+      expect(blocks.length, `chunk ${chunk.ordinal}`).toBeGreaterThan(0);
+      // Its first and last words lie in its blocks, so a highlight covers the passage.
+      const words = chunk.text.split(/\s+/);
+      expect(blocks.some((b) => b.text.includes(words[0]))).toBe(true);
+      expect(blocks.some((b) => b.text.includes(words[words.length - 1]))).toBe(true);
+    }
+    const table = chunks.find((c) => c.text.includes("access-nbody | 4.19× | 11.8"));
+    expect(table?.pageNumber).toBe(2);
   });
 
   it("reads ligatures as their letters", async () => {
