@@ -353,31 +353,35 @@ export function pageBlocks(fragments: Fragment[], displayWidth: number): Block[]
 }
 
 /**
- * Blocks in reading order to the page's text (blocks separated by blank lines) and layout blocks.
- * Words hyphenated at line ends are joined across lines and across blocks (a word broken at the
- * foot of a column goes on at the top of the next).
+ * Rejoins words hyphenated at line ends across blocks in reading order, in place: within a block,
+ * from the foot of one column to the top of the next, and from one page to the next when given
+ * several pages' blocks (the rest of the word moves up, so a word is whole on the page it starts).
  */
+export function dehyphenateBlocks(ordered: Block[], vocabulary: Vocabulary = new Set<string>()): void {
+  const lines = ordered.flatMap((block) => block.lines);
+  const joined = dehyphenateLines(
+    lines.map((line) => line.text),
+    vocabulary,
+  );
+  lines.forEach((line, i) => {
+    line.text = joined[i];
+  });
+}
+
+/** Blocks in reading order to the page's text (blocks separated by blank lines) and layout blocks. */
 export function renderBlocks(
   ordered: Block[],
   displayWidth: number,
   displayHeight: number,
   blockIdPrefix: string,
-  vocabulary: Vocabulary = new Set<string>(),
 ): { text: string; blocks: LayoutBlock[] } {
-  const flat = ordered.flatMap((block, b) => block.lines.map((line) => ({ b, text: line.text })));
-  const joined = dehyphenateLines(
-    flat.map((l) => l.text),
-    vocabulary,
-  );
-  const texts = ordered.map(() => [] as string[]);
-  flat.forEach((line, i) => {
-    if (joined[i] !== "") texts[line.b].push(joined[i]);
-  });
   const blocks: LayoutBlock[] = [];
-  ordered.forEach((block, index) => {
-    if (texts[index].length === 0) return;
-    blocks.push({ id: `${blockIdPrefix}-b${blocks.length + 1}`, text: texts[index].join("\n"), box: scaleBox(block, displayWidth, displayHeight) });
-  });
+  for (const block of ordered) {
+    // A line whose only word moved up to finish a hyphenated word is gone.
+    const texts = block.lines.map((line) => line.text).filter((text) => text !== "");
+    if (texts.length === 0) continue;
+    blocks.push({ id: `${blockIdPrefix}-b${blocks.length + 1}`, text: texts.join("\n"), box: scaleBox(block, displayWidth, displayHeight) });
+  }
   return { text: blocks.map((b) => b.text).join("\n\n"), blocks };
 }
 
@@ -389,5 +393,7 @@ export function layoutPage(
   blockIdPrefix: string,
   vocabulary?: Vocabulary,
 ): { text: string; blocks: LayoutBlock[] } {
-  return renderBlocks(pageBlocks(fragments, displayWidth), displayWidth, displayHeight, blockIdPrefix, vocabulary);
+  const blocks = pageBlocks(fragments, displayWidth);
+  dehyphenateBlocks(blocks, vocabulary);
+  return renderBlocks(blocks, displayWidth, displayHeight, blockIdPrefix);
 }

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
 import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
-import { pageBlocks, renderBlocks, type Fragment } from "#infrastructure/extraction/layout";
+import { dehyphenateBlocks, pageBlocks, renderBlocks, type Fragment } from "#infrastructure/extraction/layout";
 import { ocrImage, ocrUnavailable, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
 import { vocabularyOf } from "#infrastructure/extraction/reading-text";
 import { removeRunningLines, type PageLines } from "#infrastructure/extraction/running-lines";
@@ -164,10 +164,13 @@ export async function extractPdf(bytes: Buffer, options: PdfExtractionOptions): 
   // Judged before running lines go: a page holding only a running head has a text layer.
   const empty = layouts.map((layout, index) => (layout.blocks.length === 0 ? index + 1 : 0)).filter((n) => n > 0);
   const runningLinesRemoved = removeRunningLines(layouts).reduce((a, b) => a + b, 0);
-  const vocabulary = documentVocabulary(layouts);
+  dehyphenateBlocks(
+    layouts.flatMap((layout) => layout.blocks),
+    documentVocabulary(layouts),
+  );
   const pages: ExtractedPage[] = layouts.map((layout, index) => ({
     pageNumber: index + 1,
-    ...renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`, vocabulary),
+    ...renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`),
   }));
 
   const warnings: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pageBlocks, type Fragment } from "#infrastructure/extraction/layout";
-import { removeRunningLines, runningSignature } from "#infrastructure/extraction/running-lines";
+import { isPageNumber, removeRunningLines, runningSignature } from "#infrastructure/extraction/running-lines";
 
 const fragment = (text: string, left: number, top: number, size = 10): Fragment => ({
   text,
@@ -16,11 +16,15 @@ const fragment = (text: string, left: number, top: number, size = 10): Fragment 
 const body = (n: number) => [0, 1, 2, 3].map((i) => fragment(`Body line ${i} of page ${n} says something different each time`, 60, 200 + n * 3 + i * 13));
 
 describe("running headers, footers and page numbers", () => {
-  it("sees the same line through changing page numbers", () => {
-    expect(runningSignature("12   FREE CULTURE")).toBe("# free culture");
-    expect(runningSignature("FREE CULTURE 13")).toBe("free culture #");
-    expect(runningSignature("xiv")).toBe("#");
-    expect(runningSignature("Page 3 of 9")).toBe("page # of #");
+  it("sees the same line through changing page numbers, on facing pages too", () => {
+    expect(runningSignature("12   FREE CULTURE")).toBe("free culture");
+    expect(runningSignature("FREE CULTURE 13")).toBe("free culture");
+    expect(runningSignature("xiv PREFACE")).toBe("preface");
+    expect(runningSignature("PREFACE xv")).toBe("preface");
+    // Words that are not numerals stay words.
+    expect(runningSignature("civil law")).toBe("civil law");
+    for (const number of ["12", "xiv", "- 12 -", "Page 12", "page 3 of 9"]) expect(isPageNumber(number), number).toBe(true);
+    for (const text of ["civil", "12 monkeys", "Page twelve"]) expect(isPageNumber(text), text).toBe(false);
   });
 
   it("keeps repeated edge lines out of every page, and bare page numbers even when they do not repeat", () => {

@@ -10,20 +10,31 @@ export interface PageLines {
   height: number;
 }
 
-/** Share of the page height, from the top or the bottom, where running lines sit. */
-const EDGE = 0.12;
+/** Share of the page height, from the top or the bottom, where running lines sit (books with wide margins put them 16 % in). */
+const EDGE = 0.18;
 /** How many edge lines from the top and from the bottom are candidates. */
 const PER_EDGE = 2;
 
-/** What stays the same from page to page: lower case, every number (arabic or roman) as "#". */
+const ROMAN = /^m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/;
+
+/**
+ * What stays the same from page to page: the words, in lower case, without the page number
+ * (arabic anywhere, roman at either end), so "xiv PREFACE" and "PREFACE xv" on facing pages match.
+ */
 export function runningSignature(text: string): string {
-  const lower = text.toLowerCase().trim();
-  // A roman page number stands alone ("xii"); inside a line those letters are words ("mild").
-  if (/^[ivxlcdm]+$/.test(lower)) return "#";
-  return lower
-    .replace(/\d+/g, "#")
-    .replace(/[^\p{L}#]+/gu, " ")
+  return text
+    .toLowerCase()
+    .trim()
+    .replace(/^[ivxlcdm]+\b|\b[ivxlcdm]+$/g, (token) => (ROMAN.test(token) ? " " : token))
+    .replace(/\d+/g, " ")
+    .replace(/[^\p{L}]+/gu, " ")
     .trim();
+}
+
+/** "12", "xiv", "- 12 -", "Page 12", "12 of 40": a line that is only a page number. */
+export function isPageNumber(text: string): boolean {
+  const m = /^[\s\-–—.]*(?:page\s+)?(\d+|[ivxlcdm]+)(?:\s+of\s+\d+)?[\s\-–—.]*$/i.exec(text);
+  return m !== null && (/\d/.test(m[1]) || ROMAN.test(m[1].toLowerCase()));
 }
 
 /** The glyph size most of a page's characters are set in. */
@@ -62,13 +73,13 @@ export function removeRunningLines(pages: PageLines[]): number[] {
     }
   }
   const needed = Math.min(3, pages.length);
-  const isPageNumber = (signature: string) => /^(page )?#( of #)?$/.test(signature);
   return pages.map((page, index) => {
     if (pages.length < 2) return 0;
     const running = new Set(
       candidates[index].filter((l) => {
+        if (isPageNumber(l.text)) return true;
         const signature = runningSignature(l.text);
-        return signature !== "" && ((pagesWith.get(signature) ?? 0) >= needed || isPageNumber(signature));
+        return signature !== "" && (pagesWith.get(signature) ?? 0) >= needed;
       }),
     );
     if (running.size === 0) return 0;
