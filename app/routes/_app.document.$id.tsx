@@ -165,6 +165,12 @@ export default function DocumentDetailPage() {
                 <DataList.Value>{formatSize(d.size)}</DataList.Value>
               </DataList.Item>
             ) : null}
+            {d.readingNotes.length > 0 ? (
+              <DataList.Item>
+                <DataList.Label minWidth="96px">Text</DataList.Label>
+                <DataList.Value data-testid="reading-notes">{d.readingNotes.join(". ")}.</DataList.Value>
+              </DataList.Item>
+            ) : null}
           </DataList.Root>
 
           {d.status === "FAILED" && d.failureReason ? (
@@ -173,14 +179,6 @@ export default function DocumentDetailPage() {
                 <AlertIcon size={16} />
               </Callout.Icon>
               <Callout.Text>{d.failureReason}</Callout.Text>
-            </Callout.Root>
-          ) : null}
-          {d.readingNotes.length > 0 ? (
-            <Callout.Root color={d.readingNotes.some((n) => n.includes("could not be read")) ? "amber" : "blue"} mt="3" size="1" data-testid="reading-notes">
-              <Callout.Icon>
-                <AlertIcon size={16} />
-              </Callout.Icon>
-              <Callout.Text>{d.readingNotes.join(". ")}.</Callout.Text>
             </Callout.Root>
           ) : null}
           {d.warnings.length > 0 ? (
