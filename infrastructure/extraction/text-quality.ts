@@ -39,13 +39,13 @@ export function judgeText(text: string): TextJudgement {
     let seen = 0;
     let known = 0;
     for (const word of words) {
-      const padded = ` ${word.toLowerCase()} `;
+      const lower = word.toLowerCase();
+      // Accented letters are not in the English list: such words say nothing either way.
+      if (!/^[a-z]+$/.test(lower)) continue;
+      const padded = ` ${lower} `;
       for (let i = 0; i + 3 <= padded.length; i++) {
-        const trigram = padded.slice(i, i + 3);
-        // Accented letters are not in the English list; they say nothing either way.
-        if (/[^a-z ]/.test(trigram)) continue;
         seen++;
-        if (common.has(trigram)) known++;
+        if (common.has(padded.slice(i, i + 3))) known++;
       }
     }
     if (seen > 0) trigramShare = known / seen;
