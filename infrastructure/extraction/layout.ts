@@ -4,7 +4,7 @@
  * applied) so rotated pages read the way the user sees them.
  */
 import type { LayoutBlock, LayoutBox } from "#application/ports/text-extraction";
-import { dehyphenateLines, normalizeText, type Vocabulary } from "#infrastructure/extraction/reading-text";
+import { collapseLetterSpacing, dehyphenateLines, normalizeText, type Vocabulary } from "#infrastructure/extraction/reading-text";
 
 /** Every box is scaled to this page size (spec 001 §2) whatever the real page size is. */
 export const PAGE_WIDTH = 596;
@@ -105,7 +105,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     right: Math.max(...ordered.map((f) => f.right)),
     bottom: Math.max(...ordered.map((f) => f.bottom)),
     size: Math.max(...ordered.map((f) => f.size)),
-    text: text.replace(/\s+/g, " ").trim(),
+    text: collapseLetterSpacing(text.replace(/\s+/g, " ").trim()),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dehyphenateLines, joinHyphenated, normalizeText, vocabularyOf } from "#infrastructure/extraction/reading-text";
+import { collapseLetterSpacing, dehyphenateLines, joinHyphenated, normalizeText, vocabularyOf } from "#infrastructure/extraction/reading-text";
 
 const none = new Set<string>();
 
@@ -35,5 +35,14 @@ describe("text as a person reads it", () => {
       "speculative baseline.",
     ]);
     expect(dehyphenateLines(["it frequently guesses wrong: short-", "lived functions"], none)).toEqual(["it frequently guesses wrong: short-lived", "functions"]);
+  });
+
+  it("reads letter-spaced capitals as the words they spell, and leaves other single letters alone", () => {
+    expect(collapseLetterSpacing("T H E P E N G U I N P R E S S")).toBe("THE PENGUIN PRESS");
+    expect(collapseLetterSpacing("published by T H E P R E S S in 2004")).toBe("published by THE PRESS in 2004");
+    // Not spelling words: variables, initials, grades.
+    expect(collapseLetterSpacing("the points x y z w")).toBe("the points x y z w");
+    expect(collapseLetterSpacing("grades A B C D")).toBe("grades A B C D");
+    expect(collapseLetterSpacing("J. R. R. Tolkien")).toBe("J. R. R. Tolkien");
   });
 });

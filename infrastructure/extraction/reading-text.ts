@@ -2,7 +2,7 @@
  * Text as a person reads it: typographic ligatures and odd spaces normalised, and words that the
  * typesetter hyphenated at a line end joined again, while real compounds keep their hyphen.
  */
-import { isEnglishWord } from "#infrastructure/extraction/english-words";
+import { englishWords, isEnglishWord } from "#infrastructure/extraction/english-words";
 
 const LIGATURES: Record<string, string> = { "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st" };
 
@@ -23,6 +23,36 @@ export function normalizeText(text: string): string {
       .replace(/\u00AD$/, "-")
       .replace(/[\u00AD\u200B-\u200D\u2060\uFEFF]/g, "")
   );
+}
+
+/** Four or more single letters each followed by one space: "T H E P E N G U I N P R E S S". */
+const LETTER_SPACED = /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){3,}(?![\p{L}\p{N}])/gu;
+
+/** The fewest English words (of two letters or more, or "a") that spell `letters` exactly, if any. */
+function segmentWords(letters: string): string[] | undefined {
+  const words = englishWords();
+  const lower = letters.toLowerCase();
+  const best: (number[] | undefined)[] = [[]];
+  for (let end = 1; end <= lower.length; end++) {
+    for (let start = Math.max(0, end - 24); start < end; start++) {
+      const previous = best[start];
+      const word = lower.slice(start, end);
+      if (!previous || (word.length === 1 && word !== "a") || !words.has(word)) continue;
+      if (!best[end] || previous.length + 1 < best[end]!.length) best[end] = [...previous, end];
+    }
+  }
+  const cuts = best[lower.length];
+  if (!cuts) return undefined;
+  return cuts.map((cut, i) => letters.slice(i === 0 ? 0 : cuts[i - 1], cut));
+}
+
+/**
+ * Letter-spaced text set with real spaces between the letters (a title page's "T H E  P R E S S",
+ * whose word gaps the PDF does not keep) reads as words when English words spell it exactly;
+ * otherwise it is left as it is.
+ */
+export function collapseLetterSpacing(text: string): string {
+  return text.replace(LETTER_SPACED, (run) => segmentWords(run.replace(/ /g, ""))?.join(" ") ?? run);
 }
 
 /** Letters of a word fragment: Latin letters with accents, and apostrophes inside words. */
