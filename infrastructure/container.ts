@@ -139,8 +139,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
   constant(TOKENS.SecretHasher, new HmacSecretHasher(config.appSecret));
-  constant(TOKENS.TextExtractor, new DefaultTextExtractor(options.textExtractor));
+  constant(TOKENS.TextExtractor, new DefaultTextExtractor());
   constant(TOKENS.Egress, egress);
+  if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor(options.textExtractor));
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());

@@ -1,5 +1,5 @@
 import { isDomainError } from "#domain/shared/domain-error";
-import { readingNotes } from "#domain/library/document";
+import { readingNotes } from "#domain/library/reading-notes";
 import type { DocumentReadModel } from "#projections/library/documents.projector";
 import { statusOf } from "#app/utils/api-errors.server";
 

@@ -1,4 +1,4 @@
-import { readingNotes } from "#domain/library/document";
+import { readingNotes } from "#domain/library/reading-notes";
 import type { DocumentReadModel } from "#projections/library/documents.projector";
 
 /** What the pages need of a document (no owner id, no settings). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fold } from "#domain/shared/decider";
-import { type DocumentCommand, type DocumentEvent, documentDecider, readingNotes } from "./document";
+import { type DocumentCommand, type DocumentEvent, documentDecider } from "./document";
+import { readingNotes } from "./reading-notes";
 
 const now = new Date("2026-01-01T10:00:00Z");
 const registered: DocumentEvent = {
