@@ -1,7 +1,7 @@
 import { isDomainError } from "#domain/shared/domain-error";
-import { readingNotes } from "#domain/library/reading-notes";
 import type { DocumentReadModel } from "#projections/library/documents.projector";
 import { statusOf } from "#app/utils/api-errors.server";
+import { readingNotes } from "#domain/library/reading-notes";
 
 export { apiErrorResponse as errorResponse, readJsonBody as readJson, type ApiError } from "#app/utils/api-errors.server";
 
