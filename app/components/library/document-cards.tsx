@@ -6,8 +6,8 @@ import type { ApiDocument } from "./api.server";
 import { DocumentMenu } from "./document-menu";
 import type { LibraryDocument } from "./document-view";
 import { formatDateTime, formatSize, SOURCE_LABELS } from "./format";
-import { ReadingNotes } from "./reading-notes";
 import { StatusBadge } from "./status-badge";
+import { ReadingNotes } from "./reading-notes";
 
 const PAGE = 10;
 const SCROLL_SLACK_PX = 10;
