@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { layoutPage, type Fragment } from "#infrastructure/extraction/layout";
-
-const fragment = (text: string, left: number, top: number, size = 10): Fragment => ({
-  text,
-  left,
-  top,
-  right: left + text.length * size * 0.5,
-  bottom: top + size,
-  size,
-  horizontal: true,
-  rtl: false,
-});
+import { layoutPage } from "#infrastructure/extraction/layout";
+import { fragment } from "#infrastructure/extraction/test-support/fragments";
 
 describe("page layout", () => {
   it("reads a full-width title, then the left column, then the right column", () => {

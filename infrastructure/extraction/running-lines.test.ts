@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { pageBlocks, type Fragment } from "#infrastructure/extraction/layout";
+import { pageBlocks } from "#infrastructure/extraction/layout";
 import { isPageNumber, removeRunningLines, runningSignature } from "#infrastructure/extraction/running-lines";
-
-const fragment = (text: string, left: number, top: number, size = 10): Fragment => ({
-  text,
-  left,
-  top,
-  right: left + text.length * size * 0.5,
-  bottom: top + size,
-  size,
-  horizontal: true,
-  rtl: false,
-});
+import { fragment } from "#infrastructure/extraction/test-support/fragments";
 
 const body = (n: number) => [0, 1, 2, 3].map((i) => fragment(`Body line ${i} of page ${n} says something different each time`, 60, 200 + n * 3 + i * 13));
 
