@@ -101,4 +101,18 @@ describe("tesseract TSV", () => {
     expect(page.text).toBe("Hello world\nagain\n\nNext");
     expect(page.blocks[0]).toEqual({ id: "p1-b1", text: "Hello world\nagain", box: { left: 50, top: 100, width: 90, height: 25 } });
   });
+
+  it("joins a word a scanned page broke at a line end", () => {
+    const tsv = [
+      "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+      "1\t1\t0\t0\t0\t0\t0\t0\t1192\t1684\t-1\t",
+      "5\t1\t1\t1\t1\t1\t100\t200\t80\t20\t95\tan",
+      "5\t1\t1\t1\t1\t2\t190\t200\t90\t20\t95\tintermedi-",
+      "5\t1\t1\t1\t2\t1\t100\t230\t60\t20\t95\tate",
+      "5\t1\t1\t1\t2\t2\t170\t230\t60\t20\t95\ttier,",
+      "5\t1\t1\t1\t3\t1\t100\t260\t60\t20\t95\tshort-",
+      "5\t1\t1\t1\t4\t1\t100\t290\t60\t20\t95\tlived",
+    ].join("\n");
+    expect(parseTesseractTsv(tsv, "p1").text).toBe("an intermediate\ntier,\nshort-lived");
+  });
 });

@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { ExtractionError, type LayoutBlock } from "#application/ports/text-extraction";
 import { PAGE_HEIGHT, PAGE_WIDTH } from "#infrastructure/extraction/layout";
+import { dehyphenateLines } from "#infrastructure/extraction/reading-text";
 
 const run = promisify(execFile);
 
@@ -105,13 +106,15 @@ export function parseTesseractTsv(tsv: string, blockIdPrefix: string): OcrPage {
         lines[lines.length - 1] += ` ${word.text}`;
       }
     }
+    // A scanned book breaks words at line ends just as its text layer would.
+    const readable = dehyphenateLines(lines, new Set<string>()).filter((line) => line !== "");
     const left = Math.min(...paragraphWords.map((w) => w.left));
     const top = Math.min(...paragraphWords.map((w) => w.top));
     const right = Math.max(...paragraphWords.map((w) => w.left + w.width));
     const bottom = Math.max(...paragraphWords.map((w) => w.top + w.height));
     blocks.push({
       id: `${blockIdPrefix}-b${blocks.length + 1}`,
-      text: lines.join("\n"),
+      text: readable.join("\n"),
       box: { left: left * sx, top: top * sy, width: (right - left) * sx, height: (bottom - top) * sy },
     });
   }
