@@ -27,11 +27,13 @@ export interface EvalDocument {
   /** Path relative to the repository root. */
   path: string;
   name: string;
+  /** Upload with "Use OCR" on (scanned pages). */
+  ocr?: boolean;
 }
 
 export const EVAL_DOCUMENTS: EvalDocument[] = [
-  { key: "freeculture", path: "../shared/corpus/freeculture.pdf", name: "Free Culture" },
-  { key: "pdkids", path: "../shared/corpus/pdkids.pdf", name: "PD Kids" },
+  { key: "freeculture", path: "../shared/corpus/freeculture.pdf", name: "Free Culture.pdf" },
+  { key: "pdkids", path: "../shared/corpus/pdkids.pdf", name: "PD Kids.pdf" },
 ];
 
 export interface EvalQuestion {
