@@ -28,9 +28,18 @@ export interface ChatTurn {
   text: string;
 }
 
+/**
+ * Where an answer's sentences come from: the page, and the exact span of the
+ * passage's text quoted (what a click on the citation highlights). Models that
+ * cannot say which span (provider models) leave `quote` out.
+ */
 export interface Citation {
   documentId: string;
   pageNumber: number;
+  /** Exact span of the cited passage's text that supports the answer; the first one when there are several. */
+  quote?: string;
+  /** Every span quoted from this page, in answer order, when there is more than one. */
+  quotes?: string[];
 }
 
 export interface TokenUsage {

@@ -8,6 +8,7 @@ export interface JudgedCitation {
   documentId: string;
   pageNumber: number;
   quote?: string;
+  quotes?: string[];
 }
 
 export interface AnswerUnderTest {
@@ -90,7 +91,8 @@ export function judge(question: EvalQuestion, answer: AnswerUnderTest, pageText:
     const page = pageText(cited.documentId, cited.pageNumber);
     if (page === undefined) continue;
     const normalizedPage = normalizeForMatch(page);
-    const quoteHolds = cited.quote === undefined || (page.includes(cited.quote) && normalizeForMatch(cited.quote).includes(sentence));
+    const quotes = cited.quotes ?? (cited.quote === undefined ? [] : [cited.quote]);
+    const quoteHolds = quotes.length === 0 || quotes.some((quote) => page.includes(quote) && normalizeForMatch(quote).includes(sentence));
     if (quoteHolds && normalizedPage.includes(sentence)) {
       supported++;
       supporting.add(citation);
