@@ -28,7 +28,7 @@ import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import { CONVERSATIONS, type ConversationReadModel, MESSAGE_USAGE, MESSAGES, type MessageReadModel, type MessageUsageReadModel } from "#projections/conversation/conversations.projector";
 import { EndMarkerGuard } from "./end-marker-guard";
-import { retrievePassages } from "./retrieval";
+import { retrievePassages, termStatistics } from "./retrieval";
 
 /** Passages handed to the model per question. */
 const PASSAGES_PER_ANSWER = 8;
@@ -213,9 +213,13 @@ export class ConversationService {
         vectors: this.denseSearch(ownerId, workspace),
         documentName: (id) => names.get(id),
       });
+      const statistics = await termStatistics({ index: this.search, question, documentIds: workspace.documentIds });
       const history = await this.history(conversationId, questionId);
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
-      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer({ question, selectedText: selectedText ?? undefined, history, passages, language, images }, signal);
+      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer(
+        { question, selectedText: selectedText ?? undefined, history, passages, termStatistics: statistics, language, images },
+        signal,
+      );
       for await (const event of stream) {
         if (event.type === "text") {
           firstTokenMs ??= Math.round(performance.now() - started);

@@ -1,4 +1,4 @@
-import type { Passage } from "#application/ports/language-model";
+import type { Passage, TermStatistics } from "#application/ports/language-model";
 import type { ChunkHit, SearchIndex } from "#application/ports/search-index";
 import { contentTerms, isStopWord, words } from "#application/shared/text-analysis";
 
@@ -78,6 +78,32 @@ export async function retrievePassages(options: RetrieveOptions): Promise<Passag
 }
 
 /**
+ * How many of the workspace's chunks hold each content word of the question,
+ * asked of the index one word at a time (counted up to DOCUMENT_FREQUENCY_CAP:
+ * beyond that a word is simply common), and how many chunks the workspace has.
+ * With these the model weighs a word by its rarity in the workspace: "Lessig"
+ * in a book by Lessig is common among the passages retrieved for it, yet rare
+ * in the book, and a word no chunk holds is strong evidence the workspace does
+ * not speak of it.
+ */
+export async function termStatistics(options: { index: SearchIndex; question: string; documentIds: string[] }): Promise<TermStatistics | undefined> {
+  const documentIds = [...new Set(options.documentIds.filter((id) => id.length > 0))];
+  if (documentIds.length === 0) return undefined;
+  const scope = { documentIds };
+  const chunks = (await Promise.all(documentIds.map((id) => options.index.countChunks(id)))).reduce((sum, n) => sum + n, 0);
+  const documentFrequency: Record<string, number> = {};
+  for (const word of new Set(dropQuestionWords(words(options.question)).filter((w) => !isStopWord(w)))) {
+    const [term] = contentTerms(word);
+    if (!term || term in documentFrequency) continue;
+    documentFrequency[term] = (await options.index.searchText(word, scope, DOCUMENT_FREQUENCY_CAP)).length;
+  }
+  return { chunks, documentFrequency };
+}
+
+/** Past this many chunks a word is common; counting further would only cost time. */
+const DOCUMENT_FREQUENCY_CAP = 200;
+
+/**
  * Reciprocal rank fusion: each ranking adds 1 / (k + rank) for every chunk it
  * holds (rank from 1), chunks deduplicated by chunkId. Scores of different
  * rankers are not comparable (BM25 vs cosine); ranks are. Ties keep the order
@@ -128,6 +154,17 @@ export function questionTerms(question: string): string[] {
  */
 const QUANTITY_WORDS = new Set(["many", "much", "long", "often", "old", "far", "big", "large", "soon", "quickly", "fast", "frequently"]);
 
+/**
+ * Likewise "what year", "which date", "what is the name": the noun says what
+ * kind of answer is wanted ("1774", "Jacob Tonson"), and the answer does not
+ * repeat it.
+ */
+const ANSWER_NOUNS = new Set(["year", "years", "date", "day", "month", "century", "time", "name", "percentage", "number", "amount"]);
+
 function dropQuestionWords(tokens: string[]): string[] {
-  return tokens.filter((word, i) => !(i > 0 && tokens[i - 1] === "how" && QUANTITY_WORDS.has(word)));
+  return tokens.filter((word, i) => {
+    if (i > 0 && tokens[i - 1] === "how" && QUANTITY_WORDS.has(word)) return false;
+    const asker = tokens.slice(Math.max(0, i - 3), i);
+    return !(ANSWER_NOUNS.has(word) && (asker.includes("what") || asker.includes("which")) && asker.every((w) => /^(what|which|in|on|is|was|the|s)$/.test(w)));
+  });
 }

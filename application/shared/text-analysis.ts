@@ -95,4 +95,16 @@ export const STOP_WORDS_BY_LANGUAGE: Record<string, readonly string[]> = {
   ).split(" "),
 };
 
-const STOP_WORDS = new Set(Object.values(STOP_WORDS_BY_LANGUAGE).flat().map(foldDiacritics));
+/**
+ * Stop words of one language that are content words of another: "die" in
+ * German is an article, in English a verb; "MIT", "fur", "hay", "dice" and
+ * "come" likewise. One shared list serves every language, so these stay terms.
+ */
+const CONTENT_ELSEWHERE = new Set(["die", "den", "fur", "mit", "come", "dice", "hay", "par", "ed"]);
+
+const STOP_WORDS = new Set(
+  Object.values(STOP_WORDS_BY_LANGUAGE)
+    .flat()
+    .map(foldDiacritics)
+    .filter((word) => STOP_WORDS_BY_LANGUAGE.en.includes(word) || !CONTENT_ELSEWHERE.has(word)),
+);

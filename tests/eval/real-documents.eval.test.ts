@@ -43,8 +43,8 @@ const ctx: RequestContext = { requestId: "eval", clientAddress: "127.0.0.1", act
 
 /** Measured floors (see docs/decisions/066-answer-evaluation.md): a little under what the model achieves today. */
 const FLOORS = {
-  development: { rightPageAnswerable: 0, rightPageReworded: 0, unanswerableDeclined: 0, maxWronglyDeclined: 1, citationRecall: 0, citationPrecision: 0 },
-  heldAside: { rightPageAnswerable: 0, unanswerableDeclined: 0 },
+  development: { rightPageAnswerable: 0.62, rightPageReworded: 0.35, unanswerableDeclined: 0.3, maxWronglyDeclined: 0.25, citationRecall: 0.95, citationPrecision: 0.95 },
+  heldAside: { rightPageAnswerable: 0.7, unanswerableDeclined: 0.3 },
 };
 const AIMS = "aims: right page ≥ 85% of answerable, ≥ 75% reworded; ≥ 85% of unanswerable declined; ≤ 10% of answerable wrongly declined";
 

@@ -7,7 +7,7 @@
  * answered; the curve is in docs/decisions/067-built-in-model-abstention.md.
  * Never set per question.
  */
-export const DEFAULT_MIN_RELEVANCE = 0.3;
+export const DEFAULT_MIN_RELEVANCE = 0.45;
 
 export function hasEvidence(bestRelevance: number, minRelevance = DEFAULT_MIN_RELEVANCE): boolean {
   return bestRelevance >= minRelevance;

@@ -1,8 +1,9 @@
 import type { AnswerInput, Citation, Passage, TokenUsage } from "#application/ports/language-model";
+import { contentTerms } from "#application/shared/text-analysis";
 import { hasEvidence } from "./abstention";
 import { detectLanguage, phrasesFor } from "./languages";
 import { analyzeQuestion } from "./question";
-import { idfOver, pickDiverse, scoreSentence } from "./selection";
+import { idfOver, passageCoverage, pickDiverse, scoreSentence } from "./selection";
 import { dedupe, type Sentence, splitPassage } from "./sentences";
 
 /**
@@ -34,9 +35,10 @@ export function composeAnswer(input: AnswerInput, options: CompositionOptions = 
   const question = analyzeQuestion(input);
   if (question.weights.size === 0 || input.passages.length === 0) return notFound;
   const sentences = dedupe(input.passages.flatMap((passage, i) => splitPassage(passage.text, i, passage.documentName)));
-  const idf = idfOver(input.passages);
+  const idf = idfOver(input.passages, input.termStatistics);
   // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
-  const quotable = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf));
+  const coverage = input.passages.map((p) => passageCoverage(new Set(contentTerms(p.text)), question, idf));
+  const quotable = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, coverage[s.passage]));
   const best = Math.max(0, ...quotable.map((s) => s.relevance));
   if (!hasEvidence(best, options.minRelevance)) return notFound;
 

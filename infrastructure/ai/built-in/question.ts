@@ -40,8 +40,9 @@ export function analyzeQuestion(input: AnswerInput): Question {
 /** English question words (other languages keep term matching; they only lose the answer-type cue). */
 export function answerKind(question: string): AnswerKind | null {
   const q = question.toLowerCase();
-  if (/\b(how (many|much|long|often|old|far|big|large|tall|deep|high|wide|heavy)|what (percentage|share|proportion|fraction|number|amount|price|sum)|by how)\b/.test(q)) return "quantity";
-  if (/\b(when|what (year|date|time|day|month|century)|which (year|date|day|month|century)|since when)\b/.test(q)) return "time";
+  if (/\b(how (many|much|long|often|old|far|big|large|tall|deep|high|wide|heavy)|by how)\b/.test(q)) return "quantity";
+  if (/\bwhat(?:'s| is| was| are| were)?(?: the)? (percentage|share|proportion|fraction|number|amount|price|cost|sum|population|size|length|height|depth|weight|speed|distance|temperature|age)\b/.test(q)) return "quantity";
+  if (/^\s*when\b|\b(what (year|date|day|month|century)|which (year|date|day|month|century)|since when|date of birth|birthday)\b/.test(q)) return "time";
   if (/\bwhy\b|\bwhat (caused|made|led)\b|\bfor what reason\b/.test(q)) return "reason";
   if (/^\s*(who|whom|whose)\b|\bwho (was|is|were|did|founded|formed|wrote|built|invented)\b/.test(q)) return "person";
   if (/^\s*where\b|\bin which (country|city|state|place|town)\b|\bwhich (country|city|university|college|company|theater|theatre)\b/.test(q)) return "place";
@@ -52,7 +53,7 @@ export function answerKind(question: string): AnswerKind | null {
 const NUMBER_WORDS =
   "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|twice|once|dozen|quarter";
 const NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORDS})\\b`, "i");
-const TIME = new RegExp(`\\b(?:1[0-9]{3}|20[0-9]{2})\\b|\\b(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|century|decade|years? (?:ago|later|old))\\b`, "i");
+const TIME = new RegExp(`\\b(?:1[0-9]{3}|20[0-9]{2})\\b|\\b(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|century|centuries|decades?|years?|months?|weeks?|days?|hours?|minutes?|morning|evening|night|noon|midnight|today|yesterday|tomorrow)\\b`, "i");
 const REASON = /\b(?:because|since|so that|in order to|due to|as a result|owing to|for fear|to escape|to avoid|led to|caused|thus|therefore|reason)\b/i;
 
 /**

@@ -1,4 +1,4 @@
-import type { Passage } from "#application/ports/language-model";
+import type { Passage, TermStatistics } from "#application/ports/language-model";
 import { contentTerms } from "#application/shared/text-analysis";
 import { holdsAnswerKind, type Question } from "./question";
 import type { Sentence } from "./sentences";
@@ -30,27 +30,56 @@ const MAX_BIGRAM_BONUS = 0.2;
 const PROXIMITY_BONUS = 0.1;
 const RANK_PRIOR = 0.08;
 /** A sentence lacking the kind of thing asked for keeps this share of its relevance. */
-const MISSING_KIND = 0.6;
+const MISSING_KIND = 0.4;
 const KIND_BONUS = 0.1;
 
 /**
- * Smoothed IDF with each retrieved passage as a document. A term no passage
- * holds weighs a little more than the rarest present one: retrieval searched
- * the whole workspace for it, so its absence is evidence the workspace does
- * not speak of it, while a paraphrased word ("hens" for "chickens") only
- * lowers coverage rather than vetoing the answer.
+ * Smoothed IDF of a term. Over the workspace when retrieval measured it
+ * (`termStatistics`): a word the question is about is weighed by how rare it
+ * is in the documents, and a word no chunk holds weighs most, since its
+ * absence is evidence the workspace does not speak of it. Otherwise (and for
+ * words not measured: selected text, the previous question) over the
+ * retrieved passages, each passage a document, a term none holds weighing a
+ * little more than the rarest present one.
  */
-export function idfOver(passages: Passage[]): (term: string) => number {
+export function idfOver(passages: Passage[], statistics?: TermStatistics): (term: string) => number {
   const df = new Map<string, number>();
   for (const passage of passages) for (const term of new Set(contentTerms(passage.text))) df.set(term, (df.get(term) ?? 0) + 1);
   const n = passages.length;
-  const idf = (count: number) => Math.log((n + 1) / (count + 0.5)) + 0.1;
-  return (term) => idf(df.get(term) ?? ABSENT_DOCUMENT_FREQUENCY);
+  const overPassages = (term: string) => Math.log((n + 1) / ((df.get(term) ?? ABSENT_DOCUMENT_FREQUENCY) + 0.5)) + 0.1;
+  if (!statistics || statistics.chunks === 0) return overPassages;
+  const overWorkspace = (count: number) => Math.log((statistics.chunks + 1) / (count + 0.5)) + 0.1;
+  const measured = Object.values(statistics.documentFrequency).map(overWorkspace);
+  // Unmeasured words get the measured words' mean: neither vetoes nor dominates.
+  const fallback = measured.length > 0 ? measured.reduce((a, b) => a + b, 0) / measured.length : overWorkspace(1);
+  return (term) => {
+    const count = statistics.documentFrequency[term];
+    return count === undefined ? fallback : overWorkspace(count);
+  };
 }
 
-const ABSENT_DOCUMENT_FREQUENCY = 0.5;
+const ABSENT_DOCUMENT_FREQUENCY = 0;
 
-export function scoreSentence(sentence: Sentence, question: Question, idf: (term: string) => number): Scored {
+/**
+ * Coverage of the question by a whole passage: a sentence answers better when
+ * its passage speaks of everything the question names ("he died on the 4th of
+ * July" on the page about Jefferson).
+ */
+export function passageCoverage(terms: Set<string>, question: Question, idf: (term: string) => number): number {
+  let total = 0;
+  let matched = 0;
+  for (const [term, weight] of question.weights) {
+    const w = weight * idf(term);
+    total += w;
+    if (terms.has(term)) matched += w;
+  }
+  return total > 0 ? matched / total : 0;
+}
+
+/** Share of a sentence's relevance that comes from its passage's coverage of the question. */
+const PASSAGE_SHARE = 0.5;
+
+export function scoreSentence(sentence: Sentence, question: Question, idf: (term: string) => number, passage = 0): Scored {
   let total = 0;
   let matched = 0;
   let matchedTerms = 0;
@@ -65,7 +94,7 @@ export function scoreSentence(sentence: Sentence, question: Question, idf: (term
   let bonus = 0;
   for (let i = 1; i < sentence.terms.length; i++) if (question.bigrams.has(`${sentence.terms[i - 1]} ${sentence.terms[i]}`)) bonus += BIGRAM_BONUS;
   bonus = Math.min(bonus, MAX_BIGRAM_BONUS) + (matchedTerms >= 2 ? PROXIMITY_BONUS * proximity(sentence.terms, question.weights) : 0);
-  const coverage = total > 0 ? matched / total : 0;
+  const coverage = (1 - PASSAGE_SHARE) * (total > 0 ? matched / total : 0) + PASSAGE_SHARE * passage;
   const kindHeld = question.kind === null || holdsAnswerKind(sentence.text, question);
   const relevance = (coverage + bonus) * (kindHeld ? 1 : MISSING_KIND) * shapeFactor(sentence);
   const kindBonus = question.kind !== null && kindHeld && coverage > 0 ? KIND_BONUS : 0;
