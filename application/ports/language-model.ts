@@ -28,24 +28,11 @@ export interface ChatTurn {
   text: string;
 }
 
-/**
- * Where an answer's sentences come from: the page, and the exact span of the
- * passage's text quoted (what a click on the citation highlights). Models that
- * cannot say which span (provider models) leave `quote` out.
- */
 export interface Citation {
   documentId: string;
   pageNumber: number;
-  /** Exact span of the cited passage's text that supports the answer; the first one when there are several. */
+  /** The exact span of the passage's text the answer rests on (for the viewer's highlight), when the model knows it. */
   quote?: string;
-  /** Every span quoted from this page, in answer order, when there is more than one. */
-  quotes?: string[];
-}
-
-/** Chunks in the workspace, and per analyzed term (text-analysis `contentTerms`) how many of them hold it (counted up to a cap). */
-export interface TermStatistics {
-  chunks: number;
-  documentFrequency: Record<string, number>;
 }
 
 export interface TokenUsage {
@@ -72,6 +59,12 @@ export interface AnswerInput {
   language: string;
   /** Images attached to the question; only models with `capabilities.images` read them. */
   images?: { contentType: string; /** The image's bytes, when the caller loaded them (vision models read them). */ data?: Uint8Array }[];
+}
+
+/** Chunks in the workspace, and per analyzed term (text-analysis `contentTerms`) how many of them hold it (counted up to a cap). */
+export interface TermStatistics {
+  chunks: number;
+  documentFrequency: Record<string, number>;
 }
 
 export type AnswerEvent =

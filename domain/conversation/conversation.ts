@@ -11,12 +11,9 @@ import { MAX_IMAGES_PER_QUESTION } from "./chat-image";
  * personal data.
  */
 
-/** A page an answer cites; `quote` (added later, so optional in old events) is the span it quotes. */
 export interface Citation {
   documentId: string;
   pageNumber: number;
-  quote?: string;
-  quotes?: string[];
 }
 
 export interface TokenUsage {

@@ -8,7 +8,6 @@ export interface JudgedCitation {
   documentId: string;
   pageNumber: number;
   quote?: string;
-  quotes?: string[];
 }
 
 export interface AnswerUnderTest {
@@ -91,8 +90,7 @@ export function judge(question: EvalQuestion, answer: AnswerUnderTest, pageText:
     const page = pageText(cited.documentId, cited.pageNumber);
     if (page === undefined) continue;
     const normalizedPage = normalizeForMatch(page);
-    const quotes = cited.quotes ?? (cited.quote === undefined ? [] : [cited.quote]);
-    const quoteHolds = quotes.length === 0 || quotes.some((quote) => page.includes(quote) && normalizeForMatch(quote).includes(sentence));
+    const quoteHolds = cited.quote === undefined || (page.includes(cited.quote) && normalizeForMatch(cited.quote).includes(sentence));
     if (quoteHolds && normalizedPage.includes(sentence)) {
       supported++;
       supporting.add(citation);

@@ -69,22 +69,41 @@ export function composeAnswer(input: AnswerInput, options: CompositionOptions = 
 }
 
 /**
- * One group per document-page pair, so one citation each, once. The citation's
- * `quote` is the first quoted span of that page; `quotes` lists them all when
- * there are several (decision 068).
+ * One group per document-page pair, so one citation each, once, and one
+ * quote per citation (decision 068): the exact span of the passage from the
+ * group's first sentence to its last, which the viewer highlights. A further
+ * sentence of the same page joins its group only when it lies in the same
+ * passage within MAX_GAP sentences of that span (the highlight then covers
+ * the few sentences between); one from elsewhere on the page is left out
+ * rather than cited with a span that does not hold it.
  */
+const MAX_GAP = 2;
+
 function groupByPage(picked: Sentence[], passages: Passage[]) {
-  const groups: { citation: Citation; name: string; sentences: string[] }[] = [];
+  const groups: { citation: Citation; name: string; passage: number; first: Sentence; last: Sentence; sentences: string[] }[] = [];
   for (const sentence of picked) {
     const passage = passages[sentence.passage];
-    let group = groups.find((g) => g.citation.documentId === passage.documentId && g.citation.pageNumber === passage.pageNumber);
+    const group = groups.find((g) => g.citation.documentId === passage.documentId && g.citation.pageNumber === passage.pageNumber);
     if (!group) {
-      group = { citation: { documentId: passage.documentId, pageNumber: passage.pageNumber, quote: sentence.quote }, name: passage.documentName, sentences: [] };
-      groups.push(group);
-    } else {
-      group.citation.quotes = [...(group.citation.quotes ?? [group.citation.quote!]), sentence.quote];
+      groups.push({
+        citation: { documentId: passage.documentId, pageNumber: passage.pageNumber, quote: sentence.quote },
+        name: passage.documentName,
+        passage: sentence.passage,
+        first: sentence,
+        last: sentence,
+        sentences: [escapeMarkdown(sentence.text)],
+      });
+      continue;
     }
-    group.sentences.push(escapeMarkdown(sentence.text));
+    if (group.passage !== sentence.passage) continue;
+    if (sentence.index > group.last.index && sentence.index - group.last.index <= MAX_GAP + 1) {
+      group.last = sentence;
+      group.sentences.push(escapeMarkdown(sentence.text));
+    } else if (sentence.index < group.first.index && group.first.index - sentence.index <= MAX_GAP + 1) {
+      group.first = sentence;
+      group.sentences.unshift(escapeMarkdown(sentence.text));
+    } else continue;
+    group.citation.quote = passage.text.slice(group.first.start, group.last.end);
   }
   return groups;
 }

@@ -10,8 +10,10 @@ import { contentTerms, foldDiacritics } from "#application/shared/text-analysis"
 export interface Sentence {
   /** Clean text to show; "…" marks where a chunk cut a sentence. */
   text: string;
-  /** The exact span of the passage's text this sentence was read from. */
+  /** The exact span of the passage's text this sentence was read from: text.slice(start, end). */
   quote: string;
+  start: number;
+  end: number;
   terms: string[];
   termSet: Set<string>;
   /** Terms of the sentence's heading, previous sentence and document name: what "it" and "this" may refer to. */
@@ -78,6 +80,8 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
     sentences.push({
       text: shown,
       quote,
+      start: piece.start,
+      end: piece.end,
       terms,
       termSet,
       context: new Set([...title, ...heading, ...previous]),
