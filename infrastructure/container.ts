@@ -55,7 +55,7 @@ import { ProviderRegistry, type ProviderRegistryOptions } from "./ai/provider-re
 import { SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
-import { DefaultTextExtractor } from "./extraction/text-extractor";
+import { DefaultTextExtractor, type TextExtractorOptions } from "./extraction/text-extractor";
 import { NoSpeechModel } from "./speech/no-speech-model";
 import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
 import { KafkaRelay } from "./production/kafka-relay";
@@ -74,6 +74,8 @@ export interface RuntimeOptions {
   egress?: Egress;
   transcriber?: Transcriber;
   videoSource?: VideoSource;
+  /** Replaces the text extractor's options (tests run it without OCR tools). */
+  textExtractor?: TextExtractorOptions;
   /** AI provider base URLs and retry pacing (tests point providers at local servers). */
   providers?: ProviderRegistryOptions;
   /** Wraps the activity registry (tracing; crash tests make a step hang). */
@@ -137,7 +139,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
   constant(TOKENS.SecretHasher, new HmacSecretHasher(config.appSecret));
-  constant(TOKENS.TextExtractor, new DefaultTextExtractor());
+  constant(TOKENS.TextExtractor, new DefaultTextExtractor(options.textExtractor));
   constant(TOKENS.Egress, egress);
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);

@@ -175,6 +175,14 @@ export default function DocumentDetailPage() {
               <Callout.Text>{d.failureReason}</Callout.Text>
             </Callout.Root>
           ) : null}
+          {d.readingNotes.length > 0 ? (
+            <Callout.Root color={d.readingNotes.some((n) => n.includes("could not be read")) ? "amber" : "blue"} mt="3" size="1" data-testid="reading-notes">
+              <Callout.Icon>
+                <AlertIcon size={16} />
+              </Callout.Icon>
+              <Callout.Text>{d.readingNotes.join(". ")}.</Callout.Text>
+            </Callout.Root>
+          ) : null}
           {d.warnings.length > 0 ? (
             <Callout.Root color="amber" mt="3" size="1">
               <Callout.Icon>

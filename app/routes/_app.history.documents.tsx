@@ -10,6 +10,7 @@ import { downloadUrl, type LibraryDocument, toLibraryDocument } from "#app/compo
 import { DownloadGlyph } from "#app/components/library/file-upload";
 import { formatDateTime, formatSize, SOURCE_LABELS, statusDisplay } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
+import { ReadingNotes } from "#app/components/library/reading-notes";
 import { StatusBadge } from "#app/components/library/status-badge";
 import { useBulkDelete } from "#app/components/library/use-bulk-delete";
 import { useCsrfToken } from "#app/components/use-csrf";
@@ -294,6 +295,7 @@ export default function MyDocumentsPage() {
                   <Table.Cell className="dc-nowrap">{formatDateTime(d.createdAt)}</Table.Cell>
                   <Table.Cell>
                     <StatusBadge status={d.status} reason={d.failureReason} showRaw />
+                    <ReadingNotes notes={d.readingNotes} mt="1" />
                   </Table.Cell>
                   <Table.Cell>
                     <DocumentMenu document={d} onDelete={(doc) => askDelete([doc], true)} />

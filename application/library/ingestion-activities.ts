@@ -123,6 +123,8 @@ export class IngestionActivities {
     const registered = await this.registration(documentId);
     let pages: ExtractedPage[];
     let warnings: string[] = [];
+    let pagesReadByOcr: number[] = [];
+    let unreadablePages: number[] = [];
 
     if (kind === "audio") {
       const { text } = await this.transcriber.transcribe(bytes, stored.contentType);
@@ -142,6 +144,8 @@ export class IngestionActivities {
       const result = await this.extractor.extract({ bytes, kind: kind as FileKind, ocr: registered.settings.ocr });
       pages = result.pages;
       warnings = result.warnings;
+      pagesReadByOcr = result.pagesReadByOcr ?? [];
+      unreadablePages = result.unreadablePages ?? [];
     }
     if (pages.every((p) => p.text.trim() === "")) {
       return failed("No text could be read from this document. Turn on OCR and upload it again.");
@@ -153,6 +157,8 @@ export class IngestionActivities {
       pageCount: pages.length,
       pagesBlobKey: key,
       warnings,
+      pagesReadByOcr,
+      unreadablePages,
       now: this.clock.now(),
     });
     return ok;

@@ -28,6 +28,10 @@ export interface ExtractionResult {
   pages: ExtractedPage[];
   /** Things the user should know (e.g. "page 3 had no text layer; OCR was off"). */
   warnings: string[];
+  /** Pages whose text came from OCR (a scan, or a text layer that was not real language). */
+  pagesReadByOcr?: number[];
+  /** Pages whose text could not be read at all: left empty, so nothing of them is indexed. */
+  unreadablePages?: number[];
 }
 
 export type FileKind =

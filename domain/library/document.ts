@@ -54,7 +54,19 @@ export type DocumentEvent =
       }
     >
   | DomainEvent<"DocumentContextPreparationStarted", { startedAt: string }>
-  | DomainEvent<"DocumentTextExtracted", { pageCount: number; pagesBlobKey: string; warnings: string[]; extractedAt: string }>
+  | DomainEvent<
+      "DocumentTextExtracted",
+      {
+        pageCount: number;
+        pagesBlobKey: string;
+        warnings: string[];
+        extractedAt: string;
+        /** Pages whose text came from OCR. Absent in events recorded before OCR was counted. */
+        pagesReadByOcr?: number[];
+        /** Pages whose text could not be read and were left out of the index. Absent in older events. */
+        unreadablePages?: number[];
+      }
+    >
   | DomainEvent<"DocumentIndexed", { chunkCount: number; indexedAt: string }>
   | DomainEvent<"DocumentActivated", { activatedAt: string }>
   | DomainEvent<"DocumentFailed", { reason: string; failedAt: string }>
@@ -76,7 +88,15 @@ export type DocumentCommand =
     }
   | { type: "ReceiveFile"; blobKey: string; size: number; kind: string; contentType: string; title?: string; now: Date }
   | { type: "StartContextPreparation"; now: Date }
-  | { type: "RecordTextExtracted"; pageCount: number; pagesBlobKey: string; warnings: string[]; now: Date }
+  | {
+      type: "RecordTextExtracted";
+      pageCount: number;
+      pagesBlobKey: string;
+      warnings: string[];
+      pagesReadByOcr?: number[];
+      unreadablePages?: number[];
+      now: Date;
+    }
   | { type: "RecordIndexed"; chunkCount: number; now: Date }
   | { type: "Activate"; now: Date }
   | { type: "Fail"; reason: string; now: Date }
@@ -157,7 +177,14 @@ export function decide(command: DocumentCommand, state: DocumentState): Document
       return [
         {
           type: "DocumentTextExtracted",
-          data: { pageCount: command.pageCount, pagesBlobKey: command.pagesBlobKey, warnings: command.warnings, extractedAt: iso(command.now) },
+          data: {
+            pageCount: command.pageCount,
+            pagesBlobKey: command.pagesBlobKey,
+            warnings: command.warnings,
+            extractedAt: iso(command.now),
+            pagesReadByOcr: command.pagesReadByOcr ?? [],
+            unreadablePages: command.unreadablePages ?? [],
+          },
         },
       ];
     }
@@ -227,6 +254,24 @@ export const documentDecider: Decider<DocumentCommand, DocumentEvent, DocumentSt
 };
 
 export const documentStreamId = (documentId: string) => `document-${documentId}`;
+
+/**
+ * What the reader should know about how a document's pages were read: "3 of 23 pages were read by
+ * OCR", "2 pages could not be read". Empty when every page had a good text layer.
+ */
+export function readingNotes(pageCount: number, pagesReadByOcr: readonly number[] = [], unreadablePages: readonly number[] = []): string[] {
+  const notes: string[] = [];
+  const ocr = pagesReadByOcr.length;
+  if (ocr > 0) {
+    notes.push(ocr === pageCount ? `${ocr === 1 ? "The page was" : `All ${ocr} pages were`} read by OCR` : `${ocr} of ${pageCount} pages ${ocr === 1 ? "was" : "were"} read by OCR`);
+  }
+  const unreadable = unreadablePages.length;
+  if (unreadable > 0) {
+    const which = unreadablePages.length <= 5 ? ` (page${unreadable === 1 ? "" : "s"} ${unreadablePages.join(", ")})` : "";
+    notes.push(`${unreadable} ${unreadable === 1 ? "page" : "pages"} could not be read${which}`);
+  }
+  return notes;
+}
 
 /** Statuses the spec names "in progress" (000 §4). */
 export const isInProgress = (status: string) => ["UPLOADING", "PREPARING_CONTEXT", "INPROGRESS"].includes(status);

@@ -4,6 +4,7 @@
  * applied) so rotated pages read the way the user sees them.
  */
 import type { LayoutBlock, LayoutBox } from "#application/ports/text-extraction";
+import { dehyphenateLines, normalizeText, type Vocabulary } from "#infrastructure/extraction/reading-text";
 
 /** Every box is scaled to this page size (spec 001 §2) whatever the real page size is. */
 export const PAGE_WIDTH = 596;
@@ -23,7 +24,7 @@ export interface Fragment {
   rtl: boolean;
 }
 
-interface Line {
+export interface Line {
   fragments: Fragment[];
   left: number;
   top: number;
@@ -33,7 +34,7 @@ interface Line {
   text: string;
 }
 
-interface Block {
+export interface Block {
   lines: Line[];
   left: number;
   top: number;
@@ -41,12 +42,14 @@ interface Block {
   bottom: number;
 }
 
-/** A gap wider than this many glyph heights between fragments on one line separates columns or cells. */
-const COLUMN_GAP = 1.5;
+/** A gap wider than this many glyph heights between fragments on one line may separate columns or cells. */
+const COLUMN_GAP = 1.2;
 /** A gap wider than this fraction of a glyph height between fragments is a word space. */
 const WORD_GAP = 0.15;
 /** Lines at most this many glyph heights apart (bottom to top) belong to the same paragraph. */
 const PARAGRAPH_GAP = 0.8;
+/** Between table cells: " | " keeps a row's cells together and apart ("access-nbody | 4.19×"). */
+export const CELL_SEPARATOR = " | ";
 
 const center = (f: { top: number; bottom: number }) => (f.top + f.bottom) / 2;
 
@@ -55,18 +58,44 @@ function sameSpot(a: Fragment, b: Fragment): boolean {
   return a.text === b.text && Math.abs(a.left - b.left) < a.size * 0.3 && Math.abs(a.top - b.top) < a.size * 0.3;
 }
 
-function makeLine(fragments: Fragment[]): Line {
+/**
+ * The gap above which two fragments of a line are separate words. Normally a fraction of the glyph
+ * height; on letter-spaced lines ("T I T L E", one fragment per letter) every letter stands apart,
+ * so a space is a gap clearly wider than the usual gap between letters.
+ */
+function wordGap(ordered: Fragment[], rtl: boolean): number {
+  const base = WORD_GAP * Math.min(...ordered.map((f) => f.size));
+  const singles = ordered.filter((f) => f.text.trim().length === 1).length;
+  if (ordered.length < 4 || singles < 0.6 * ordered.length) return base;
+  const gaps = ordered
+    .slice(1)
+    .map((f, i) => (rtl ? ordered[i].left - f.right : f.left - ordered[i].right))
+    .filter((g) => g > 0)
+    .sort((a, b) => a - b);
+  if (gaps.length === 0) return base;
+  return Math.max(base, gaps[Math.floor(gaps.length / 2)] * 1.8);
+}
+
+/** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
+function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
   const rtl = fragments.filter((f) => f.rtl).length * 2 > fragments.length;
   const ordered = [...fragments].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
+  const spaceAbove = wordGap(ordered, rtl);
   let text = "";
   let previous: Fragment | undefined;
   for (const fragment of ordered) {
+    let piece = normalizeText(fragment.text);
     if (previous) {
       const gap = rtl ? previous.left - fragment.right : fragment.left - previous.right;
-      const spaced = /\s$/.test(text) || /^\s/.test(fragment.text);
-      if (!spaced && gap > WORD_GAP * Math.min(previous.size, fragment.size)) text += " ";
+      const before = previous;
+      if (cellAt.some((x) => x >= before.right - 0.01 && x <= fragment.left + 0.01)) {
+        text = text.trimEnd() + CELL_SEPARATOR;
+        piece = piece.trimStart();
+      } else if (!/\s$/.test(text) && !/^\s/.test(piece) && gap > spaceAbove) {
+        text += " ";
+      }
     }
-    text += fragment.text;
+    text += piece;
     previous = fragment;
   }
   return {
@@ -80,8 +109,98 @@ function makeLine(fragments: Fragment[]): Line {
   };
 }
 
-/** Groups fragments into line segments: same baseline band, split where a wide gap separates columns. */
-export function groupLines(input: Fragment[]): Line[] {
+interface Piece {
+  fragments: Fragment[];
+  left: number;
+  right: number;
+}
+
+interface Band {
+  pieces: Piece[];
+  center: number;
+  size: number;
+}
+
+/** Splits one baseline band into pieces wherever a gap wider than COLUMN_GAP glyph heights opens. */
+function piecesOf(band: Fragment[]): Piece[] {
+  const pieces: Piece[] = [];
+  for (const fragment of [...band].sort((a, b) => a.left - b.left)) {
+    const last = pieces[pieces.length - 1];
+    if (last && fragment.left - last.right <= COLUMN_GAP * fragment.size) {
+      last.fragments.push(fragment);
+      last.right = Math.max(last.right, fragment.right);
+    } else {
+      pieces.push({ fragments: [fragment], left: fragment.left, right: fragment.right });
+    }
+  }
+  return pieces;
+}
+
+/**
+ * Gutters between text columns: vertical bands of the page that (nearly) no line crosses, with
+ * paragraph-wide text on both sides in several lines. Narrow table cells never make a gutter, so a
+ * table's rows stay whole while a two-column page is read column by column.
+ */
+function findGutters(bands: Band[], pageWidth: number): { from: number; to: number }[] {
+  if (bands.length < 3) return [];
+  const width = Math.max(1, Math.ceil(pageWidth));
+  const coverage = new Int32Array(width + 1);
+  let textLeft = Infinity;
+  let textRight = -Infinity;
+  for (const band of bands) {
+    for (const piece of band.pieces) {
+      const from = Math.max(0, Math.floor(piece.left));
+      const to = Math.min(width, Math.ceil(piece.right));
+      for (let x = from; x < to; x++) coverage[x]++;
+      textLeft = Math.min(textLeft, piece.left);
+      textRight = Math.max(textRight, piece.right);
+    }
+  }
+  // Full-width lines (a title, a wide figure caption) may cross a gutter; a few of them at most.
+  const crossing = Math.max(1, Math.floor(bands.length * 0.1));
+  const wide = 0.2 * (textRight - textLeft);
+  const gutters: { from: number; to: number }[] = [];
+  let x = Math.ceil(textLeft);
+  while (x < textRight) {
+    if (coverage[x] > crossing) {
+      x++;
+      continue;
+    }
+    const start = x;
+    while (x < textRight && coverage[x] <= crossing) x++;
+    if (x >= textRight) continue;
+    // The gutter proper is the least crossed part of the run: ragged line ends border it.
+    let least = Infinity;
+    for (let i = start; i < x; i++) least = Math.min(least, coverage[i]);
+    let from = start;
+    let to = start;
+    for (let i = start; i < x; ) {
+      if (coverage[i] !== least) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < x && coverage[j] === least) j++;
+      if (j - i > to - from) [from, to] = [i, j];
+      i = j;
+    }
+    if (to - from < 4) continue;
+    const leftSide = bands.filter((b) => b.pieces.some((p) => p.right <= from + 1 && p.right - p.left >= wide)).length;
+    const rightSide = bands.filter((b) => b.pieces.some((p) => p.left >= to - 1 && p.right - p.left >= wide)).length;
+    if (leftSide >= 2 && rightSide >= 2) gutters.push({ from, to });
+  }
+  return gutters;
+}
+
+/** Gaps between a band's pieces, as [right of one piece, left of the next]. */
+const gapsOf = (band: Band) => band.pieces.slice(1).map((p, i) => [band.pieces[i].right, p.left] as const);
+
+/**
+ * Groups fragments into lines: same baseline band; a band is cut where it crosses a column gutter,
+ * and elsewhere its pieces stay one line, joined as table cells where the same gap opens in the
+ * row above or below (a table column), else by a space (a wide justified space, a header's halves).
+ */
+export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
   const fragments: Fragment[] = [];
   for (const f of input) {
     if (f.text.trim() === "") continue;
@@ -92,32 +211,53 @@ export function groupLines(input: Fragment[]): Line[] {
   const vertical = fragments.filter((f) => !f.horizontal).map((f) => makeLine([f]));
   const sorted = fragments.filter((f) => f.horizontal).sort((a, b) => center(a) - center(b) || a.left - b.left);
 
-  const bands: Fragment[][] = [];
+  const rawBands: Fragment[][] = [];
   for (const fragment of sorted) {
-    const band = bands[bands.length - 1];
+    const band = rawBands[rawBands.length - 1];
     const anchor = band?.[0];
     if (anchor && Math.abs(center(fragment) - center(anchor)) < 0.5 * Math.min(anchor.size, fragment.size)) {
       band.push(fragment);
     } else {
-      bands.push([fragment]);
+      rawBands.push([fragment]);
     }
   }
+  const bands: Band[] = rawBands.map((band) => ({
+    pieces: piecesOf(band),
+    center: center(band[0]),
+    size: Math.max(...band.map((f) => f.size)),
+  }));
+  const gutters = findGutters(bands, pageWidth);
+  const acrossGutter = (from: number, to: number) => gutters.some((g) => from <= g.to && to >= g.from);
 
   const lines: Line[] = [];
-  for (const band of bands) {
-    const byX = [...band].sort((a, b) => a.left - b.left);
-    let segment: Fragment[] = [];
-    let right = -Infinity;
-    for (const fragment of byX) {
-      if (segment.length > 0 && fragment.left - right > COLUMN_GAP * fragment.size) {
-        lines.push(makeLine(segment));
-        segment = [];
+  bands.forEach((band, index) => {
+    // Rows above and below; the other column's lines may sit between them on their own baselines.
+    const neighbours = bands
+      .slice(Math.max(0, index - 4), index + 5)
+      .filter((b) => b !== band && Math.abs(b.center - band.center) < 2.5 * Math.max(b.size, band.size));
+    let current: Fragment[] = [];
+    let cells: number[] = [];
+    band.pieces.forEach((piece, i) => {
+      if (i > 0) {
+        const from = band.pieces[i - 1].right;
+        const to = piece.left;
+        if (acrossGutter(from, to)) {
+          lines.push(makeLine(current, cells));
+          current = [];
+          cells = [];
+        } else if (
+          neighbours.some((b) =>
+            gapsOf(b).some(([a, z]) => !acrossGutter(a, z) && Math.min(z, to) - Math.max(a, from) >= 0.5 * Math.min(z - a, to - from)),
+          )
+        ) {
+          // A table column leaves the same gap in the next row; two wide justified spaces rarely line up.
+          cells.push((from + to) / 2);
+        }
       }
-      segment.push(fragment);
-      right = Math.max(right, fragment.right);
-    }
-    if (segment.length > 0) lines.push(makeLine(segment));
-  }
+      current.push(...piece.fragments);
+    });
+    if (current.length > 0) lines.push(makeLine(current, cells));
+  });
   return [...lines, ...vertical];
 }
 
@@ -150,6 +290,9 @@ interface Gap {
   size: number;
 }
 
+/** An empty vertical band at least this wide (display units) between blocks is a column gutter. */
+const GUTTER = 8;
+
 /** The widest empty band across all boxes along one axis, if any. */
 function widestGap(blocks: Block[], start: (b: Block) => number, end: (b: Block) => number): Gap | undefined {
   const sorted = [...blocks].sort((a, b) => start(a) - start(b));
@@ -171,7 +314,9 @@ export function readingOrder(blocks: Block[]): Block[] {
   if (blocks.length <= 1) return blocks;
   const across = widestGap(blocks, (b) => b.top, (b) => b.bottom);
   const down = widestGap(blocks, (b) => b.left, (b) => b.right);
-  if (down && (!across || down.size > across.size)) {
+  // A column gutter wins over a wider horizontal gap: where one column ends early, the space under
+  // it lines up with a heading's space in the other, and cutting across there would interleave them.
+  if (down && (!across || down.size > across.size || down.size >= GUTTER)) {
     const first = blocks.filter((b) => b.right <= down.at);
     const second = blocks.filter((b) => b.right > down.at);
     return [...readingOrder(first), ...readingOrder(second)];
@@ -201,18 +346,47 @@ export function scaleBox(
   return { left: round(left), top: round(top), width: round(Math.max(0, right - left)), height: round(Math.max(0, bottom - top)) };
 }
 
+/** Fragments of one page to its blocks in reading order (lines kept, nothing joined yet). */
+export function pageBlocks(fragments: Fragment[], displayWidth: number): Block[] {
+  return readingOrder(groupBlocks(groupLines(fragments, displayWidth)));
+}
+
+/**
+ * Blocks in reading order to the page's text (blocks separated by blank lines) and layout blocks.
+ * Words hyphenated at line ends are joined across lines and across blocks (a word broken at the
+ * foot of a column goes on at the top of the next).
+ */
+export function renderBlocks(
+  ordered: Block[],
+  displayWidth: number,
+  displayHeight: number,
+  blockIdPrefix: string,
+  vocabulary: Vocabulary = new Set<string>(),
+): { text: string; blocks: LayoutBlock[] } {
+  const flat = ordered.flatMap((block, b) => block.lines.map((line) => ({ b, text: line.text })));
+  const joined = dehyphenateLines(
+    flat.map((l) => l.text),
+    vocabulary,
+  );
+  const texts = ordered.map(() => [] as string[]);
+  flat.forEach((line, i) => {
+    if (joined[i] !== "") texts[line.b].push(joined[i]);
+  });
+  const blocks: LayoutBlock[] = [];
+  ordered.forEach((block, index) => {
+    if (texts[index].length === 0) return;
+    blocks.push({ id: `${blockIdPrefix}-b${blocks.length + 1}`, text: texts[index].join("\n"), box: scaleBox(block, displayWidth, displayHeight) });
+  });
+  return { text: blocks.map((b) => b.text).join("\n\n"), blocks };
+}
+
 /** Fragments of one page to its text (blocks separated by blank lines) and layout blocks. */
 export function layoutPage(
   fragments: Fragment[],
   displayWidth: number,
   displayHeight: number,
   blockIdPrefix: string,
+  vocabulary?: Vocabulary,
 ): { text: string; blocks: LayoutBlock[] } {
-  const ordered = readingOrder(groupBlocks(groupLines(fragments)));
-  const blocks = ordered.map((block, index) => ({
-    id: `${blockIdPrefix}-b${index + 1}`,
-    text: block.lines.map((l) => l.text).join("\n"),
-    box: scaleBox(block, displayWidth, displayHeight),
-  }));
-  return { text: blocks.map((b) => b.text).join("\n\n"), blocks };
+  return renderBlocks(pageBlocks(fragments, displayWidth), displayWidth, displayHeight, blockIdPrefix, vocabulary);
 }

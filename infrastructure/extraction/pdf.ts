@@ -8,8 +8,11 @@ import { dirname, join } from "node:path";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
 import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
-import { layoutPage, type Fragment } from "#infrastructure/extraction/layout";
-import { ocrImage, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
+import { pageBlocks, renderBlocks, type Fragment } from "#infrastructure/extraction/layout";
+import { ocrImage, ocrUnavailable, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
+import { vocabularyOf } from "#infrastructure/extraction/reading-text";
+import { removeRunningLines, type PageLines } from "#infrastructure/extraction/running-lines";
+import { judgeText } from "#infrastructure/extraction/text-quality";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 
@@ -106,7 +109,11 @@ function toFragment(item: TextItem, style: TextStyle | undefined, viewport: numb
   };
 }
 
-async function textLayerOf(page: PDFPageProxy, pageNumber: number): Promise<{ text: string; blocks: ExtractedPage["blocks"] }> {
+interface PageLayout extends PageLines {
+  width: number;
+}
+
+async function layoutOf(page: PDFPageProxy): Promise<PageLayout> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
   const fragments: Fragment[] = [];
@@ -115,7 +122,13 @@ async function textLayerOf(page: PDFPageProxy, pageNumber: number): Promise<{ te
     const fragment = toFragment(item, content.styles[item.fontName], viewport.transform);
     if (fragment) fragments.push(fragment);
   }
-  return layoutPage(fragments, viewport.width, viewport.height, `p${pageNumber}`);
+  return { blocks: pageBlocks(fragments, viewport.width), width: viewport.width, height: viewport.height };
+}
+
+/** The document's own words, without the parts of words broken at line ends. */
+function documentVocabulary(layouts: PageLayout[]): Set<string> {
+  const lines = layouts.flatMap((l) => l.blocks.flatMap((b) => b.lines.map((line) => line.text.replace(/^\S+\s*|\s*\S+-$/g, ""))));
+  return vocabularyOf(lines);
 }
 
 export interface PdfExtractionOptions {
@@ -127,60 +140,102 @@ export interface PdfExtractionOptions {
   dpi?: number;
 }
 
-export async function extractPdf(
-  bytes: Buffer,
-  options: PdfExtractionOptions,
-): Promise<{ pages: ExtractedPage[]; warnings: string[] }> {
+export interface PdfExtraction {
+  pages: ExtractedPage[];
+  warnings: string[];
+  pagesReadByOcr: number[];
+  unreadablePages: number[];
+  /** Running header, footer and page-number lines kept out of each page's text. */
+  runningLinesRemoved: number;
+}
+
+export async function extractPdf(bytes: Buffer, options: PdfExtractionOptions): Promise<PdfExtraction> {
   const pdf = await openPdf(bytes);
-  const pages: ExtractedPage[] = [];
-  const warnings: string[] = [];
-  const needsOcr: number[] = [];
+  const layouts: PageLayout[] = [];
   try {
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
       const page = await pdf.getPage(pageNumber);
-      const layout = await textLayerOf(page, pageNumber);
+      layouts.push(await layoutOf(page));
       page.cleanup();
-      pages.push({ pageNumber, text: layout.text, blocks: layout.blocks });
-      if (layout.text.trim() === "") needsOcr.push(pageNumber);
     }
   } finally {
     await pdf.destroy();
   }
+  const runningLinesRemoved = removeRunningLines(layouts).reduce((a, b) => a + b, 0);
+  const vocabulary = documentVocabulary(layouts);
+  const pages: ExtractedPage[] = layouts.map((layout, index) => ({
+    pageNumber: index + 1,
+    ...renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`, vocabulary),
+  }));
 
-  if (needsOcr.length > 0 && !options.ocr) {
+  const warnings: string[] = [];
+  const empty = pages.filter((p) => p.text.trim() === "").map((p) => p.pageNumber);
+  // A text layer that is not language is OCR'd whatever the switch says: the switch is about
+  // scans, and garbage must never be indexed as if it were text.
+  const garbled = pages.filter((p) => p.text.trim() !== "" && !judgeText(p.text).readable).map((p) => p.pageNumber);
+  const needsOcr = [...(options.ocr ? empty : []), ...garbled].sort((a, b) => a - b);
+  const pagesReadByOcr: number[] = [];
+  const unreadablePages: number[] = [];
+  const markUnreadable = (pageNumber: number) => {
+    pages[pageNumber - 1] = { pageNumber, text: "", blocks: [] };
+    unreadablePages.push(pageNumber);
+  };
+
+  if (empty.length > 0 && !options.ocr) {
     warnings.push(
-      needsOcr.length === pages.length
+      empty.length === pages.length
         ? "No page has a text layer (the PDF looks scanned) and OCR was off."
-        : `${describePages(needsOcr)} had no text layer and OCR was off, so ${needsOcr.length === 1 ? "it is" : "they are"} empty.`,
+        : `${describePages(empty)} had no text layer and OCR was off, so ${empty.length === 1 ? "it is" : "they are"} empty.`,
     );
   }
-  if (needsOcr.length > 0 && options.ocr) {
+  if (needsOcr.length > 0) {
     const dir = await mkdtemp(join(options.tempDir, "pdf-ocr-"));
     try {
       const pdfPath = join(dir, "input.pdf");
       await writeFile(pdfPath, bytes);
       const dpi = options.dpi ?? 150;
-      for (const pageNumber of needsOcr) {
+      for (const [i, pageNumber] of needsOcr.entries()) {
         let result: { text: string; blocks: ExtractedPage["blocks"] };
         try {
           const image = await rasterizePdfPage(options.rasterizeCommand, pdfPath, pageNumber, join(dir, `page-${pageNumber}`), dpi, options.ocrOptions.timeoutMs);
           result = await ocrImage(image, options.ocrOptions, `p${pageNumber}`, dpi);
           await rm(image, { force: true });
         } catch (error) {
-          // Without OCR tools, a document with some text is still worth keeping; one with none is not.
-          const hasText = pages.some((p) => p.text.trim() !== "");
-          if (!(error instanceof ExtractionError) || error.code !== "OCR_UNAVAILABLE" || !hasText) throw error;
-          warnings.push(`${describePages(needsOcr)} had no text layer and OCR is not available on this server, so they are empty.`);
+          if (!(error instanceof ExtractionError) || error.code !== "OCR_UNAVAILABLE") throw error;
+          const rest = needsOcr.slice(i);
+          const restEmpty = rest.filter((n) => empty.includes(n));
+          const restGarbled = rest.filter((n) => garbled.includes(n));
+          restGarbled.forEach(markUnreadable);
+          // Without OCR tools a document with some real text is still worth keeping; one with none is not.
+          if (!pages.some((p) => p.text.trim() !== "")) {
+            throw new ExtractionError(
+              restGarbled.length > 0 ? "UNREADABLE" : "OCR_UNAVAILABLE",
+              restGarbled.length > 0
+                ? "The text in this PDF cannot be read (its fonts carry no usable text), and OCR is not available on this server to read the pages as images."
+                : ocrUnavailable().message,
+            );
+          }
+          if (restEmpty.length > 0) warnings.push(`${describePages(restEmpty)} had no text layer and OCR is not available on this server, so ${restEmpty.length === 1 ? "it is" : "they are"} empty.`);
+          if (restGarbled.length > 0) warnings.push(`${describePages(restGarbled)} had text that is not readable and OCR is not available on this server, so ${restGarbled.length === 1 ? "it was" : "they were"} left out.`);
           break;
         }
+        if (result.text.trim() === "") {
+          if (garbled.includes(pageNumber)) markUnreadable(pageNumber);
+          else warnings.push(`Page ${pageNumber} had no text layer and OCR found no text on it.`);
+          continue;
+        }
+        if (!judgeText(result.text).readable) {
+          markUnreadable(pageNumber);
+          continue;
+        }
         pages[pageNumber - 1] = { pageNumber, text: result.text, blocks: result.blocks };
-        if (result.text.trim() === "") warnings.push(`Page ${pageNumber} had no text layer and OCR found no text on it.`);
+        pagesReadByOcr.push(pageNumber);
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  return { pages, warnings };
+  return { pages, warnings, pagesReadByOcr, unreadablePages: unreadablePages.sort((a, b) => a - b), runningLinesRemoved };
 }
 
 function describePages(pageNumbers: number[]): string {

@@ -120,6 +120,9 @@ export class DefaultTextExtractor implements TextExtractor {
       if (input.kind === "jpg" || input.kind === "png") {
         throw new ExtractionError("NO_TEXT", "No text could be read from this image. Check that the text is sharp and large enough.");
       }
+      if ((result.unreadablePages ?? []).length > 0) {
+        throw new ExtractionError("UNREADABLE", "The text in this document cannot be read, not even by OCR: its fonts carry no usable text.");
+      }
       throw noText();
     }
     return result;

@@ -19,6 +19,9 @@ export interface DocumentReadModel {
   status: Exclude<DocumentStatus, "DELETED">;
   failureReason: string | null;
   warnings: string[];
+  /** Pages read by OCR and pages that could not be read (absent on rows written before they were counted). */
+  pagesReadByOcr?: number[];
+  unreadablePages?: number[];
   settings: IngestionSettings;
   chunkCount: number;
   createdAt: string;
@@ -81,6 +84,8 @@ export const documentsProjector: Projector = {
           status: "UPLOADING",
           failureReason: null,
           warnings: [],
+          pagesReadByOcr: [],
+          unreadablePages: [],
           settings: data.settings,
           chunkCount: 0,
           createdAt: data.registeredAt,
@@ -105,6 +110,8 @@ export const documentsProjector: Projector = {
         await documents.patch(id, {
           pageCount: event.data.pageCount,
           warnings: event.data.warnings,
+          pagesReadByOcr: event.data.pagesReadByOcr ?? [],
+          unreadablePages: event.data.unreadablePages ?? [],
           updatedAt: at,
         });
         await usage.patch(id, { pages: event.data.pageCount });

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PDFDocument } from "pdf-lib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
 import type { SearchIndex } from "#application/ports/search-index";
@@ -8,6 +12,7 @@ import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
 import { makeDocx, makePdf, makePptx, renderTextPng } from "#infrastructure/extraction/test-support/documents";
+import type { TextExtractorOptions } from "#infrastructure/extraction/text-extractor";
 import { EgressVideoSource } from "#infrastructure/video/video-source";
 import { createTestRuntime } from "../support/test-runtime";
 
@@ -34,7 +39,7 @@ afterAll(async () => site.close());
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
 afterEach(async () => env?.cleanup());
 
-async function start(options: { transcriber?: Transcriber } = {}) {
+async function start(options: { transcriber?: Transcriber; textExtractor?: TextExtractorOptions } = {}) {
   const egress = egressFor(HOST);
   env = await createTestRuntime({ egress, videoSource: new EgressVideoSource(egress, { baseUrl: site.origin }), ...options });
   return {
@@ -135,6 +140,54 @@ describe("ingesting an uploaded file", () => {
     await expect(s.library.receiveUpload(registered.document_id, "123.bad", Buffer.from("hello"), "text/plain", ctx)).rejects.toMatchObject({
       code: "UPLOAD_URL_INVALID",
     });
+  });
+});
+
+const madeDocument = (name: string) => readFileSync(join(import.meta.dirname, "..", "fixtures", "documents", name));
+const ocrTools = ["tesseract", "pdftoppm"].every((command) => {
+  try {
+    execFileSync(command, ["-v"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+});
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
+describe("a PDF whose text layer is garbage (fonts without a text mapping)", () => {
+  it.skipIf(!ocrTools)("is read by OCR although the OCR switch is off, and the document says so", { timeout: 180_000 }, async () => {
+    const s = await start();
+    const id = await upload(s, "lichen-review.pdf", madeDocument("lichen-review-broken-fonts.pdf"), 2, "application/pdf");
+    const document = await finished(s, id);
+    expect(document).toMatchObject({ status: "ACTIVE", pageCount: 2, pagesReadByOcr: [1, 2], unreadablePages: [] });
+    const pages = await s.queries.pages(owner, id);
+    expect(pages.map((p) => p.text).join("\n")).not.toMatch(CONTROL);
+    const [hit] = await s.search.searchText("nitrogen index heavy deposition", { documentIds: [id] }, 3);
+    expect(hit.chunk.pageNumber).toBe(1);
+    expect(hit.chunk.text).not.toMatch(CONTROL);
+  });
+
+  it("is left out as unreadable when OCR is not available, and never indexed", { timeout: 120_000 }, async () => {
+    const s = await start({ textExtractor: { ocrCommand: "/nonexistent/tesseract" } });
+    // A readable paper with the broken article appended, as a merged upload would be.
+    const merged = await PDFDocument.create();
+    for (const file of ["kestrel-paper.pdf", "lichen-review-broken-fonts.pdf"]) {
+      const source = await PDFDocument.load(madeDocument(file));
+      for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+    }
+    const id = await upload(s, "merged.pdf", Buffer.from(await merged.save()), 5, "application/pdf");
+    const document = await finished(s, id);
+    expect(document).toMatchObject({ status: "ACTIVE", pageCount: 5, pagesReadByOcr: [], unreadablePages: [4, 5] });
+    const pages = await s.queries.pages(owner, id);
+    expect(pages[3].text).toBe("");
+    expect(pages[4].text).toBe("");
+    // Every indexed passage is readable text, and none comes from the unreadable pages.
+    const hits = await s.search.searchText("lichen nitrogen speculation benchmark", { documentIds: [id] }, 50);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h.chunk.pageNumber <= 3 && !CONTROL.test(h.chunk.text))).toBe(true);
+    const [table] = await s.search.searchText("access-nbody speedup", { documentIds: [id] }, 1);
+    expect(table.chunk.pageNumber).toBe(2);
+    expect(table.chunk.text).toContain("access-nbody | 4.19× | 11.8");
   });
 });
 

@@ -1,4 +1,5 @@
 import { isDomainError } from "#domain/shared/domain-error";
+import { readingNotes } from "#domain/library/document";
 import type { DocumentReadModel } from "#projections/library/documents.projector";
 import { statusOf } from "#app/utils/api-errors.server";
 
@@ -13,7 +14,7 @@ export function throwAsPageError(error: unknown): never {
   throw error;
 }
 
-/** The spec's document shape (000 §3 Document), plus the failure reason and warnings. */
+/** The spec's document shape (000 §3 Document), plus the failure reason, warnings and reading notes. */
 export type ApiDocument = {
   document_id: string;
   document_name: string;
@@ -22,6 +23,8 @@ export type ApiDocument = {
   file_type: string;
   failure_reason: string | null;
   warnings: string[];
+  /** How the pages were read ("3 of 23 pages were read by OCR", "2 pages could not be read"). */
+  reading_notes: string[];
   metadata: {
     document_size: number;
     document_source: string;
@@ -40,6 +43,7 @@ export function toApiDocument(d: DocumentReadModel): ApiDocument {
     file_type: d.kind ?? d.fileType,
     failure_reason: d.failureReason,
     warnings: d.warnings,
+    reading_notes: readingNotes(d.pageCount, d.pagesReadByOcr, d.unreadablePages),
     metadata: {
       document_size: d.size,
       document_source: d.source,

@@ -6,6 +6,7 @@ import type { ApiDocument } from "./api.server";
 import { DocumentMenu } from "./document-menu";
 import type { LibraryDocument } from "./document-view";
 import { formatDateTime, formatSize, SOURCE_LABELS } from "./format";
+import { ReadingNotes } from "./reading-notes";
 import { StatusBadge } from "./status-badge";
 
 const PAGE = 10;
@@ -24,6 +25,7 @@ const fromApi = (d: ApiDocument): LibraryDocument => ({
   status: d.status,
   failureReason: d.failure_reason,
   warnings: d.warnings,
+  readingNotes: d.reading_notes ?? [],
   createdAt: d.created_timestamp,
 });
 
@@ -163,6 +165,7 @@ export function DocumentCards({
                     {SOURCE_LABELS[d.source] ?? d.source} · {d.pageCount || "—"} pages · {formatSize(d.size)}
                   </Text>
                 </Flex>
+                <ReadingNotes notes={d.readingNotes} mt="1" />
                 <Text as="div" size="1" color="gray" mt="1">
                   {formatDateTime(d.createdAt)}
                 </Text>

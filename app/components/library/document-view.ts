@@ -1,3 +1,4 @@
+import { readingNotes } from "#domain/library/document";
 import type { DocumentReadModel } from "#projections/library/documents.projector";
 
 /** What the pages need of a document (no owner id, no settings). */
@@ -13,6 +14,8 @@ export type LibraryDocument = {
   status: string;
   failureReason: string | null;
   warnings: string[];
+  /** How the pages were read: "3 of 23 pages were read by OCR", "2 pages could not be read". */
+  readingNotes: string[];
   createdAt: string;
 };
 
@@ -29,6 +32,7 @@ export function toLibraryDocument(d: DocumentReadModel): LibraryDocument {
     status: d.status,
     failureReason: d.failureReason,
     warnings: d.warnings,
+    readingNotes: readingNotes(d.pageCount, d.pagesReadByOcr, d.unreadablePages),
     createdAt: d.createdAt,
   };
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { dehyphenateLines, joinHyphenated, normalizeText, vocabularyOf } from "#infrastructure/extraction/reading-text";
+
+const none = new Set<string>();
+
+describe("text as a person reads it", () => {
+  it("turns typographic ligatures and odd spaces into plain letters and spaces", () => {
+    expect(normalizeText("the ﬁrst ﬂoor, an oﬃce and a baﬄe")).toBe("the first floor, an office and a baffle");
+    expect(normalizeText("10\u00A0km\u2009away")).toBe("10 km away");
+    expect(normalizeText("in\u00ADvisible soft hyphen and zero\u200Bwidth")).toBe("invisible soft hyphen and zerowidth");
+    // Superscripts and fractions keep their meaning: no blanket NFKC.
+    expect(normalizeText("12 m² and ½ cup")).toBe("12 m² and ½ cup");
+  });
+
+  it("joins a word the typesetter broke at a line end, keeping real compounds whole", () => {
+    expect(joinHyphenated("an intermedi-", "ate tier", none)).toBe("join");
+    expect(joinHyphenated("a careful evaluation of through-", "put and", none)).toBe("join");
+    expect(joinHyphenated("frequently guesses wrong: short-", "lived functions", none)).toBe("keep");
+    expect(joinHyphenated("defined on double-", "precision floating", none)).toBe("keep");
+    // Not a line-end hyphenation: a capital or a number follows, or no hyphen at all.
+    expect(joinHyphenated("the pre-", "COVID years", none)).toBeUndefined();
+    expect(joinHyphenated("in the mid-", "1990s", none)).toBeUndefined();
+    expect(joinHyphenated("no hyphen", "here", none)).toBeUndefined();
+  });
+
+  it("uses the document's own words for names the word list does not know", () => {
+    expect(joinHyphenated("a selection of SunSpi-", "der benchmarks", vocabularyOf(["Across all of SunSpider the mean"]))).toBe("join");
+    expect(joinHyphenated("the Kestrel-", "style tiers", vocabularyOf(["a Kestrel-style design"]))).toBe("keep");
+  });
+
+  it("moves the rest of a broken word up to its first line, so lines keep their place", () => {
+    expect(dehyphenateLines(["Kestrel addresses this waste with an intermedi-", "ate tier that we call the", "speculative baseline."], none)).toEqual([
+      "Kestrel addresses this waste with an intermediate",
+      "tier that we call the",
+      "speculative baseline.",
+    ]);
+    expect(dehyphenateLines(["it frequently guesses wrong: short-", "lived functions"], none)).toEqual(["it frequently guesses wrong: short-lived", "functions"]);
+  });
+});

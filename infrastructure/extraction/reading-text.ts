@@ -1,0 +1,79 @@
+/**
+ * Text as a person reads it: typographic ligatures and odd spaces normalised, and words that the
+ * typesetter hyphenated at a line end joined again, while real compounds keep their hyphen.
+ */
+import { isEnglishWord } from "#infrastructure/extraction/english-words";
+
+const LIGATURES: Record<string, string> = { "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st" };
+
+/**
+ * Ligatures and presentation forms become their letters; every kind of space becomes a space;
+ * invisible characters go. Full NFKC is not applied to everything: it would also turn "m²" into
+ * "m2" and "½" into "1⁄2", which changes what a passage says.
+ */
+export function normalizeText(text: string): string {
+  return (
+    text
+      .replace(/[\uFB00-\uFB06]/g, (ch) => LIGATURES[ch] ?? ch)
+      // Full-width ASCII (common in CJK documents) as plain ASCII.
+      .replace(/[\uFF01-\uFF5E]/g, (ch) => ch.normalize("NFKC"))
+      .replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g, " ")
+      .replace(/[\u2010\u2011]/g, "-")
+      // A soft hyphen at the end of a line is where the word was broken; elsewhere it is invisible.
+      .replace(/\u00AD$/, "-")
+      .replace(/[\u00AD\u200B-\u200D\u2060\uFEFF]/g, "")
+  );
+}
+
+/** Letters of a word fragment: Latin letters with accents, and apostrophes inside words. */
+const TRAILING_HYPHENATED = /([\p{L}]+(?:['’][\p{L}]+)*)-$/u;
+const LEADING_CONTINUATION = /^([\p{Ll}][\p{L}]*)/u;
+
+export interface Vocabulary {
+  has(word: string): boolean;
+}
+
+/** Words of a text, lower-cased, for telling which joined forms a document uses elsewhere. */
+export function vocabularyOf(texts: Iterable<string>): Set<string> {
+  const words = new Set<string>();
+  for (const text of texts) for (const m of text.matchAll(/[\p{L}]+(?:-[\p{L}]+)*/gu)) words.add(m[0].toLowerCase());
+  return words;
+}
+
+const known = (word: string, vocabulary: Vocabulary) => vocabulary.has(word.toLowerCase()) || isEnglishWord(word);
+
+/**
+ * Whether "head-" at a line end and "tail" at the next line's start are one word broken by the
+ * typesetter (join without the hyphen) or a compound that happens to break there ("short-lived").
+ * Returns undefined when the pair is not a line-end hyphenation at all.
+ */
+export function joinHyphenated(lineEnd: string, nextStart: string, vocabulary: Vocabulary): "join" | "keep" | undefined {
+  const head = TRAILING_HYPHENATED.exec(lineEnd)?.[1];
+  const tail = LEADING_CONTINUATION.exec(nextStart)?.[1];
+  if (!head || !tail) return undefined;
+  // "mid-1990s", "pre-" + "COVID": a hyphen before something other than a lower-case letter is real.
+  if (known(head + tail, vocabulary)) return "join";
+  if (vocabulary.has(`${head}-${tail}`.toLowerCase())) return "keep";
+  if (head.length > 1 && known(head, vocabulary) && known(tail, vocabulary)) return "keep";
+  return "join";
+}
+
+/**
+ * Rejoins words hyphenated at line ends across a sequence of lines in reading order. The second
+ * part of the word moves up to the first line, so lines (and the blocks that hold them) keep their
+ * place: "an intermedi-" / "ate tier" becomes "an intermediate" / "tier".
+ */
+export function dehyphenateLines(lines: string[], vocabulary: Vocabulary): string[] {
+  const out = [...lines];
+  for (let i = 0; i + 1 < out.length; i++) {
+    const line = out[i];
+    if (!line.endsWith("-")) continue;
+    const next = out[i + 1].trimStart();
+    const decision = joinHyphenated(line, next, vocabulary);
+    if (!decision) continue;
+    const tail = /^\S+/.exec(next)![0];
+    out[i] = decision === "join" ? line.slice(0, -1) + tail : line + tail;
+    out[i + 1] = next.slice(tail.length).trimStart();
+  }
+  return out;
+}
