@@ -32,7 +32,7 @@ const ROOT = path.resolve(__dirname, "../..");
 
 /** `../shared/...` is relative to the checkout; a git worktree one folder deeper finds it one level further up. */
 function resolveShared(file: string): string {
-  const candidates = [path.resolve(ROOT, file), path.resolve(ROOT, "..", file)];
+  const candidates = file.startsWith("../") ? [path.resolve(ROOT, file), path.resolve(ROOT, "..", file)] : [path.resolve(ROOT, file)];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new Error(`Evaluation document not found: ${file} (looked in ${candidates.join(", ")})`);
   return found;
@@ -43,7 +43,7 @@ const ctx: RequestContext = { requestId: "eval", clientAddress: "127.0.0.1", act
 
 /** Measured floors (see docs/decisions/066-answer-evaluation.md): a little under what the model achieves today. */
 const FLOORS = {
-  development: { rightPageAnswerable: 0.62, rightPageReworded: 0.35, unanswerableDeclined: 0.3, maxWronglyDeclined: 0.25, citationRecall: 0.95, citationPrecision: 0.95 },
+  development: { rightPageAnswerable: 0.6, rightPageReworded: 0.3, unanswerableDeclined: 0.28, maxWronglyDeclined: 0.27, citationRecall: 0.95, citationPrecision: 0.95 },
   heldAside: { rightPageAnswerable: 0.7, unanswerableDeclined: 0.3 },
 };
 const AIMS = "aims: right page ≥ 85% of answerable, ≥ 75% reworded; ≥ 85% of unanswerable declined; ≤ 10% of answerable wrongly declined";
