@@ -11,7 +11,7 @@ import { dedupe, splitPassage } from "./sentences";
  */
 export function summarizePassages(passages: Passage[], maxSentences = passages.length <= 4 ? 3 : 5): string {
   const sentences = dedupe(passages.flatMap((p, i) => splitPassage(p.text, i))).filter(
-    (s) => !s.heading && !s.partial && s.termSet.size >= 3 && s.text.split(/\s+/).length <= 60,
+    (s) => !s.heading && !s.unreadable && !s.partial && s.termSet.size >= 3 && s.text.split(/\s+/).length <= 60,
   );
   if (sentences.length === 0) return "";
   const idf = idfOver(passages);
@@ -59,7 +59,8 @@ export function suggestQuestionsFrom(passages: Passage[], count: number, languag
   const max = Math.max(0, Math.floor(count));
   if (max === 0 || passages.length === 0) return [];
   const templates = questionTemplatesFor(language);
-  const sentences = passages.flatMap((p, i) => splitPassage(p.text, i));
+  // Unreadable text (a broken font's glyph soup) suggests no topic.
+  const sentences = passages.flatMap((p, i) => splitPassage(p.text, i)).filter((s) => !s.unreadable);
   const idf = idfOver(passages);
 
   const topics: { text: string; key: string; score: number; heading: boolean }[] = [];

@@ -53,3 +53,14 @@ describe("the kind of answer a question asks for", () => {
     expect(answer.citations[0].quote).toBe("The peak count of dunlin was 2,380 birds on 9 January.");
   });
 });
+
+describe("summaries and suggested questions", () => {
+  it("never draw on unreadable text", async () => {
+    const { summarizePassages, suggestQuestionsFrom } = await import("./overview");
+    const garbage = "\u0001\u0002 Qx \u0003 zzkt \u0004 the nitrogen index \u0005 heavy deposition \u0006.";
+    const readable = "Lichens absorb water and nutrients directly from the air. The nitrogen index maps deposition across a city.";
+    const passages = [passage(garbage, 1), passage(readable, 2)];
+    expect(summarizePassages(passages)).not.toMatch(/[\u0001-\u0006]/);
+    for (const question of suggestQuestionsFrom(passages, 5, "English")) expect(question).not.toMatch(/[\u0001-\u0006]|zzkt/);
+  });
+});
