@@ -31,17 +31,20 @@ import { type AnswerUnderTest, type EvalFigures, formatTable, type Judgement, ju
 const ROOT = path.resolve(__dirname, "../..");
 
 /** `../shared/...` is relative to the checkout; a git worktree one folder deeper finds it one level further up. */
-function resolveShared(file: string): string {
+function locate(file: string): string | undefined {
   const candidates = file.startsWith("../") ? [path.resolve(ROOT, file), path.resolve(ROOT, "..", file)] : [path.resolve(ROOT, file)];
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`Evaluation document not found: ${file} (looked in ${candidates.join(", ")})`);
-  return found;
+  return candidates.find((candidate) => existsSync(candidate));
 }
+
+/** A machine without the shared corpus cannot run the evaluation: the suite says so and is skipped, never passed. */
+const missing = EVAL_DOCUMENTS.filter((document) => locate(document.path) === undefined).map((document) => document.path);
+if (missing.length > 0) console.warn(`[eval] skipped: evaluation documents not found: ${missing.join(", ")}`);
+
 const OWNER = "eval-reader";
 const DAY = 24 * 60 * 60 * 1000;
 const ctx: RequestContext = { requestId: "eval", clientAddress: "127.0.0.1", actorId: OWNER };
 
-/** Measured floors (see docs/decisions/066-answer-evaluation.md): a little under what the model achieves today. */
+/** Measured floors (see docs/decisions/066-real-document-evaluation.md): a little under what the model achieves today. */
 const FLOORS = {
   development: { rightPageAnswerable: 0.6, rightPageReworded: 0.3, unanswerableDeclined: 0.28, maxWronglyDeclined: 0.27, citationRecall: 0.95, citationPrecision: 0.95 },
   heldAside: { rightPageAnswerable: 0.7, unanswerableDeclined: 0.3 },
@@ -54,7 +57,7 @@ const pages = new Map<string, string[]>();
 
 async function ingest(file: string, name: string, ocr: boolean): Promise<string> {
   const library = env.runtime.container.get(LibraryService);
-  const bytes = readFileSync(resolveShared(file));
+  const bytes = readFileSync(locate(file)!);
   // The free plan counts pages per month (200), and the book alone has 352: the reader uploads one
   // document a month, and declares one page, as the allowance is checked against the declared count
   // before the upload and the real count after it.
@@ -77,7 +80,7 @@ async function ask(workspaceId: string, question: string): Promise<AnswerUnderTe
   throw new Error(`no answer metadata for: ${question}`);
 }
 
-describe("the built-in model on real documents, through ingestion, retrieval and the chat", () => {
+describe.skipIf(missing.length > 0)("the built-in model on real documents, through ingestion, retrieval and the chat", () => {
   const results: { question: EvalQuestion; set: "development" | "heldAside"; answer: AnswerUnderTest; judgement: Judgement }[] = [];
   const figures: Record<"development" | "heldAside" | "all", EvalFigures> = {} as never;
 
