@@ -1,6 +1,7 @@
 import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { BlobStore } from "#application/ports/blob-store";
+import { termStatistics } from "./term-statistics";
 import type { Clock } from "#application/ports/clock";
 import { type Egress, EgressError } from "#application/ports/egress";
 import type { EventStore } from "#application/ports/event-store";
@@ -28,7 +29,7 @@ import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import { CONVERSATIONS, type ConversationReadModel, MESSAGE_USAGE, MESSAGES, type MessageReadModel, type MessageUsageReadModel } from "#projections/conversation/conversations.projector";
 import { EndMarkerGuard } from "./end-marker-guard";
-import { retrievePassages, termStatistics } from "./retrieval";
+import { retrievePassages } from "./retrieval";
 
 /** Passages handed to the model per question. */
 const PASSAGES_PER_ANSWER = 8;
@@ -213,11 +214,19 @@ export class ConversationService {
         vectors: this.denseSearch(ownerId, workspace),
         documentName: (id) => names.get(id),
       });
-      const statistics = await termStatistics({ index: this.search, question, documentIds: workspace.documentIds });
       const history = await this.history(conversationId, questionId);
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
       const stream: AsyncIterable<AnswerEvent> = model.streamAnswer(
-        { question, selectedText: selectedText ?? undefined, history, passages, termStatistics: statistics, language, images },
+        {
+          question,
+          selectedText: selectedText ?? undefined,
+          history,
+          passages,
+          language,
+          images,
+          // How rare the question's words are in the workspace: the built-in model weighs them by it.
+          termStatistics: await termStatistics({ index: this.search, question, documentIds: workspace.documentIds }),
+        },
         signal,
       );
       for await (const event of stream) {

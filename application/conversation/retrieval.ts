@@ -1,4 +1,4 @@
-import type { Passage, TermStatistics } from "#application/ports/language-model";
+import type { Passage } from "#application/ports/language-model";
 import type { ChunkHit, SearchIndex } from "#application/ports/search-index";
 import { contentTerms, isStopWord, words } from "#application/shared/text-analysis";
 
@@ -78,32 +78,6 @@ export async function retrievePassages(options: RetrieveOptions): Promise<Passag
 }
 
 /**
- * How many of the workspace's chunks hold each content word of the question,
- * asked of the index one word at a time (counted up to DOCUMENT_FREQUENCY_CAP:
- * beyond that a word is simply common), and how many chunks the workspace has.
- * With these the model weighs a word by its rarity in the workspace: "Lessig"
- * in a book by Lessig is common among the passages retrieved for it, yet rare
- * in the book, and a word no chunk holds is strong evidence the workspace does
- * not speak of it.
- */
-export async function termStatistics(options: { index: SearchIndex; question: string; documentIds: string[] }): Promise<TermStatistics | undefined> {
-  const documentIds = [...new Set(options.documentIds.filter((id) => id.length > 0))];
-  if (documentIds.length === 0) return undefined;
-  const scope = { documentIds };
-  const chunks = (await Promise.all(documentIds.map((id) => options.index.countChunks(id)))).reduce((sum, n) => sum + n, 0);
-  const documentFrequency: Record<string, number> = {};
-  for (const word of new Set(dropQuestionWords(words(options.question)).filter((w) => !isStopWord(w)))) {
-    const [term] = contentTerms(word);
-    if (!term || term in documentFrequency) continue;
-    documentFrequency[term] = (await options.index.searchText(word, scope, DOCUMENT_FREQUENCY_CAP)).length;
-  }
-  return { chunks, documentFrequency };
-}
-
-/** Past this many chunks a word is common; counting further would only cost time. */
-const DOCUMENT_FREQUENCY_CAP = 200;
-
-/**
  * Reciprocal rank fusion: each ranking adds 1 / (k + rank) for every chunk it
  * holds (rank from 1), chunks deduplicated by chunkId. Scores of different
  * rankers are not comparable (BM25 vs cosine); ranks are. Ties keep the order
@@ -137,8 +111,13 @@ export function reciprocalRankFusion(rankings: ChunkHit[][], k = RRF_K): ChunkHi
  * question never silently searches for nothing.
  */
 export function reformulateQuery(question: string): string {
-  const kept = dropQuestionWords(words(question)).filter((word) => !isStopWord(word));
+  const kept = questionContentWords(question);
   return kept.length > 0 ? kept.join(" ") : question;
+}
+
+/** The words a question is about: question words, the kind of answer asked for and stop words left out. */
+export function questionContentWords(question: string): string[] {
+  return dropQuestionWords(words(question)).filter((word) => !isStopWord(word));
 }
 
 /** Content terms of a question, stemmed: like `contentTerms`, less the quantity asked for ("how many", "how long"). */
