@@ -24,7 +24,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExtractiveModel } from "#application/conversation/extractive-model";
+import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
 import { reformulateQuery, retrievePassages } from "#application/conversation/retrieval";
 import type { IndexedChunk } from "#application/ports/search-index";
 import { chunkPages } from "#domain/library/chunking";

@@ -25,7 +25,7 @@ import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { ConversationService } from "#application/conversation/conversation-service";
-import { ExtractiveModel } from "#application/conversation/extractive-model";
+import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { KeysetModels } from "#application/identity/keyset-models";

@@ -1,6 +1,7 @@
 import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { BlobStore } from "#application/ports/blob-store";
+import { termStatistics } from "./term-statistics";
 import type { Clock } from "#application/ports/clock";
 import { type Egress, EgressError } from "#application/ports/egress";
 import type { EventStore } from "#application/ports/event-store";
@@ -215,7 +216,19 @@ export class ConversationService {
       });
       const history = await this.history(conversationId, questionId);
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
-      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer({ question, selectedText: selectedText ?? undefined, history, passages, language, images }, signal);
+      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer(
+        {
+          question,
+          selectedText: selectedText ?? undefined,
+          history,
+          passages,
+          language,
+          images,
+          // How rare the question's words are in the workspace: the built-in model weighs them by it.
+          termStatistics: await termStatistics({ index: this.search, question, documentIds: workspace.documentIds }),
+        },
+        signal,
+      );
       for await (const event of stream) {
         if (event.type === "text") {
           firstTokenMs ??= Math.round(performance.now() - started);

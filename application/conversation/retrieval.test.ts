@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChunkHit, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
-import { contentTerms, reciprocalRankFusion, reformulateQuery, retrievePassages, stem } from "./retrieval";
+import { reciprocalRankFusion, reformulateQuery, retrievePassages } from "./retrieval";
 
 const chunk = (documentId: string, ordinal: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk => ({
   chunkId: `${documentId}:${ordinal}`,
@@ -163,15 +163,5 @@ describe("query analysis", () => {
 
   it("falls back to the question when nothing but stop words remain", () => {
     expect(reformulateQuery("What is it?")).toBe("What is it?");
-  });
-
-  it("makes inflections and derivations of a word meet, diacritics folded", () => {
-    expect(new Set(["terminated", "terminate", "termination", "terminating"].map(stem)).size).toBe(1);
-    expect(stem("policies")).toBe(stem("policy"));
-    expect(stem("employees")).toBe(stem("employed"));
-    expect(stem("Résumé")).toBe(stem("resume"));
-    // Short roots keep their ending: a boiler is not boiling.
-    expect(stem("boiler")).not.toBe(stem("boiling"));
-    expect(contentTerms("The tenant's deposit")).toEqual([stem("tenant"), stem("deposit")]);
   });
 });

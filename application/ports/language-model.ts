@@ -31,6 +31,8 @@ export interface ChatTurn {
 export interface Citation {
   documentId: string;
   pageNumber: number;
+  /** The exact span of the passage's text the answer rests on (for the viewer's highlight), when the model knows it. */
+  quote?: string;
 }
 
 export interface TokenUsage {
@@ -46,10 +48,23 @@ export interface AnswerInput {
   history: ChatTurn[];
   /** Passages retrieved from the workspace's documents, best first. */
   passages: Passage[];
+  /**
+   * How common the question's words are in the workspace (retrieval.ts
+   * `termStatistics`), so a model can weigh them by IDF over the workspace
+   * rather than over the few passages it was handed. Optional: models that
+   * do not weigh words ignore it.
+   */
+  termStatistics?: TermStatistics;
   /** The user's response language as an English name ("English", "Spanish") or an ISO 639-1 code ("es"). */
   language: string;
   /** Images attached to the question; only models with `capabilities.images` read them. */
   images?: { contentType: string; /** The image's bytes, when the caller loaded them (vision models read them). */ data?: Uint8Array }[];
+}
+
+/** Chunks in the workspace, and per analyzed term (text-analysis `contentTerms`) how many of them hold it (counted up to a cap). */
+export interface TermStatistics {
+  chunks: number;
+  documentFrequency: Record<string, number>;
 }
 
 export type AnswerEvent =

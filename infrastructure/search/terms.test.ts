@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
-import { porterStem } from "./porter-stemmer";
-import { analyzedQueryTerms, analyzeTerm, indexTerms, queryTerms } from "./terms";
+import { porterStem } from "#application/shared/porter-stemmer";
+import { analyzeTerm } from "#application/shared/text-analysis";
+import { analyzedQueryTerms, indexTerms, queryTerms } from "./terms";
 
 /** The terms SQLite's FTS5 (the embedded index's tokenizer) stores for each text, in order. */
 function fts5Terms(texts: string[]): string[][] {

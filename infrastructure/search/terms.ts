@@ -1,15 +1,14 @@
-import { porterStem } from "./porter-stemmer";
+import { analyzeTerm, TERM } from "#application/shared/text-analysis";
 
 /**
  * How user text becomes search terms, shared by every SearchIndex adapter so a
  * question finds the same chunks on the embedded and the production index.
+ * The word and stemming rules themselves are the shared text analysis
+ * (application/shared/text-analysis.ts), which the built-in model uses too.
  */
 
 /** At most this many distinct terms go into one query (a pasted page must not become a huge OR). */
 export const MAX_QUERY_TERMS = 32;
-
-/** Letters (with combining marks) and digits: the same classes FTS5's unicode61 keeps as token characters. */
-export const TERM = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 
 /**
  * The distinct lower-cased terms of a query, in order of first appearance,
@@ -28,20 +27,6 @@ export function queryTerms(text: string): string[] {
   }
   return terms;
 }
-
-/**
- * One lower-cased term as SQLite's `porter unicode61 remove_diacritics 2`
- * tokenizer indexes it: diacritics are removed from Latin letters ("résumé" ->
- * "resume", "Łódź" -> "łodz"; other scripts keep their marks, as in FTS5), then
- * the Porter stemmer applies ("payments" -> "payment").
- */
-export function analyzeTerm(term: string): string {
-  const folded = /[^\x00-\x7f]/.test(term) ? term.normalize("NFD").replace(LATIN_DIACRITICS, "$1").normalize("NFC") : term;
-  return porterStem(folded);
-}
-
-/** A Latin letter followed by combining diacritical marks (U+0300–U+036F). */
-const LATIN_DIACRITICS = /(\p{Script=Latin})[\u0300-\u036f]+/gu;
 
 /** Every term of a text, in order and with repeats, analyzed for indexing. */
 export function indexTerms(text: string): string[] {

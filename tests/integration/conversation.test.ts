@@ -64,7 +64,8 @@ describe("asking a question in a workspace", () => {
     const { texts, metadata } = await collect(conversations.ask("alice", conversationId, { text: "Which planet is the largest?" }, ctxFor("alice")));
     expect(texts.length).toBeGreaterThan(1);
     expect(texts.join("")).toMatch(/Jupiter/);
-    expect(metadata.citations).toContainEqual({ documentId: doc, pageNumber: 2 });
+    const cited = { documentId: doc, pageNumber: 2, quote: "Jupiter is the largest planet and has a Great Red Spot storm." };
+    expect(metadata.citations).toContainEqual(cited);
     expect(metadata.model).toBe("docuchat-extractive");
     await settle(env.runtime);
     const { conversation, messages } = await conversations.get("alice", conversationId);

@@ -1,0 +1,66 @@
+import type { AnswerEvent, AnswerInput, LanguageModel, ModelCapabilities, Passage } from "#application/ports/language-model";
+import { DEFAULT_MIN_RELEVANCE } from "./abstention";
+import { composeAnswer, sleep, streamChunks, usageOf } from "./composition";
+import { suggestQuestionsFrom, summarizePassages } from "./overview";
+
+/**
+ * The built-in model (ARCHITECTURE §6): no network, no generative AI. It picks
+ * the sentences of the retrieved passages that best answer the question
+ * (selection.ts), says so when none does (abstention.ts), and quotes them
+ * verbatim, each group attributed to its (documentId, pageNumber) with the
+ * exact span quoted (composition.ts).
+ *
+ * Safety by construction: it only ever sees the passages it is handed (scoped
+ * to the workspace by retrieval) and only ever outputs fixed phrases plus
+ * verbatim sentences of those passages. Document text is data, never
+ * instructions: "ignore previous instructions…" in a document can at most be
+ * quoted back, and there is nothing else it could reveal.
+ */
+export interface ExtractiveModelOptions {
+  /** Pause between streamed chunks, for a typing effect (default 0). */
+  chunkDelayMs?: number;
+  /** Words per streamed text event (default 3). */
+  wordsPerChunk?: number;
+  /** Most sentences quoted in one answer (default 3). */
+  maxSentences?: number;
+  /** Below this relevance the documents are taken not to contain an answer (default: the measured threshold). */
+  minRelevance?: number;
+}
+
+export const EXTRACTIVE_MODEL_ID = "docuchat-extractive";
+
+export class ExtractiveModel implements LanguageModel {
+  readonly id = EXTRACTIVE_MODEL_ID;
+  readonly label = "DocuChat built-in (extractive: quotes your documents, no generative AI)";
+  readonly capabilities: ModelCapabilities = { images: false, generative: false };
+  private readonly options: Required<ExtractiveModelOptions>;
+
+  constructor(options: ExtractiveModelOptions = {}) {
+    this.options = {
+      chunkDelayMs: options.chunkDelayMs ?? 0,
+      wordsPerChunk: Math.max(1, Math.floor(options.wordsPerChunk ?? 3)),
+      maxSentences: Math.max(1, Math.floor(options.maxSentences ?? 3)),
+      minRelevance: options.minRelevance ?? DEFAULT_MIN_RELEVANCE,
+    };
+  }
+
+  async *streamAnswer(input: AnswerInput, signal?: AbortSignal): AsyncIterable<AnswerEvent> {
+    signal?.throwIfAborted();
+    const answer = composeAnswer(input, this.options);
+    for (const text of streamChunks(answer.text, this.options.wordsPerChunk)) {
+      if (this.options.chunkDelayMs > 0) await sleep(this.options.chunkDelayMs, signal);
+      signal?.throwIfAborted();
+      yield { type: "text", text };
+    }
+    signal?.throwIfAborted();
+    yield { type: "done", citations: answer.citations, usage: usageOf(input, answer.text) };
+  }
+
+  async summarize(input: { passages: Passage[]; language: string }): Promise<string> {
+    return summarizePassages(input.passages);
+  }
+
+  async suggestQuestions(input: { passages: Passage[]; count: number; language?: string }): Promise<string[]> {
+    return suggestQuestionsFrom(input.passages, input.count, input.language ?? "English");
+  }
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { EvalQuestion } from "./questions";
+import { citedStatements, judge, normalizeForMatch, summarize } from "./scoring";
+
+const PAGE = "When North Car-\nolina farmers started losing chickens, the Causbys\nfiled a lawsuit. The Court ruled against them.";
+const pageText = (documentId: string, pageNumber: number) => (documentId === "fc" && pageNumber === 18 ? PAGE : documentId === "fc" ? "Another page." : undefined);
+const idOf = () => "fc";
+const question: EvalQuestion = { question: "Why did the Causbys sue?", kind: "plain", document: "freeculture", pages: [18], fact: /chicken/i };
+
+describe("judging an answer of the evaluation", () => {
+  it("compares text as a reader does: escapes, line-end hyphens and spacing do not count", () => {
+    expect(normalizeForMatch("When North Car-\nolina  farmers \\*said\\*")).toBe("When North Carolina farmers *said*");
+  });
+
+  it("attaches each answer sentence to the citation marker that follows it", () => {
+    const text = "According to *Free Culture* (page 18):\n\n> First sentence here. Second one here. [1]\n- “Third sentence.” (*Free Culture*, page 3) [2]";
+    expect(citedStatements(text)).toEqual([
+      { citation: 0, sentence: "First sentence here." },
+      { citation: 0, sentence: "Second one here." },
+      { citation: 1, sentence: "Third sentence." },
+    ]);
+  });
+
+  it("credits the right page, the fact, and sentences their cited page holds verbatim", () => {
+    const answer = {
+      text: "According to *Free Culture* (page 18):\n\n> When North Carolina farmers started losing chickens, the Causbys filed a lawsuit. [1]",
+      citations: [{ documentId: "fc", pageNumber: 18, quote: "When North Car-\nolina farmers started losing chickens, the Causbys\nfiled a lawsuit." }],
+    };
+    expect(judge(question, answer, pageText, idOf)).toEqual({
+      declined: false,
+      rightPage: true,
+      factFound: true,
+      statements: 1,
+      supportedStatements: 1,
+      citations: 1,
+      supportingCitations: 1,
+    });
+  });
+
+  it("does not credit a sentence its page does not hold, nor a quote that is not a span of the page", () => {
+    const invented = { text: "> The farmers won a fortune in court. [1]", citations: [{ documentId: "fc", pageNumber: 18 }] };
+    expect(judge(question, invented, pageText, idOf)).toMatchObject({ rightPage: true, factFound: false, supportedStatements: 0, supportingCitations: 0 });
+    const badQuote = { text: "> The Court ruled against them. [1]", citations: [{ documentId: "fc", pageNumber: 18, quote: "The Court ruled for them." }] };
+    expect(judge(question, badQuote, pageText, idOf)).toMatchObject({ supportedStatements: 0 });
+    const wrongPage = { text: "> The Court ruled against them. [1]", citations: [{ documentId: "fc", pageNumber: 3 }] };
+    expect(judge(question, wrongPage, pageText, idOf)).toMatchObject({ rightPage: false, supportedStatements: 0 });
+  });
+
+  it("counts an answer without citations as declined, and sums shares per kind", () => {
+    const declined = judge(question, { text: "I couldn't find this in the documents of this workspace.", citations: [] }, pageText, idOf);
+    expect(declined).toMatchObject({ declined: true, rightPage: false, factFound: false });
+    const unanswerable: EvalQuestion = { question: "Who won the Tour de France?", kind: "unanswerable" };
+    const figures = summarize([
+      { question, judgement: declined },
+      { question: unanswerable, judgement: judge(unanswerable, { text: "…", citations: [] }, pageText, idOf) },
+    ]);
+    expect(figures).toMatchObject({ answerableWronglyDeclined: 1, unanswerableDeclined: 1, rightPageAnswerable: 0 });
+  });
+});
