@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import {
-  ensureHostsEntry,
   gotoHydrated,
   type LocalSite,
   makePdf,
@@ -45,7 +44,6 @@ async function signedInPage(viewport: { width: number; height: number }) {
 }
 
 beforeAll(async () => {
-  await ensureHostsEntry();
   site = await startLocalSite();
   server = await startAppServer({ env: { EGRESS_ALLOW_PRIVATE_HOSTS: SITE_HOST } });
   browser = await launchBrowser();

@@ -1,4 +1,3 @@
-import { appendFile, readFile } from "node:fs/promises";
 import http from "node:http";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -68,14 +67,8 @@ export async function waitForStatuses(page: Page, names: string[], status: strin
   );
 }
 
-export const SITE_HOST = "site.localtest";
-
-/** Maps SITE_HOST to 127.0.0.1 in /etc/hosts (the egress resolves names through DNS). Needs root. */
-export async function ensureHostsEntry(): Promise<void> {
-  const hosts = await readFile("/etc/hosts", "utf8");
-  if (new RegExp(`^127\\.0\\.0\\.1\\s+.*\\b${SITE_HOST.replace(".", "\\.")}\\b`, "m").test(hosts)) return;
-  await appendFile("/etc/hosts", `${hosts.endsWith("\n") ? "" : "\n"}127.0.0.1 ${SITE_HOST}\n`);
-}
+/** A name every machine resolves to loopback (no /etc/hosts entry needed); the app reaches it only because the journey allow-lists it. */
+export const SITE_HOST = "localhost";
 
 export type LocalSite = { url: string; requested: string[]; close: () => Promise<void> };
 
