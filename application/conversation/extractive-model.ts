@@ -144,7 +144,7 @@ export function composeAnswer(input: AnswerInput, options: Pick<ExtractiveModelO
     const passage = input.passages[sentence.passage];
     let group = groups.find((g) => g.citation.documentId === passage.documentId && g.citation.pageNumber === passage.pageNumber);
     if (!group) {
-      group = { citation: { documentId: passage.documentId, pageNumber: passage.pageNumber }, name: passage.documentName, sentences: [] };
+      group = { citation: { documentId: passage.documentId, pageNumber: passage.pageNumber, quote: sentence.text }, name: passage.documentName, sentences: [] };
       groups.push(group);
     }
     group.sentences.push(escapeMarkdown(sentence.text));

@@ -31,6 +31,8 @@ export interface ChatTurn {
 export interface Citation {
   documentId: string;
   pageNumber: number;
+  /** The exact span of the passage's text the answer rests on (for the viewer's highlight), when the model knows it. */
+  quote?: string;
 }
 
 export interface TokenUsage {

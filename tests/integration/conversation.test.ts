@@ -64,12 +64,15 @@ describe("asking a question in a workspace", () => {
     const { texts, metadata } = await collect(conversations.ask("alice", conversationId, { text: "Which planet is the largest?" }, ctxFor("alice")));
     expect(texts.length).toBeGreaterThan(1);
     expect(texts.join("")).toMatch(/Jupiter/);
-    expect(metadata.citations).toContainEqual({ documentId: doc, pageNumber: 2 });
+    const cited = { documentId: doc, pageNumber: 2, quote: "Jupiter is the largest planet and has a Great Red Spot storm." };
+    expect(metadata.citations).toContainEqual(cited);
     expect(metadata.model).toBe("docuchat-extractive");
     await settle(env.runtime);
     const { conversation, messages } = await conversations.get("alice", conversationId);
     expect(conversation.title).toBe("Which planet is the largest?");
     expect(messages.map((m) => [m.sender, m.status])).toEqual([["USER", "complete"], ["BOT", "complete"]]);
+    // The quote is kept with the answer (sealed as personal data in the event, shown again on reload).
+    expect(messages[1].citations).toContainEqual(cited);
   });
 
   it("keeps the old answer when regenerating, and rates an answer", async () => {
