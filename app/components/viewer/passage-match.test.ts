@@ -12,7 +12,7 @@ describe("locating a cited passage among a page's text pieces", () => {
       "ing the reach of those rights, to guarantee that follow-on creators and",
       "innovators remain as free as possible from the control of the past.",
     ];
-    expect(highlighted(items, "But it does so indirectly by limiting the reach of those rights")).toEqual([
+    expect(highlighted(items, "“But it does so indirectly by limiting the reach of those rights.”")).toEqual([
       "But it does so indirectly by limit-",
       "ing the reach of those rights",
     ]);
@@ -25,6 +25,13 @@ describe("locating a cited passage among a page's text pieces", () => {
     expect(highlighted(["ｆｕｌｌ　ｗｉｄｔｈ text"], "full width")).toEqual(["ｆｕｌｌ　ｗｉｄｔｈ"]);
   });
 
+  it("marks the quote's own punctuation where the page has it, and no more", () => {
+    const line = ["opponent's fork. Toppling over three times is also counted as defeat. If"];
+    expect(highlighted(line, "Toppling over three times is also counted as defeat.")).toEqual(["Toppling over three times is also counted as defeat."]);
+    expect(highlighted(line, "Toppling over three times")).toEqual(["Toppling over three times"]);
+    expect(highlighted(["He said “go now.” Then"], "“Go now.”")).toEqual(["“go now.”"]);
+  });
+
   it("tolerates a running header or a footnote mark inside the quoted span, and a cut marked with an ellipsis", () => {
     const items = [
       "Creative property has been protected since the founding, and the",
@@ -35,7 +42,7 @@ describe("locating a cited passage among a page's text pieces", () => {
     const quote = "Creative property has been protected since the founding, and the scope of that protection has grown with every new technology that came along.";
     const found = highlighted(items, quote);
     expect(found?.[0]).toBe(items[0]);
-    expect(found?.at(-1)).toBe("came along");
+    expect(found?.at(-1)).toBe("came along.");
     expect(highlighted(items, "… protection has grown with every new technology")).toEqual(["protection has grown¹ with every new technology"]);
   });
 

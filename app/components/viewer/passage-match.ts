@@ -127,6 +127,14 @@ export function locatePassage(pieces: readonly string[], passage: string): Piece
     const rest = pieces[range.piece].slice(range.end);
     if (!LETTER_OR_DIGIT.test(rest)) range.end += rest.length;
   }
+  // The quote's own opening and closing punctuation (“…”, the full stop) is marked too where the page has it.
+  const quote = passage.trim();
+  const opening = /^[^\p{L}\p{N}\s]+/u.exec(quote)?.[0] ?? "";
+  const closing = /[^\p{L}\p{N}\s]+$/u.exec(quote)?.[0] ?? "";
+  const first = ranges[0];
+  const last = ranges[ranges.length - 1];
+  while (first.start > 0 && opening.includes(pieces[first.piece][first.start - 1])) first.start--;
+  while (last.end < pieces[last.piece].length && closing.includes(pieces[last.piece][last.end])) last.end++;
   return ranges;
 }
 
