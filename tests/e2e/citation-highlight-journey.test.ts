@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { ROOT, startAppServer, type AppServer } from "./support/app-server";
+import { corpusFile } from "../support/corpus";
+import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, VIEWPORTS } from "./support/browser";
 import { askAndWait, chatReady, createWorkspace, passOnboardingIfAsked, signUpForChat, uploadThroughApi, waitForActive } from "./support/chat";
 import { waitUntil } from "./support/library";
@@ -19,9 +19,7 @@ import { viewerState, waitForViewer } from "./support/viewer";
  * the text, across the line break the file has inside it.
  */
 
-const corpusFile = [path.resolve(ROOT, "../shared/corpus"), path.resolve(ROOT, "../../shared/corpus")]
-  .map((dir) => path.join(dir, "pdkids.pdf"))
-  .find((file) => existsSync(file));
+const pdkids = corpusFile("pdkids.pdf");
 
 const NAME = "pdkids.pdf";
 const QUESTION = "How many times does a knight have to topple over in the potato joust to be defeated?";
@@ -73,7 +71,7 @@ async function openCitationChip(answer: Locator, page: Page, id = documentId, pa
   await waitUntil(async () => /:done$/.test((await viewerState(page)).citation ?? ""), "the citation to be opened", 30_000);
 }
 
-describe.skipIf(!corpusFile)(`a citation click highlights the cited passage${corpusFile ? "" : " (skipped: ../shared/corpus/pdkids.pdf not found)"}`, () => {
+describe.skipIf(!pdkids)(`a citation click highlights the cited passage${pdkids ? "" : " (skipped: ../shared/corpus/pdkids.pdf not found)"}`, () => {
   beforeAll(async () => {
     server = await startAppServer();
     browser = await launchBrowser();
@@ -83,7 +81,7 @@ describe.skipIf(!corpusFile)(`a citation click highlights the cited passage${cor
     await page.goto(`${server.url}/`);
     await passOnboardingIfAsked(page, server.url);
     storageState = await context.storageState();
-    documentId = await uploadThroughApi(page, { name: NAME, type: "application/pdf", bytes: readFileSync(corpusFile!), pages: 55 });
+    documentId = await uploadThroughApi(page, { name: NAME, type: "application/pdf", bytes: readFileSync(pdkids!), pages: 55 });
     textId = await uploadThroughApi(page, { name: TXT_NAME, type: "text/plain", bytes: Buffer.from(TXT), pages: 1 });
     await waitForActive(page, [documentId, textId], 180_000);
     workspaceId = await createWorkspace(page, "Stories for children", [documentId, textId]);
@@ -146,11 +144,17 @@ describe.skipIf(!corpusFile)(`a citation click highlights the cited passage${cor
     const sheet = page.locator(".dc-wsx-sheet [data-testid='chat']");
     await sheet.getByTestId("past-chats-toggle").click();
     await sheet.getByTestId("past-chats").getByRole("button").first().click();
-    const answer = sheet.getByTestId("bot-message").last();
+    // The chat's first answer is the one about the potato joust.
+    const answer = sheet.getByTestId("bot-message").first();
     await answer.waitFor();
     await openCitationChip(answer, page);
     expect((await viewerState(page)).currentPage).toBe(PAGE);
+    // The sheet steps aside (minimised) so the marked page shows; the highlight is not under it.
+    await waitUntil(async () => (await sheet.getByTestId("chat-log").isHidden()) === true, "the sheet to minimise");
     await expectHighlightInView(page, PAGE);
+    const hb = await page.locator(`[data-page-number="${PAGE}"] [data-testid="citation-highlight"]`).first().boundingBox();
+    const sheetBox = await page.locator(".dc-wsx-sheet").boundingBox();
+    expect(hb && sheetBox && hb.y + hb.height <= sheetBox.y, "the highlight shows above the minimised sheet").toBe(true);
     expect(words(await markedOn(page, PAGE))).toContain("toppling over three times is also counted as defeat");
     await screenshot(page, "citation-highlight-390");
     await context.close();

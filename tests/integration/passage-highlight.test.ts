@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findPassage, locatePassage, reducedText } from "#app/components/viewer/passage-match";
 import { chunkPages } from "#domain/library/chunking";
 import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor";
+import { corpusFile } from "../support/corpus";
 
 /**
  * The viewer's passage matcher on a real book (Free Culture, 352 pages, from
@@ -15,11 +14,7 @@ import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor"
  * viewer shows). Prints its figures.
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-/** The corpus sits beside the project (../shared/corpus); a worktree one level deeper looks one more level up. */
-const corpusFile = [path.resolve(ROOT, "../shared/corpus"), path.resolve(ROOT, "../../shared/corpus")]
-  .map((dir) => path.join(dir, "freeculture.pdf"))
-  .find((file) => existsSync(file));
+const freeCulture = corpusFile("freeculture.pdf");
 
 /** Sentences as a model quotes them: whole sentences of the stored chunk, at least eight words. */
 const sentencesOf = (text: string) =>
@@ -51,13 +46,13 @@ async function textItemsByPage(bytes: Buffer): Promise<Map<number, string[]>> {
   return items;
 }
 
-describe.skipIf(!corpusFile)(`highlighting quotes of stored chunks on real PDF pages${corpusFile ? "" : " (skipped: ../shared/corpus/freeculture.pdf not found)"}`, () => {
+describe.skipIf(!freeCulture)(`highlighting quotes of stored chunks on real PDF pages${freeCulture ? "" : " (skipped: ../shared/corpus/freeculture.pdf not found)"}`, () => {
   let items: Map<number, string[]>;
   let pageTexts: Map<number, string>;
   let quotes: Quote[];
 
   beforeAll(async () => {
-    const bytes = readFileSync(corpusFile!);
+    const bytes = readFileSync(freeCulture!);
     const extracted = await new DefaultTextExtractor().extract({ bytes, kind: "pdf", ocr: false });
     pageTexts = new Map(extracted.pages.map((p) => [p.pageNumber, p.text]));
     const chunks = chunkPages("freeculture", extracted.pages);
