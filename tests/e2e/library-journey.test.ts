@@ -9,7 +9,7 @@ import {
   type LocalSite,
   makePdf,
   signUpNewUser,
-  SITE_HOST,
+  SITE_ENV,
   startLocalSite,
   waitForStatuses,
   waitUntil,
@@ -45,7 +45,7 @@ async function signedInPage(viewport: { width: number; height: number }) {
 
 beforeAll(async () => {
   site = await startLocalSite();
-  server = await startAppServer({ env: { EGRESS_ALLOW_PRIVATE_HOSTS: SITE_HOST } });
+  server = await startAppServer({ env: SITE_ENV });
   browser = await launchBrowser();
   ({ storageState } = await signUpNewUser(browser, server.url));
 });

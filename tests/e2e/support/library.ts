@@ -67,8 +67,13 @@ export async function waitForStatuses(page: Page, names: string[], status: strin
   );
 }
 
-/** A name every machine resolves to loopback (no /etc/hosts entry needed); the app reaches it only because the journey allow-lists it. */
-export const SITE_HOST = "localhost";
+/**
+ * The local website's name: the website form wants a dotted name, so not `localhost`. The app
+ * resolves it through its test host table (SITE_ENV) and may reach it only because the
+ * allow-list names it; no /etc/hosts entry is needed.
+ */
+export const SITE_HOST = "site.docuchat.test";
+export const SITE_ENV = { EGRESS_TEST_HOSTS: `${SITE_HOST}=127.0.0.1`, EGRESS_ALLOW_PRIVATE_HOSTS: SITE_HOST };
 
 export type LocalSite = { url: string; requested: string[]; close: () => Promise<void> };
 
