@@ -52,7 +52,7 @@ import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
 import { AesKeyCipher } from "./security/aes-key-cipher";
 import { ProviderRegistry, type ProviderRegistryOptions } from "./ai/provider-registry";
-import { SafeEgress } from "./egress/safe-egress";
+import { fixedHostsResolver, SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
 import { DefaultTextExtractor, type TextExtractorOptions } from "./extraction/text-extractor";
@@ -117,7 +117,12 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     accountDeletionGraceMs: config.accountDeletionGraceMs,
   };
   const egress: Egress =
-    options.egress ?? new SafeEgress({ allowPrivateHosts: config.egressAllowPrivateHosts, userAgent: `${config.productName}/1.0` });
+    options.egress ??
+    new SafeEgress({
+      allowPrivateHosts: config.egressAllowPrivateHosts,
+      resolver: Object.keys(config.egressTestHosts).length > 0 ? fixedHostsResolver(config.egressTestHosts) : undefined,
+      userAgent: `${config.productName}/1.0`,
+    });
   const crawler: WebsiteCrawler = new SiteCrawler(egress, { userAgent: config.productName });
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 

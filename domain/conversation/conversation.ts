@@ -14,6 +14,8 @@ import { MAX_IMAGES_PER_QUESTION } from "./chat-image";
 export interface Citation {
   documentId: string;
   pageNumber: number;
+  /** The exact span of the passage's text the answer rests on, for the viewer's highlight; providers may give none. */
+  quote?: string;
 }
 
 export interface TokenUsage {
@@ -50,7 +52,15 @@ export type ConversationEvent =
   | DomainEvent<"AnswerStarted", { messageId: string; questionId: string; model: string; startedAt: string }>
   | DomainEvent<
       "AnswerCompleted",
-      { messageId: string; personal: { text: string } | null; citations: Citation[]; usage: TokenUsage; firstTokenMs: number | null; completedAt: string }
+      {
+        messageId: string;
+        /** `quotes[i]` is citation i's quote: document text is personal data, so it is sealed with the answer, never kept in `citations`. */
+        personal: { text: string; quotes?: (string | null)[] } | null;
+        citations: Citation[];
+        usage: TokenUsage;
+        firstTokenMs: number | null;
+        completedAt: string;
+      }
     >
   | DomainEvent<"AnswerInterrupted", { messageId: string; personal: { partialText: string } | null; reason: string; interruptedAt: string }>
   | DomainEvent<"AnswerRated", { messageId: string; rating: "false" | null; ratedAt: string }>
@@ -184,8 +194,8 @@ export function decide(command: ConversationCommand, state: ConversationState): 
           type: "AnswerCompleted",
           data: {
             messageId: command.answerId,
-            personal: { text: command.text },
-            citations: command.citations,
+            personal: { text: command.text, quotes: command.citations.map((c) => c.quote ?? null) },
+            citations: command.citations.map(({ documentId, pageNumber }) => ({ documentId, pageNumber })),
             usage: command.usage,
             firstTokenMs: command.firstTokenMs,
             completedAt: iso(command.now),

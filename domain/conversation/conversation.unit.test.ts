@@ -32,6 +32,20 @@ describe("a conversation", () => {
     expect(given([...asked, ...done]).when({ type: "InterruptAnswer", answerId: "a1", partialText: "", reason: "x", now })).toEqual([]);
   });
 
+  it("keeps a citation's quote with the answer's personal text, not in the event's open citations", () => {
+    const asked = [...started, ...given(started).when(ask("q1", "a1"))];
+    const citations = [
+      { documentId: "d1", pageNumber: 3, quote: "Water moves through a membrane." },
+      { documentId: "d2", pageNumber: 1 },
+    ];
+    const [done] = given(asked).when({ type: "CompleteAnswer", answerId: "a1", text: "Water moves.", citations, usage: { inputTokens: 1, outputTokens: 2 }, firstTokenMs: 5, now });
+    expect(done.type === "AnswerCompleted" && done.data).toMatchObject({
+      citations: [{ documentId: "d1", pageNumber: 3 }, { documentId: "d2", pageNumber: 1 }],
+      personal: { text: "Water moves.", quotes: ["Water moves through a membrane.", null] },
+    });
+    expect(JSON.stringify(done.type === "AnswerCompleted" && done.data.citations)).not.toContain("membrane");
+  });
+
   it("rates only finished answers", () => {
     const asked = [...started, ...given(started).when(ask("q1", "a1"))];
     expect(() => given(asked).when({ type: "RateAnswer", answerId: "a1", rating: "false", now })).toThrow("Only finished answers can be rated.");

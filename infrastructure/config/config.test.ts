@@ -51,6 +51,17 @@ describe("configuration", () => {
     expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(loadConfig({ DATA_DIR: dir }).appSecret);
   });
 
+  it("takes fixed name resolutions for .test names from EGRESS_TEST_HOSTS, and refuses them in production", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).egressTestHosts).toEqual({});
+    const config = loadConfig({ DATA_DIR: dataDir(), EGRESS_TEST_HOSTS: "Site.DocuChat.test=127.0.0.1, site.docuchat.test=::1,api.example.test=10.0.0.7" });
+    expect(config.egressTestHosts).toEqual({ "site.docuchat.test": ["127.0.0.1", "::1"], "api.example.test": ["10.0.0.7"] });
+    for (const bad of ["docs.example.com=127.0.0.1", "site.docuchat.test=localhost", "site.docuchat.test", "a.test=1.2.3.4=5"]) {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), EGRESS_TEST_HOSTS: bad }), bad).toThrowError(/EGRESS_TEST_HOSTS/);
+    }
+    const production = { DATA_DIR: dataDir(), DEPLOYMENT_ENV: "production", APP_SECRET: "x".repeat(32), EGRESS_TEST_HOSTS: "site.docuchat.test=127.0.0.1" };
+    expect(() => loadConfig(production)).toThrowError(/EGRESS_TEST_HOSTS: a test-only setting/);
+  });
+
   it("derives the public URL, the sender and the OpenID redirect URL", () => {
     const config = loadConfig({ DATA_DIR: dataDir(), HOST: "127.0.0.1", PORT: "4000" });
     expect(config.publicUrl).toBe("http://127.0.0.1:4000");

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { deletionGraceMs } from "#domain/identity/profile";
@@ -39,6 +40,11 @@ const schema = z.object({
   ADMIN_USERNAMES: z.string().default(""),
   /** Host names the server may fetch even though they resolve to a private address (e.g. a model server on the LAN). */
   EGRESS_ALLOW_PRIVATE_HOSTS: z.string().default(""),
+  /**
+   * Tests only: fixed name resolutions `name=address,…` for names under `.test` (RFC 6761), so a
+   * journey reaches its local server by name without an /etc/hosts entry. Refused in production.
+   */
+  EGRESS_TEST_HOSTS: z.string().default(""),
   /** Overrides the account-deletion grace period (7 days in production, 10 minutes elsewhere); for tests. */
   ACCOUNT_DELETION_GRACE_MS: z.coerce.number().int().min(1000).optional(),
 
@@ -92,6 +98,8 @@ export interface AppConfig {
   productName: string;
   adminUsernames: string[];
   egressAllowPrivateHosts: string[];
+  /** Names resolved to fixed addresses instead of DNS (EGRESS_TEST_HOSTS; empty outside tests). */
+  egressTestHosts: Record<string, string[]>;
   /** Grace period before a scheduled account deletion purges (ms). */
   accountDeletionGraceMs: number;
   publicUrl: string;
@@ -152,6 +160,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     productName: env.PRODUCT_NAME,
     adminUsernames: list(env.ADMIN_USERNAMES),
     egressAllowPrivateHosts: list(env.EGRESS_ALLOW_PRIVATE_HOSTS),
+    egressTestHosts: testHosts(env.EGRESS_TEST_HOSTS, env.DEPLOYMENT_ENV),
     accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
@@ -181,6 +190,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 }
 
 const list = (value: string) => value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+
+/** EGRESS_TEST_HOSTS: `name=address` pairs, names under `.test` only, IP addresses only, never in production. */
+function testHosts(value: string, deploymentEnv: Env["DEPLOYMENT_ENV"]): Record<string, string[]> {
+  const entries = list(value);
+  if (entries.length === 0) return {};
+  if (deploymentEnv === "production") throw new ConfigError(["EGRESS_TEST_HOSTS: a test-only setting, refused when DEPLOYMENT_ENV is production"]);
+  const table: Record<string, string[]> = {};
+  for (const entry of entries) {
+    const [name, address, ...rest] = entry.split("=").map((s) => s.trim());
+    if (rest.length > 0 || !name || !address || !/^([a-z0-9-]+\.)+test$/.test(name) || isIP(address) === 0) {
+      throw new ConfigError([`EGRESS_TEST_HOSTS: "${entry}" is not name=address with a name under .test and an IP address`]);
+    }
+    (table[name] ??= []).push(address);
+  }
+  return table;
+}
 
 /**
  * On one machine with embedded defaults we keep a generated secret in the data

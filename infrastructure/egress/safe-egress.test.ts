@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EgressError } from "#application/ports/egress";
-import { EgressHttpError, SafeEgress, type ResolvedAddress } from "./safe-egress";
+import { EgressHttpError, fixedHostsResolver, SafeEgress, type ResolvedAddress } from "./safe-egress";
 import { egressFor, startLocalSite, tableResolver, type LocalSite } from "./testing/local-site";
 
 const HOST = "docs.example.test";
@@ -127,6 +127,23 @@ describe("SafeEgress", () => {
       const egress = new SafeEgress({ allowPrivateHosts: ["Docs.Example.Test"], resolver: tableResolver({ [HOST]: ["127.0.0.1"], [`${HOST}.`]: ["127.0.0.1"] }) });
       expect((await egress.fetch({ url: `http://DOCS.example.test:${site.port}/` })).status).toBe(200);
       expect((await egress.fetch({ url: `http://${HOST}.:${site.port}/` })).status).toBe(200);
+    });
+  });
+
+  describe("a fixed host table (EGRESS_TEST_HOSTS)", () => {
+    it("resolves the listed names without DNS and others through the fallback; the answers are still checked", async () => {
+      const askedFallback: string[] = [];
+      const resolver = fixedHostsResolver({ [HOST]: ["127.0.0.1"] }, async (host) => {
+        askedFallback.push(host);
+        return [{ address: "93.184.215.14", family: 4 }];
+      });
+      expect(await resolver("Docs.Example.Test.")).toEqual([{ address: "127.0.0.1", family: 4 }]);
+      expect(await resolver("elsewhere.example")).toEqual([{ address: "93.184.215.14", family: 4 }]);
+      expect(askedFallback).toEqual(["elsewhere.example"]);
+      // A listed name pointing at loopback is refused unless the allow-list names it too.
+      const error = await refusal(new SafeEgress({ resolver }).fetch({ url: `${site.origin}/` }));
+      expect(error.code).toBe("ADDRESS_NOT_ALLOWED");
+      expect((await new SafeEgress({ resolver, allowPrivateHosts: [HOST] }).fetch({ url: `${site.origin}/` })).status).toBe(200);
     });
   });
 

@@ -71,6 +71,18 @@ const systemResolver: Resolver = async (host) => {
   return answers.map(({ address, family }) => ({ address, family }));
 };
 
+/**
+ * Resolves the listed names (lower case) to fixed addresses and every other
+ * name through `fallback`. The addresses are still checked like DNS answers:
+ * a listed name that points at a private address also needs the allow-list.
+ */
+export function fixedHostsResolver(table: Record<string, string[]>, fallback: Resolver = systemResolver): Resolver {
+  return async (host) => {
+    const addresses = table[normaliseHostName(host)];
+    return addresses ? addresses.map((address) => ({ address, family: isIP(address) })) : fallback(host);
+  };
+}
+
 const formatLimit = (bytes: number) =>
   bytes >= MB ? `${Math.round((bytes / MB) * 10) / 10} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 

@@ -130,7 +130,7 @@ export const conversationsProjector: Projector = {
         await messages.patch(event.data.messageId, {
           text: event.data.personal?.text ?? "",
           status: "complete",
-          citations: event.data.citations,
+          citations: withQuotes(event.data.citations, event.data.personal?.quotes),
           firstTokenMs: event.data.firstTokenMs,
         });
         await conversations.patch(conversationId, { updatedAt: at });
@@ -148,3 +148,11 @@ export const conversationsProjector: Projector = {
     }
   },
 };
+
+/** Citations with the quotes sealed beside the answer's text (gone, with the text, once the owner's key is shredded). */
+function withQuotes(citations: Citation[], quotes: (string | null)[] | undefined): Citation[] {
+  return citations.map((citation, i) => {
+    const quote = quotes?.[i];
+    return quote ? { ...citation, quote } : citation;
+  });
+}

@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import {
-  ensureHostsEntry,
   gotoHydrated,
   type LocalSite,
   makePdf,
   signUpNewUser,
-  SITE_HOST,
+  SITE_ENV,
   startLocalSite,
   waitForStatuses,
   waitUntil,
@@ -45,9 +44,8 @@ async function signedInPage(viewport: { width: number; height: number }) {
 }
 
 beforeAll(async () => {
-  await ensureHostsEntry();
   site = await startLocalSite();
-  server = await startAppServer({ env: { EGRESS_ALLOW_PRIVATE_HOSTS: SITE_HOST } });
+  server = await startAppServer({ env: SITE_ENV });
   browser = await launchBrowser();
   ({ storageState } = await signUpNewUser(browser, server.url));
 });

@@ -14,8 +14,9 @@ import { toast } from "./support/workspace";
 /**
  * AI providers (issue #9) in a real browser against the built app, with a
  * local OpenAI-compatible server on 127.0.0.1 that the app may reach only
- * because its name is in EGRESS_ALLOW_PRIVATE_HOSTS (the name is mapped to
- * 127.0.0.1 in /etc/hosts).
+ * because its name is in EGRESS_ALLOW_PRIVATE_HOSTS. The name is `localhost`,
+ * which every machine resolves to loopback, so the journey needs no
+ * /etc/hosts entry; the bare address 127.0.0.1 stays refused.
  *
  * - Chat Settings: add a key (a private address that is not allow-listed is
  *   refused), make it a default, reveal it after confirming the password,
@@ -34,7 +35,8 @@ import { toast } from "./support/workspace";
  *   id with 404 everywhere.
  */
 
-const HOST = "llm.docuchat.test";
+/** The egress allow-list matches names only, so this name passes while the literal 127.0.0.1 does not. */
+const HOST = "localhost";
 const KEY = "sk-e2e-LOCAL-5e3c1b9a7f";
 const LLM_MODEL = "llama3.2";
 const EMBEDDING_MODEL = "nomic-embed-text";

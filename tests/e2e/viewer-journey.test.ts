@@ -368,7 +368,9 @@ describe("the document viewer", () => {
     expect((await viewerState(page)).currentPage).toBe(8);
     const highlight = page.locator('[data-page-number="8"] [data-testid="citation-highlight"]').first();
     await highlight.waitFor();
-    await expect(highlight.getAttribute("data-block-text")).resolves.toContain("Field page 8");
+    // Exactly the quoted words are marked in the page's text layer.
+    const marked = await page.locator('[data-page-number="8"] [data-testid="citation-highlight"]').allTextContents();
+    expect(marked.join(" ").replace(/\s+/g, " ").trim()).toBe(passage);
     // In view.
     const hb = await highlight.boundingBox();
     const sb = await page.getByTestId("viewer-scroll").boundingBox();

@@ -71,6 +71,8 @@ describe("asking a question in a workspace", () => {
     const { conversation, messages } = await conversations.get("alice", conversationId);
     expect(conversation.title).toBe("Which planet is the largest?");
     expect(messages.map((m) => [m.sender, m.status])).toEqual([["USER", "complete"], ["BOT", "complete"]]);
+    // The quote is kept with the answer (sealed as personal data in the event, shown again on reload).
+    expect(messages[1].citations).toContainEqual(cited);
   });
 
   it("keeps the old answer when regenerating, and rates an answer", async () => {

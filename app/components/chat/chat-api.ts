@@ -3,7 +3,8 @@
 export const END_MARKER = "[END]";
 export const NEW_CHAT_ID = "new-chat";
 
-export type ChatCitation = { documentId: string; pageNumber: number };
+/** `quote`: the exact span of the page the answer rests on, highlighted when the citation opens (provider models may give none). */
+export type ChatCitation = { documentId: string; pageNumber: number; quote?: string };
 export type ChatDocument = { documentId: string; documentName: string; pageCount: number };
 export type ChatConversationSummary = { id: string; title: string };
 

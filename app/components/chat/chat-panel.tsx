@@ -138,6 +138,11 @@ export function ChatPanel(props: ChatPanelProps) {
   const [supportOpen, setSupportOpen] = useState(false);
   const [supportTab, setSupportTab] = useState<SupportTab>("help");
   const [minimized, setMinimized] = useState(false);
+  // On a phone the sheet covers the viewer: a citation click minimises it so the highlighted page shows.
+  const openCitation = (citation: ChatCitation) => {
+    if (variant === "sheet") setMinimized(true);
+    onOpenCitation(citation);
+  };
   const [historyOpen, setHistoryOpen] = useState(false);
   const versions = useVersionIndex();
 
@@ -531,7 +536,7 @@ export function ChatPanel(props: ChatPanelProps) {
                     index={index}
                     onSelectVersion={(i) => versions.choose(qid, i)}
                     documents={documents}
-                    onOpenCitation={onOpenCitation}
+                    onOpenCitation={openCitation}
                     onRegenerate={() => void regenerate(qid)}
                     onRate={(m, r) => void rate(m, r)}
                     onOpenSettings={openSettings}

@@ -99,7 +99,7 @@ export function BotAnswer({ versions, index, onSelectVersion, documents, onOpenC
                 <button
                   type="button"
                   className="dc-chat-chip"
-                  onClick={() => onOpenCitation({ documentId: c.documentId, pageNumber: c.pageNumber })}
+                  onClick={() => onOpenCitation({ documentId: c.documentId, pageNumber: c.pageNumber, quote: c.quote })}
                   title={`Open ${c.name} at page ${c.pageNumber}`}
                   aria-label={`Open ${c.name}, page ${c.pageNumber}`}
                   data-testid="citation-chip"

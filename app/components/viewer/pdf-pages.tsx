@@ -1,8 +1,10 @@
-import { memo, useEffect, useRef } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { LayoutIcon } from "./toolbar";
 import { LAYOUT_HEIGHT, LAYOUT_WIDTH, outputScale, type LayoutBlock, type PdfDocument, type PdfLib } from "./pdf-document";
+import { clearPassageMarks, markPassage } from "./text-layer-marks";
 
 export type PageSize = { width: number; height: number };
+export type CitedPassage = { text: string; requestId: string | number };
 
 /** Vertical gap between pages (CSS px); the scroll area's top padding is the same. */
 export const PAGE_GAP = 16;
@@ -18,6 +20,10 @@ type PageProps = {
   documentName: string;
   showLayout: boolean;
   blocks: LayoutBlock[] | undefined;
+  /** The cited passage to mark in this page's text layer; the page reports whether it found it. */
+  citedPassage: CitedPassage | undefined;
+  onPassageMarked: (page: number, passage: CitedPassage, found: boolean) => void;
+  /** Layout boxes to highlight instead, for a page whose text layer does not hold the passage (an OCR'd scan). */
   citedIds: string[] | undefined;
   onToggleLayout: (page: number) => void;
   onRendered: (page: number, scale: number) => void;
@@ -30,9 +36,11 @@ type PageProps = {
  * aligned by --total-scale-factor), plus optional layout boxes.
  */
 export const PdfPageView = memo(function PdfPageView(props: PageProps) {
-  const { lib, pdf, pageNumber, size, scale, active, documentName, showLayout, blocks, citedIds, onToggleLayout, onRendered, registerElement } = props;
+  const { lib, pdf, pageNumber, size, scale, active, documentName, showLayout, blocks, citedPassage, onPassageMarked, citedIds, onToggleLayout, onRendered, registerElement } = props;
   const canvasHost = useRef<HTMLDivElement>(null);
   const textHost = useRef<HTMLDivElement>(null);
+  /** Counts finished text-layer renders: a new layer (zoom, scrolled back) needs the passage marked again. */
+  const [textRenders, setTextRenders] = useState(0);
   const width = Math.floor(size.width * scale);
   const height = Math.floor(size.height * scale);
 
@@ -79,6 +87,7 @@ export const PdfPageView = memo(function PdfPageView(props: PageProps) {
         textLayer = layer;
         textDiv.replaceChildren();
         await layer.render();
+        if (!cancelled) setTextRenders((n) => n + 1);
       } catch (error) {
         const name = (error as { name?: string } | null)?.name;
         if (!cancelled && name !== "RenderingCancelledException" && name !== "AbortException") console.warn(`viewer: page ${pageNumber} failed`, error);
@@ -90,6 +99,14 @@ export const PdfPageView = memo(function PdfPageView(props: PageProps) {
       textLayer?.cancel();
     };
   }, [lib, pdf, pageNumber, scale, active, documentName, onRendered]);
+
+  useEffect(() => {
+    const textDiv = textHost.current;
+    if (!textDiv || !citedPassage || textRenders === 0) return;
+    const found = markPassage(textDiv, citedPassage.text).length > 0;
+    onPassageMarked(pageNumber, citedPassage, found);
+    return () => clearPassageMarks(textDiv);
+  }, [citedPassage, textRenders, pageNumber, onPassageMarked]);
 
   const sx = width / LAYOUT_WIDTH;
   const sy = height / LAYOUT_HEIGHT;

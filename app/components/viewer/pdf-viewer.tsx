@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { CaptureOverlay, useAreaCapture } from "./capture";
 import { fetchLayout, openPdf, viewMemory, type LayoutBlock, type PdfDocument, type PdfLib } from "./pdf-document";
-import { PAGE_GAP, PdfPageView, PdfThumbnail, type PageSize } from "./pdf-pages";
+import { PAGE_GAP, PdfPageView, PdfThumbnail, type CitedPassage, type PageSize } from "./pdf-pages";
 import { SelectionTip, useSelectionTip } from "./selection-tip";
 import { CaptureIcon, Divider, FitWidthIcon, NextIcon, PageInput, PrevIcon, ThumbsIcon, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
 import type { DocumentViewerProps } from "./types";
-import { clampPage, clampZoom, matchBlocks, PDF_ZOOM, stepZoom } from "./zoom";
+import { matchBlocks } from "./passage-match";
+import { clampPage, clampZoom, PDF_ZOOM, stepZoom } from "./zoom";
 
 type Status = { state: "loading" } | { state: "ready" } | { state: "error"; message: string };
 
@@ -49,6 +50,8 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
   const [thumbsNear, setThumbsNear] = useState<Set<number>>(() => new Set());
   const [layoutShown, setLayoutShown] = useState<Set<number>>(() => new Set());
   const [layouts, setLayouts] = useState<Map<number, LayoutBlock[]>>(() => new Map());
+  /** The cited passage, marked in its page's text layer; `cited` holds layout boxes when the text layer does not hold it. */
+  const [citedPassage, setCitedPassage] = useState<{ page: number; passage: CitedPassage } | null>(null);
   const [cited, setCited] = useState<{ page: number; ids: string[]; requestId: string | number } | null>(null);
   const [citationState, setCitationState] = useState<{ requestId: string | number; state: "going" | "done" } | null>(null);
   const [firstPageMs, setFirstPageMs] = useState<number | null>(null);
@@ -389,6 +392,23 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
   );
 
   // ---- citations: wait for the document and the page, then go and highlight -----------------
+  const markWaiters = useRef(new Map<string | number, (found: boolean) => void>());
+  const onPassageMarked = useCallback((_page: number, passage: CitedPassage, found: boolean) => {
+    markWaiters.current.get(passage.requestId)?.(found);
+  }, []);
+  /** Whether the page's text layer held the passage (false after `timeoutMs`: no text layer came). */
+  const waitForMark = useCallback((requestId: string | number, timeoutMs = 10_000) => {
+    return new Promise<boolean>((resolve) => {
+      const done = (found: boolean) => {
+        markWaiters.current.delete(requestId);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      markWaiters.current.set(requestId, done);
+    });
+  }, []);
+
   useEffect(() => {
     if (!target || status.state !== "ready" || pageCount === 0 || handledTarget.current === target.requestId) return;
     handledTarget.current = target.requestId;
@@ -396,22 +416,30 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     const page = clampPage(target.pageNumber, pageCount);
     setCitationState({ requestId, state: "going" });
     setCited(null);
+    // A provider's citation may carry no quote: the page opens without a highlight.
+    const passage = target.highlightText?.trim() ? { text: target.highlightText, requestId } : null;
+    const marked = passage ? waitForMark(requestId) : Promise.resolve(false);
+    setCitedPassage(passage ? { page, passage } : null);
     goToPage(page);
     let cancelled = false;
     void (async () => {
-      const blocks = target.highlightText ? await ensureLayout(page) : [];
-      const ids = target.highlightText ? matchBlocks(blocks, target.highlightText).map((b) => b.id) : [];
-      if (cancelled) return;
-      if (ids.length) setCited({ page, ids, requestId });
       await waitForPage(page);
+      const found = await marked;
       if (cancelled) return;
+      if (passage && !found) {
+        // No text layer holds it (an OCR'd scan): the layout boxes that do.
+        const ids = matchBlocks(await ensureLayout(page), passage.text).map((b) => b.id);
+        if (cancelled) return;
+        if (ids.length) setCited({ page, ids, requestId });
+      }
       // Layout is settled: put the passage (or the page top) in view.
       await new Promise((r) => requestAnimationFrame(() => r(null)));
       const root = scrollRef.current;
       const pageEl = pageEls.current.get(page);
-      const mark = pageEl?.querySelector<HTMLElement>(".dc-viewer-box.is-cited");
+      const mark = pageEl?.querySelector<HTMLElement>(".dc-viewer-cited, .dc-viewer-box.is-cited");
       if (root && pageEl) {
-        root.scrollTop = mark ? pageEl.offsetTop + mark.offsetTop - root.clientHeight / 3 : pageEl.offsetTop - PAGE_GAP / 2;
+        if (mark) root.scrollTop += mark.getBoundingClientRect().top - root.getBoundingClientRect().top - root.clientHeight / 3;
+        else root.scrollTop = pageEl.offsetTop - PAGE_GAP / 2;
       }
       setCurrent(page);
       setCitationState({ requestId, state: "done" });
@@ -419,7 +447,7 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     return () => {
       cancelled = true;
     };
-  }, [target, status.state, pageCount, goToPage, ensureLayout, waitForPage]);
+  }, [target, status.state, pageCount, goToPage, ensureLayout, waitForPage, waitForMark]);
 
   // ---- selection tip and capture ----------------------------------------------------------
   const { tip, clear } = useSelectionTip(scrollRef, rootRef, !captureMode);
@@ -529,6 +557,8 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
                     documentName={doc.documentName}
                     showLayout={layoutShown.has(n)}
                     blocks={layouts.get(n)}
+                    citedPassage={citedPassage?.page === n ? citedPassage.passage : undefined}
+                    onPassageMarked={onPassageMarked}
                     citedIds={cited?.page === n ? cited.ids : undefined}
                     onToggleLayout={toggleLayout}
                     onRendered={onRendered}

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SelectionTip, useSelectionTip } from "./selection-tip";
 import { CaptureIcon, Divider, NextIcon, PageInput, PrevIcon, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
 import { inlineUrl, type DocumentViewerProps } from "./types";
-import { clampPage, findPassage, stepZoom, TEXT_ZOOM } from "./zoom";
+import { findPassage } from "./passage-match";
+import { clampPage, stepZoom, TEXT_ZOOM } from "./zoom";
 
 type Loaded = { state: "loading" } | { state: "ready"; text: string; pageCount: number } | { state: "error"; message: string };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { explainPrompt } from "./events";
 import { viewerKind } from "./types";
-import { clampPage, clampZoom, findPassage, matchBlocks, PDF_ZOOM, stepZoom, TEXT_ZOOM } from "./zoom";
+import { clampPage, clampZoom, PDF_ZOOM, stepZoom, TEXT_ZOOM } from "./zoom";
 
 describe("viewer rules (spec 001 §5)", () => {
   it("clamps the page input to 1..pageCount", () => {
@@ -21,26 +21,6 @@ describe("viewer rules (spec 001 §5)", () => {
     expect(stepZoom(1, 1, TEXT_ZOOM)).toBe(1.1);
     expect(stepZoom(5, 1, TEXT_ZOOM)).toBe(5);
     expect(clampZoom(1.234, PDF_ZOOM)).toBe(1.25);
-  });
-
-  it("picks the layout blocks that best match a cited passage", () => {
-    const blocks = [
-      { id: "h", text: "Field - chapter 8" },
-      { id: "s", text: "Field page 8 describes the umber lantern near the quartz violet" },
-      { id: "p", text: "A separate paragraph that every page of Field shares." },
-      { id: "n", text: "8" },
-    ];
-    expect(matchBlocks(blocks, "Field page 8 describes the umber lantern near the quartz violet").map((b) => b.id)).toEqual(["s"]);
-    expect(matchBlocks(blocks, "the UMBER lantern, near the quartz!").map((b) => b.id)).toEqual(["s"]);
-    expect(matchBlocks(blocks, "nothing in common here")).toEqual([]);
-    expect(matchBlocks(blocks, "")).toEqual([]);
-  });
-
-  it("finds a passage in page text whatever its case and spacing", () => {
-    const text = "Rivers carry\n  SEDIMENT to the sea. Deltas grow.";
-    const found = findPassage(text, "rivers carry sediment");
-    expect(found && text.slice(found.start, found.end)).toBe("Rivers carry\n  SEDIMENT");
-    expect(findPassage(text, "glaciers")).toBeNull();
   });
 
   it("builds Explain without trailing question marks and maps kinds to viewers", () => {

@@ -3,13 +3,13 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react
 import type { ChatCitation, ChatConversationSummary, ChatDocument } from "#app/components/chat/chat-api";
 import { listConversations, NEW_CHAT_ID } from "#app/components/chat/chat-api";
 import { ChatPanel, type PendingChatInsert } from "#app/components/chat/chat-panel";
+import { openCitation } from "#app/components/viewer/events";
 
 /**
  * Window events shared with the document viewer (app/components/viewer/events.ts):
  * a citation click asks to open a page; the viewer's selection tip and capture
  * mode talk to the chat when the screen passes no pendingInsert of its own.
  */
-export const OPEN_CITATION_EVENT = "docuchat:open-citation";
 const SELECTION_EVENT = "docuchat:viewer-selection";
 const CAPTURE_EVENT = "docuchat:viewer-capture";
 
@@ -111,7 +111,7 @@ export function ChatSlot(props: ChatSlotProps) {
   };
   const onOpenCitation = (citation: ChatCitation) => {
     if (props.onOpenCitation) props.onOpenCitation(citation);
-    else window.dispatchEvent(new CustomEvent(OPEN_CITATION_EVENT, { detail: citation }));
+    else openCitation({ documentId: citation.documentId, pageNumber: citation.pageNumber, highlightText: citation.quote });
   };
 
   return (

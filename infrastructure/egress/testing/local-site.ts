@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { SafeEgress, type SafeEgressOptions } from "../safe-egress";
+import { fixedHostsResolver, SafeEgress, type SafeEgressOptions } from "../safe-egress";
 
 /**
  * Test helper: a tiny HTTP server on 127.0.0.1 and a SafeEgress that reaches
@@ -42,11 +42,9 @@ export async function startLocalSite(handler: Handler, host = "docs.example.test
 
 /** A resolver for tests: a fixed table of names to addresses; unknown names fail like NXDOMAIN. */
 export function tableResolver(table: Record<string, string[]>): NonNullable<SafeEgressOptions["resolver"]> {
-  return async (host) => {
-    const addresses = table[host.toLowerCase()];
-    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
-    return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-  };
+  return fixedHostsResolver(table, async (host) => {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+  });
 }
 
 /** SafeEgress reaching the local site as `host` via the allow-list. */

@@ -1,4 +1,3 @@
-import { appendFile, readFile } from "node:fs/promises";
 import http from "node:http";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -68,14 +67,13 @@ export async function waitForStatuses(page: Page, names: string[], status: strin
   );
 }
 
-export const SITE_HOST = "site.localtest";
-
-/** Maps SITE_HOST to 127.0.0.1 in /etc/hosts (the egress resolves names through DNS). Needs root. */
-export async function ensureHostsEntry(): Promise<void> {
-  const hosts = await readFile("/etc/hosts", "utf8");
-  if (new RegExp(`^127\\.0\\.0\\.1\\s+.*\\b${SITE_HOST.replace(".", "\\.")}\\b`, "m").test(hosts)) return;
-  await appendFile("/etc/hosts", `${hosts.endsWith("\n") ? "" : "\n"}127.0.0.1 ${SITE_HOST}\n`);
-}
+/**
+ * The local website's name: the website form wants a dotted name, so not `localhost`. The app
+ * resolves it through its test host table (SITE_ENV) and may reach it only because the
+ * allow-list names it; no /etc/hosts entry is needed.
+ */
+export const SITE_HOST = "site.docuchat.test";
+export const SITE_ENV = { EGRESS_TEST_HOSTS: `${SITE_HOST}=127.0.0.1`, EGRESS_ALLOW_PRIVATE_HOSTS: SITE_HOST };
 
 export type LocalSite = { url: string; requested: string[]; close: () => Promise<void> };
 
