@@ -51,6 +51,15 @@ describe("configuration", () => {
     expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(loadConfig({ DATA_DIR: dir }).appSecret);
   });
 
+  it("refuses to start in production without a mail server, naming SMTP_URL (the dev mailbox would hand out codes)", () => {
+    const production = { DATA_DIR: dataDir(), DEPLOYMENT_ENV: "production", APP_SECRET: "p".repeat(40) };
+    expect(() => loadConfig(production)).toThrowError(/SMTP_URL: required when DEPLOYMENT_ENV is production/);
+    const withMail = loadConfig({ ...production, SMTP_URL: "smtp://mail.example.com:587" });
+    expect(withMail.adapters.mail).toBe("smtp");
+    // Elsewhere the dev mailbox stays the default, so a fresh clone starts with no set-up.
+    expect(loadConfig({ DATA_DIR: dataDir(), DEPLOYMENT_ENV: "staging" }).adapters.mail).toBe("dev-mailbox");
+  });
+
   it("derives the public URL, the sender and the OpenID redirect URL", () => {
     const config = loadConfig({ DATA_DIR: dataDir(), HOST: "127.0.0.1", PORT: "4000" });
     expect(config.publicUrl).toBe("http://127.0.0.1:4000");
