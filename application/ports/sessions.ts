@@ -32,6 +32,8 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
   /** Says whether the next hit would be allowed, without counting. */
   peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** Hits counted in the key's current window (0 when none). */
+  count(key: string, windowMs: number): Promise<number>;
   reset(key: string): Promise<void>;
 }
 

@@ -39,6 +39,10 @@ export class SqliteRateLimiter implements RateLimiter {
     return decision(current.hits < limit, current.window_start + windowMs - now);
   }
 
+  async count(name: string, windowMs: number): Promise<number> {
+    return this.current(this.key(name), windowMs, this.clock.now().getTime())?.hits ?? 0;
+  }
+
   async reset(name: string): Promise<void> {
     this.db.prepare(`DELETE FROM rate_limits WHERE key = ?`).run(this.key(name));
   }
