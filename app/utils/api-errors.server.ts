@@ -60,8 +60,8 @@ export async function apiErrorResponse(error: unknown): Promise<Response> {
  * Reads a request body, refusing it (413, with `message`) as soon as it passes
  * `limit` bytes: a body without Content-Length cannot make the server buffer more.
  */
-export async function readBodyBytes(request: Request, limit: number, message = "The request is too large."): Promise<Buffer> {
-  const tooLarge = () => Response.json({ code: "TOO_LARGE", message } satisfies ApiError, { status: 413 });
+export async function readBodyBytes(request: Request, limit: number, message = "The request is too large.", code = "TOO_LARGE"): Promise<Buffer> {
+  const tooLarge = () => Response.json({ code, message } satisfies ApiError, { status: 413 });
   if (Number(request.headers.get("Content-Length") ?? "0") > limit) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
