@@ -107,7 +107,12 @@ export class AccountDeletionActivities {
     return {
       "identity.deletionPlan": step((i) => this.plan(i)),
       "identity.purge.start": step((i) => this.start(i)),
-      "identity.purge.revokeSessions": step(async ({ userId }) => (await this.sessions.revokeAllForUser(userId)).length),
+      // Revoked, then the rows deleted: a purged account keeps no session history.
+      "identity.purge.revokeSessions": step(async ({ userId }) => {
+        const revoked = (await this.sessions.revokeAllForUser(userId)).length;
+        await this.sessions.deleteAllForUser(userId);
+        return revoked;
+      }),
       "identity.purge.deleteBlobs": step(async ({ userId }) => {
         let deleted = 0;
         for (const prefix of userBlobPrefixes(userId)) deleted += await this.blobs.deletePrefix(prefix);

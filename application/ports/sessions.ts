@@ -19,6 +19,8 @@ export interface SessionStore {
   revoke(ref: string): Promise<void>;
   /** Revokes every session of a user; returns the revoked refs. */
   revokeAllForUser(userId: string): Promise<string[]>;
+  /** Deletes every session row of a user, revoked or not (a purge); returns how many. */
+  deleteAllForUser(userId: string): Promise<number>;
 }
 
 export interface RateLimitDecision {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
@@ -71,7 +72,7 @@ describe("purging an account", () => {
     await profiles.completeOnboarding(userId, { ...names, email: ada.email, occupation: "Engineer", language: "English" }, ctx(userId));
     await profiles.changePicture(userId, png(), ctx(userId));
     await identity.login({ username: ada.username, password: "wrong-password" }, ctx()).catch(() => undefined);
-    await identity.login(ada, ctx());
+    await identity.startSession((await identity.login(ada, ctx())).userId, ctx(userId));
     await identity.requestPasswordReset({ username: ada.username }, ctx());
     const about = `${names.firstName} ${names.lastName} (${ada.email}, user ${ada.username}) wrote the first published algorithm.`;
     const documentId = await uploadTextDocument(runtime, userId, `${names.lastName}-notes.txt`, `${about}\n\n${about}`);
@@ -92,7 +93,13 @@ describe("purging an account", () => {
 
     // While the app runs (WAL and SHM files present), and again after it stopped.
     expect(personalDataOnDisk(dataDir)).toEqual([]);
+
     await runtime.stop();
     expect(personalDataOnDisk(dataDir)).toEqual([]);
+    // Not even her user id in the operational tables: no session history, no mail copies.
+    const runtimeDb = new Database(path.join(dataDir, "runtime.db"), { readonly: true });
+    expect(runtimeDb.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").get(userId)).toEqual({ n: 0 });
+    expect(runtimeDb.prepare("SELECT count(*) AS n FROM dev_mailbox").get()).toEqual({ n: 0 });
+    runtimeDb.close();
   });
 });
