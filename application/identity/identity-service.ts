@@ -34,7 +34,7 @@ import {
   userDecider,
   userStreamId,
 } from "#domain/identity/user";
-import { LoginThrottle, sleep } from "./login-throttle";
+import { LoginThrottle, sleep, TOO_MANY_ATTEMPTS_MESSAGE } from "./login-throttle";
 import { reservationStreamFor } from "./reservations";
 
 import type { VerifiedExternalClaims } from "#application/ports/external-identity";
@@ -60,7 +60,7 @@ const LIMITS = {
 
 const INVALID_CODE_MESSAGE = "Invalid verification code provided, please try again.";
 
-const RATE_LIMITED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
+const RATE_LIMITED_MESSAGE = TOO_MANY_ATTEMPTS_MESSAGE;
 
 @injectable()
 export class IdentityService {

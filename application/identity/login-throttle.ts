@@ -18,7 +18,8 @@ export const LOGIN_THROTTLE = {
   perAccount: { freeFailures: 10, windowMs: 15 * 60_000, firstDelayMs: 250, maxDelayMs: 4_000 },
 } as const;
 
-export const LOGIN_THROTTLED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
+/** The answer to every throttled identity step (logins, codes, password checks). */
+export const TOO_MANY_ATTEMPTS_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
 
 export interface LoginAdmission {
   /** How long to wait before checking the password (0 = at once). */
@@ -56,7 +57,7 @@ export class LoginThrottle {
   }
 }
 
-const throttled = () => new DomainError("LOGIN_THROTTLED", LOGIN_THROTTLED_MESSAGE);
+const throttled = () => new DomainError("LOGIN_THROTTLED", TOO_MANY_ATTEMPTS_MESSAGE);
 const addressKey = (address: string) => `login:${address}`;
 const pairKey = (username: string, address: string) => `login-pair:${normaliseUsername(username)}:${address}`;
 const accountKey = (username: string) => `login-failures:${normaliseUsername(username)}`;
