@@ -49,6 +49,18 @@ app.use((req, res, next) => {
 });
 
 app.get("/healthz", (_req, res) => res.json({ ok: true }));
+// A write from another website gets a clear 403 before any form parser can fail on it (issue 19).
+app.use((req, res, next) => {
+  const refusal = entry.crossSiteRefusal({
+    method: req.method,
+    fetchSite: req.get("sec-fetch-site"),
+    origin: req.get("origin"),
+    host: req.get("host"),
+    publicUrl: config.publicUrl,
+  });
+  if (!refusal) return next();
+  res.status(403).type("text/plain").set("Connection", "close").send(refusal);
+});
 app.all("*", createRequestHandler({ build, mode: isDev ? "development" : "production" }));
 
 const server = app.listen(config.port, config.host, () => {

@@ -14,6 +14,7 @@ const ABORT_DELAY = 5_000;
 /** server.mjs calls these: start the runtime at boot, and tag each request's log lines. */
 export const startRuntime = getRuntime;
 export const runWithRequestId = <T,>(requestId: string, fn: () => T): T => logContext.run({ requestId }, fn);
+export { crossSiteRefusal } from "./utils/cross-site.server";
 
 /**
  * Chromium applies form-action to the redirect that follows a form POST, so

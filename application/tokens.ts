@@ -9,6 +9,7 @@ export const TOKENS = {
   Ids: Symbol.for("Ids"),
   EventStore: Symbol.for("EventStore"),
   SubjectKeys: Symbol.for("SubjectKeys"),
+  DeletedDataCompactor: Symbol.for("DeletedDataCompactor"),
   ReadModelStore: Symbol.for("ReadModelStore"),
   BlobStore: Symbol.for("BlobStore"),
   Projectors: Symbol.for("Projectors"),

@@ -43,6 +43,7 @@ import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embed
 import { SqliteSessionStore } from "./embedded/sqlite-session-store";
 import { SqliteRateLimiter } from "./embedded/sqlite-rate-limiter";
 import { SqliteSearchIndex } from "./embedded/sqlite/sqlite-search-index";
+import { SqliteCompactor } from "./embedded/sqlite/sqlite-compactor";
 import { openDatabase } from "./embedded/sqlite/open-database";
 import { DevMailboxMailer } from "./embedded/dev-mailbox";
 import { SmtpMailer } from "./mail/smtp-mailer";
@@ -106,8 +107,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const stores = await openStores(config, { logger });
   const { eventStore, readModels, subjectKeys, runtimeDb, workflowsDb } = stores;
   const searchDb = config.adapters.search === "sqlite" ? openDatabase(path.join(config.dataDir, "search.db")) : null;
-  const searchIndex: SearchIndex = searchDb
-    ? new SqliteSearchIndex(searchDb)
+  const sqliteSearch = searchDb ? new SqliteSearchIndex(searchDb) : null;
+  const searchIndex: SearchIndex = sqliteSearch
+    ? sqliteSearch
     : new QdrantSearchIndex({ url: config.raw.QDRANT_URL!, apiKey: config.raw.QDRANT_API_KEY, collection: config.raw.QDRANT_COLLECTION });
   const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger);
   const settings: AppSettings = {
@@ -141,9 +143,13 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.BlobStore, stores.blobs);
   constant(TOKENS.SearchIndex, searchIndex);
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
-  constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock));
+  const secretHasher = new HmacSecretHasher(config.appSecret);
+  constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
+  // The embedded databases in use (runtime and workflows always; the others unless a server replaces them).
+  const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
+  constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases, sqliteSearch ? [sqliteSearch] : []));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
-  constant(TOKENS.SecretHasher, new HmacSecretHasher(config.appSecret));
+  constant(TOKENS.SecretHasher, secretHasher);
   constant(TOKENS.TextExtractor, new DefaultTextExtractor());
   constant(TOKENS.Egress, egress);
   if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor(options.textExtractor));

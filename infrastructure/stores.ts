@@ -82,6 +82,8 @@ export async function openStores(config: StoreConfig, options: { logger?: Logger
     subjectKeys,
     runtimeDb,
     workflowsDb,
+    /** Every embedded SQLite database opened here (compacted after a purge). */
+    sqliteDatabases: databases,
     async close() {
       await eventStore.close();
       await readModels.close();

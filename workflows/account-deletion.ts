@@ -23,14 +23,20 @@ export type AccountDeletionOutcome = { purged: true } | { purged: false; reason:
 
 export const accountDeletionWorkflowId = (userId: string) => `account-deletion-${userId}`;
 
-/** Purge steps in order. Reservations are released while the names can still be read, before the key is forgotten. */
+/**
+ * Purge steps in order. Mail copies and reservations go while the email and
+ * names can still be read, before the key is forgotten; the stores are
+ * compacted last, once the projectors have deleted the read models.
+ */
 export const PURGE_STEPS = [
   "identity.purge.revokeSessions",
   "identity.purge.deleteBlobs",
   "identity.purge.deleteSearchEntries",
+  "identity.purge.deleteMail",
   "identity.purge.releaseReservations",
   "identity.purge.forgetSubjectKey",
   "identity.purge.complete",
+  "identity.purge.compactStores",
 ] as const;
 
 const IDLE_WAIT_MS = 365 * 24 * 60 * 60 * 1000;

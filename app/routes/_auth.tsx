@@ -4,16 +4,22 @@ import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { TestimonialPanel } from "#app/components/auth/testimonial-panel";
 import type { SocialSignInState } from "#app/components/auth/google-button";
 import { Logo } from "#app/components/logo";
+import { isLoopbackClient } from "#app/utils/dev-only.server";
+import { CLIENT_ADDRESS_HEADER } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 
 import { EXTERNAL_LINKS, MARKETING_SITE } from "#app/components/external-links";
 
-export async function loader(_args: LoaderFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   const services = await getServices();
   const socialSignIn: SocialSignInState = services.externalIdentity
     ? { enabled: true, providerName: services.externalIdentity.providerName }
     : { enabled: false, providerName: "Google" };
-  return { productName: services.config.productName, devMailbox: services.devMailbox !== null, socialSignIn };
+  return {
+    productName: services.config.productName,
+    devMailbox: services.devMailbox !== null && isLoopbackClient(request.headers.get(CLIENT_ADDRESS_HEADER)),
+    socialSignIn,
+  };
 }
 
 /** Layout of /login and /signup: testimonial panel on the left, the form on the right. */

@@ -1,17 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { MAX_AUDIO_BYTES } from "#domain/library/upload-rules";
+import { uploadByteLimit, uploadTooLargeMessage } from "#domain/library/upload-rules";
 import { errorResponse } from "#app/components/library/api.server";
+import { readBodyBytes } from "#app/utils/api-errors.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireWritableUser } from "#app/utils/session.server";
 
-const tooLarge = () =>
-  Response.json({ code: "FILE_TOO_LARGE", message: `The file is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB.` }, { status: 413 });
-
 /**
  * PUT /api/documents/{id}/upload?token=… — the embedded twin of a presigned S3
  * URL. It authenticates by the signed token (checked by receiveUpload), and the
- * session user must own the document. The body is read with a running limit.
+ * session user must own the document. The body is read against the limit of the
+ * document's type (audio or document file) while it streams in, with or without
+ * a Content-Length; past it the answer is 413 naming that limit.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
@@ -24,33 +24,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!(await library.documentName(documentId, user.id))) {
       return Response.json({ code: "DOCUMENT_NOT_FOUND", message: "Document Not Found" }, { status: 404 });
     }
-    const declared = Number(request.headers.get("Content-Length") ?? "0");
-    if (declared > MAX_AUDIO_BYTES) return tooLarge();
-    const body = await readLimited(request, MAX_AUDIO_BYTES);
-    if (!body) return tooLarge();
+    const state = await library.load(documentId);
+    const source = state.exists ? state.source : "file";
+    const body = await readBodyBytes(request, uploadByteLimit(source), uploadTooLargeMessage(source), "FILE_TOO_LARGE");
     const contentType = (request.headers.get("Content-Type") ?? "application/octet-stream").slice(0, 200);
     await library.receiveUpload(documentId, token, body, contentType, getRequestContext(request, { actorId: user.id }));
     return new Response(null, { status: 200 });
   } catch (error) {
+    if (error instanceof Response) return error;
     return errorResponse(error);
   }
-}
-
-/** The whole body, or null as soon as it passes `limit` bytes (the rest is not read). */
-async function readLimited(request: Request, limit: number): Promise<Buffer | null> {
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const parts: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-  }
-  return Buffer.concat(parts, total);
 }

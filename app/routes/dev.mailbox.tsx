@@ -4,14 +4,20 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { MailIcon } from "#app/components/icons";
 import { Logo } from "#app/components/logo";
+import { requireLoopbackClient } from "#app/utils/dev-only.server";
 import { getServices } from "#app/utils/services.server";
 
 export const meta: MetaFunction = () => [{ title: "Dev mailbox | DocuChat" }, { name: "robots", content: "noindex" }];
 
-/** Development only: the mails the embedded mailer "sent" (404 when a real mailer is configured). */
-export async function loader(_args: LoaderFunctionArgs) {
+/**
+ * Development only: the mails the embedded mailer "sent". 404 when a real
+ * mailer is configured (always so in production) and to any client not on
+ * this machine: the codes here sign people in.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
   const services = await getServices();
   if (!services.devMailbox) throw new Response("Not Found", { status: 404 });
+  requireLoopbackClient(request);
   const mails = await services.devMailbox.list(50);
   return {
     productName: services.config.productName,

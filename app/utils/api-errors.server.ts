@@ -60,8 +60,9 @@ export async function apiErrorResponse(error: unknown): Promise<Response> {
  * Reads a request body, refusing it (413, with `message`) as soon as it passes
  * `limit` bytes: a body without Content-Length cannot make the server buffer more.
  */
-export async function readBodyBytes(request: Request, limit: number, message = "The request is too large."): Promise<Buffer> {
-  const tooLarge = () => Response.json({ code: "TOO_LARGE", message } satisfies ApiError, { status: 413 });
+export async function readBodyBytes(request: Request, limit: number, message = "The request is too large.", code = "TOO_LARGE"): Promise<Buffer> {
+  // Connection: close — the server stops reading and closes the connection once the answer is sent.
+  const tooLarge = () => Response.json({ code, message } satisfies ApiError, { status: 413, headers: { Connection: "close" } });
   if (Number(request.headers.get("Content-Length") ?? "0") > limit) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
@@ -72,7 +73,8 @@ export async function readBodyBytes(request: Request, limit: number, message = "
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      // Not cancelled: cancelling destroys the socket before the 413 is written, and the client sees only a reset.
+      reader.releaseLock();
       throw tooLarge();
     }
     chunks.push(value);

@@ -4,7 +4,8 @@ import type { BlobStore } from "#application/ports/blob-store";
 import type { Clock } from "#application/ports/clock";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
-import type { SubjectKeyStore } from "#application/ports/personal-data";
+import type { Mailer } from "#application/ports/mailer";
+import type { DeletedDataCompactor, SubjectKeyStore } from "#application/ports/personal-data";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { SearchIndex } from "#application/ports/search-index";
 import type { SecretHasher, SessionStore } from "#application/ports/sessions";
@@ -24,6 +25,8 @@ import {
   type DeletionPlan,
 } from "#workflows/account-deletion";
 import { reservationStreamFor } from "./reservations";
+
+const PROJECTION_WAIT_MS = 30_000;
 
 /** Blob prefixes that hold a user's files (library sources and pages, avatars). */
 export const userBlobPrefixes = (userId: string) => [`documents/${userId}/`, `avatars/${userId}/`, `media/${userId}/`];
@@ -94,6 +97,9 @@ export class AccountDeletionActivities {
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
+    @inject(TOKENS.Mailer) private readonly mailer: Mailer,
+    @inject(TOKENS.DeletedDataCompactor) private readonly compactor: DeletedDataCompactor,
+    @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
   ) {}
 
   registry(): ActivityRegistry {
@@ -101,7 +107,12 @@ export class AccountDeletionActivities {
     return {
       "identity.deletionPlan": step((i) => this.plan(i)),
       "identity.purge.start": step((i) => this.start(i)),
-      "identity.purge.revokeSessions": step(async ({ userId }) => (await this.sessions.revokeAllForUser(userId)).length),
+      // Revoked, then the rows deleted: a purged account keeps no session history.
+      "identity.purge.revokeSessions": step(async ({ userId }) => {
+        const revoked = (await this.sessions.revokeAllForUser(userId)).length;
+        await this.sessions.deleteAllForUser(userId);
+        return revoked;
+      }),
       "identity.purge.deleteBlobs": step(async ({ userId }) => {
         let deleted = 0;
         for (const prefix of userBlobPrefixes(userId)) deleted += await this.blobs.deletePrefix(prefix);
@@ -111,6 +122,7 @@ export class AccountDeletionActivities {
         await this.search.deleteOwner(userId);
         return null;
       }),
+      "identity.purge.deleteMail": step((i) => this.deleteMail(i)),
       "identity.purge.releaseReservations": step((i) => this.releaseReservations(i)),
       "identity.purge.forgetSubjectKey": step(async ({ userId }) => {
         await this.subjectKeys.forget(userId);
@@ -120,7 +132,27 @@ export class AccountDeletionActivities {
         await this.execute(userId, { type: "CompletePurge", now: this.clock.now() });
         return null;
       }),
+      "identity.purge.compactStores": step(() => this.compactStores()),
     };
+  }
+
+  /** Copies of mails kept by the mailer (the dev mailbox). Runs while the email can still be read. */
+  async deleteMail({ userId }: AccountDeletionInput): Promise<number> {
+    const user = await this.load(userId);
+    if (!user.registered || !user.email || !this.mailer.forgetRecipient) return 0;
+    return this.mailer.forgetRecipient(user.email);
+  }
+
+  /**
+   * Last: once the projectors have deleted the read models (they react to
+   * AccountPurged), the stores drop the deleted bytes (decision 081).
+   */
+  async compactStores(): Promise<{ projected: boolean }> {
+    const projected = await this.projections.waitForPosition(await this.events.headPosition(), PROJECTION_WAIT_MS);
+    // Not caught up in time: the step fails and is retried, rather than compact too early.
+    if (!projected) throw new Error("The read models have not caught up with the purge yet");
+    await this.compactor.compact();
+    return { projected };
   }
 
   async plan({ userId }: AccountDeletionInput): Promise<DeletionPlan> {

@@ -133,14 +133,25 @@ describe("logging in", () => {
     expect(wrong).toMatchObject({ code: "INVALID_CREDENTIALS", message: (unknown as DomainError).message });
   });
 
-  it("throttles an account after ten failures, even with the right password", async () => {
+  it("stops an attacker's address from guessing an account's password after five failures, even with the right one", async () => {
     await confirmedAlice();
-    for (let i = 0; i < 10; i++) {
-      await expectCode(identity.login({ username: "alice", password: "Wrong123!" }, ctx(`10.0.1.${i}`)), "INVALID_CREDENTIALS");
+    for (let i = 0; i < 5; i++) {
+      await expectCode(identity.login({ username: "alice", password: `Guess${i}!x` }, ctx("203.0.113.66")), "INVALID_CREDENTIALS");
     }
-    await expectCode(identity.login(alice, ctx("10.0.2.1")), "LOGIN_THROTTLED");
+    await expectCode(identity.login({ username: "alice", password: "Guess9!x" }, ctx("203.0.113.66")), "LOGIN_THROTTLED");
+    await expectCode(identity.login(alice, ctx("203.0.113.66")), "LOGIN_THROTTLED");
     env.clock.advance(15 * 60_000);
-    await identity.login(alice, ctx("10.0.2.1"));
+    await identity.login(alice, ctx("203.0.113.66"));
+  });
+
+  it("lets the owner in with the right password while attackers at many addresses fail on the account (slowed, not locked)", async () => {
+    const userId = await confirmedAlice();
+    for (let i = 0; i < 12; i++) {
+      await expectCode(identity.login({ username: "alice", password: "Wrong123!" }, ctx(`198.51.100.${i}`)), "INVALID_CREDENTIALS");
+    }
+    expect(await identity.login(alice, ctx("10.0.2.1"))).toEqual({ userId });
+    // The attackers' own addresses keep their separate budgets: a wrong guess is still only a wrong guess.
+    await expectCode(identity.login({ username: "alice", password: "Wrong123!" }, ctx("198.51.100.0")), "INVALID_CREDENTIALS");
   });
 
   it("opens a revocable server-side session and records login and logout as events", async () => {

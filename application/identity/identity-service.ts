@@ -20,7 +20,6 @@ import {
   loginSchema,
   emailSchema,
   normaliseEmail,
-  normaliseUsername,
   resetPasswordSchema,
   signupSchema,
   usernameSchema,
@@ -35,6 +34,7 @@ import {
   userDecider,
   userStreamId,
 } from "#domain/identity/user";
+import { LoginThrottle, sleep, TOO_MANY_ATTEMPTS_MESSAGE } from "./login-throttle";
 import { reservationStreamFor } from "./reservations";
 
 import type { VerifiedExternalClaims } from "#application/ports/external-identity";
@@ -47,7 +47,6 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Limits per client address and per account (ARCHITECTURE §8). */
 const LIMITS = {
-  loginPerAddress: { limit: 30, windowMs: 15 * 60_000 },
   loginFailuresPerAccount: { limit: 10, windowMs: 15 * 60_000 },
   usernameCheckPerAddress: { limit: 30, windowMs: 60_000 },
   registerPerAddress: { limit: 10, windowMs: 60 * 60_000 },
@@ -61,7 +60,7 @@ const LIMITS = {
 
 const INVALID_CODE_MESSAGE = "Invalid verification code provided, please try again.";
 
-const RATE_LIMITED_MESSAGE = "Too many attempts. Please wait a few minutes and try again.";
+const RATE_LIMITED_MESSAGE = TOO_MANY_ATTEMPTS_MESSAGE;
 
 @injectable()
 export class IdentityService {
@@ -76,7 +75,11 @@ export class IdentityService {
     @inject(TOKENS.SessionStore) private readonly sessions: SessionStore,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
-  ) {}
+  ) {
+    this.loginThrottle = new LoginThrottle(limiter);
+  }
+
+  private readonly loginThrottle: LoginThrottle;
 
   async register(input: unknown, ctx: RequestContext): Promise<{ userId: string }> {
     const form = parseInput(signupSchema, input);
@@ -169,12 +172,8 @@ export class IdentityService {
    */
   async login(input: unknown, ctx: RequestContext): Promise<{ userId: string }> {
     const form = parseInput(loginSchema, input);
-    await this.throttle(`login:${ctx.clientAddress}`, LIMITS.loginPerAddress, "LOGIN_THROTTLED");
-    const accountKey = `login-failures:${normaliseUsername(form.username)}`;
-    const { limit, windowMs } = LIMITS.loginFailuresPerAccount;
-    if (!(await this.limiter.peek(accountKey, limit, windowMs)).allowed) {
-      throw new DomainError("LOGIN_THROTTLED", RATE_LIMITED_MESSAGE);
-    }
+    // Slowed, never locked: the right password still works (decision 082).
+    await sleep((await this.loginThrottle.admit(form.username, ctx.clientAddress)).delayMs);
     const userId = await this.userIdFor("username", form.username);
     const user = userId ? await this.loadUser(userId) : null;
     // No account, a purged one (its hash was shredded) or one without a password (OpenID only):
@@ -184,11 +183,11 @@ export class IdentityService {
         ? await this.passwords.verify(form.password, user.passwordHash)
         : (await this.passwords.verify(form.password, await this.dummyHash())) && false;
     if (!userId || !user?.registered || !valid) {
-      await this.limiter.hit(accountKey, limit, windowMs);
+      await this.loginThrottle.failed(form.username, ctx.clientAddress);
       throw new DomainError("INVALID_CREDENTIALS", "Incorrect username or password.");
     }
     if (!user.confirmed) throw new DomainError("USER_NOT_CONFIRMED", "User is not confirmed.");
-    await this.limiter.reset(accountKey);
+    await this.loginThrottle.succeeded(form.username, ctx.clientAddress);
     return { userId };
   }
 
@@ -244,7 +243,7 @@ export class IdentityService {
     }
     await this.sessions.revokeAllForUser(userId);
     // Whoever proved the mailbox may log in again at once.
-    await this.limiter.reset(`login-failures:${normaliseUsername(form.username)}`);
+    await this.loginThrottle.forgive(form.username, ctx.clientAddress);
     await this.projections.waitForPosition(result.position);
     return { userId };
   }

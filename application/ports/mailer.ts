@@ -8,6 +8,8 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** Mailers that keep copies (the dev mailbox) delete those sent to `address`; returns how many. A purge step. */
+  forgetRecipient?(address: string): Promise<number>;
 }
 
 export interface DevMailboxEntry {

@@ -11,5 +11,15 @@ export interface SubjectKeyStore {
   forget(subjectId: string): Promise<void>;
 }
 
+/**
+ * After a purge, makes the stores drop the deleted bytes for good: embedded
+ * SQLite merges its full-text segments and truncates its write-ahead logs
+ * (deleted rows are already overwritten: `secure_delete`). Servers (MongoDB,
+ * Qdrant, S3) reclaim space on their own schedule (README, decision 081).
+ */
+export interface DeletedDataCompactor {
+  compact(): Promise<void>;
+}
+
 /** What `data.personal` reads as once its subject has been forgotten. */
 export const ERASED_PERSONAL_DATA = null;

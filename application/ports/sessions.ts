@@ -19,6 +19,8 @@ export interface SessionStore {
   revoke(ref: string): Promise<void>;
   /** Revokes every session of a user; returns the revoked refs. */
   revokeAllForUser(userId: string): Promise<string[]>;
+  /** Deletes every session row of a user, revoked or not (a purge); returns how many. */
+  deleteAllForUser(userId: string): Promise<number>;
 }
 
 export interface RateLimitDecision {
@@ -32,6 +34,8 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
   /** Says whether the next hit would be allowed, without counting. */
   peek(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** Hits counted in the key's current window (0 when none). */
+  count(key: string, windowMs: number): Promise<number>;
   reset(key: string): Promise<void>;
 }
 

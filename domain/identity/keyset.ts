@@ -36,6 +36,23 @@ export const API_KEY_MAX = 4096;
 
 const required = "This field is required";
 
+export const ENDPOINT_FORMAT_MESSAGE = "Enter the endpoint as an http(s) address";
+export const ENDPOINT_ZONE_ID_MESSAGE =
+  "An IPv6 zone id (the part after %) names a network interface of one machine; the server cannot use it. Enter the endpoint by host name or global address.";
+
+/** Why an endpoint cannot be used, or null. Checked before any request, so a malformed address is a 400, not a provider error. */
+export function endpointProblem(endpoint: string): string | null {
+  if (!/^https?:\/\/[^\s]+$/i.test(endpoint)) return ENDPOINT_FORMAT_MESSAGE;
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(endpoint)?.[1] ?? "";
+  if (/\[[^\]]*%/.test(authority)) return ENDPOINT_ZONE_ID_MESSAGE;
+  try {
+    new URL(endpoint);
+  } catch {
+    return ENDPOINT_FORMAT_MESSAGE;
+  }
+  return null;
+}
+
 /** The Add Keys dialog (browser and server). */
 export const addKeysetSchema = z
   .object({
@@ -52,10 +69,10 @@ export const addKeysetSchema = z
       ctx.addIssue({ code: "custom", path: ["subProvider"], message: "Choose a sub-provider of this provider" });
     }
     if (!rules.keyOptional && value.apiKey === "") ctx.addIssue({ code: "custom", path: ["apiKey"], message: "API key is required" });
-    if (rules.needsEndpoint) {
-      if (value.endpoint === "") ctx.addIssue({ code: "custom", path: ["endpoint"], message: "Endpoint is required" });
-      else if (!/^https?:\/\/[^\s]+$/i.test(value.endpoint)) ctx.addIssue({ code: "custom", path: ["endpoint"], message: "Enter the endpoint as an http(s) address" });
-    }
+    if (rules.needsEndpoint && value.endpoint === "") ctx.addIssue({ code: "custom", path: ["endpoint"], message: "Endpoint is required" });
+    // Checked wherever an endpoint is used (AWS takes an optional one).
+    const problem = value.endpoint !== "" && (rules.needsEndpoint || value.provider === "AWS") ? endpointProblem(value.endpoint) : null;
+    if (problem) ctx.addIssue({ code: "custom", path: ["endpoint"], message: problem });
     if (rules.needsModel && value.model === "") ctx.addIssue({ code: "custom", path: ["model"], message: "Model is required" });
   });
 export type AddKeysetInput = z.input<typeof addKeysetSchema>;
@@ -65,7 +82,15 @@ export type AddKeysetForm = z.output<typeof addKeysetSchema>;
 export const editKeysetSchema = z.object({
   name: z.string().trim().min(1, "Key name is required").max(KEY_NAME_MAX, "Key name is too long").optional(),
   apiKey: z.string().trim().max(API_KEY_MAX, "The key is too long").optional(),
-  endpoint: z.string().trim().max(500).optional(),
+  endpoint: z
+    .string()
+    .trim()
+    .max(500)
+    .superRefine((value, ctx) => {
+      const problem = value === "" ? null : endpointProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
   model: z.string().trim().max(200).optional(),
 });
 

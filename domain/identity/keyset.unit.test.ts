@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fold } from "#domain/shared/decider";
 import {
   addKeysetSchema,
+  editKeysetSchema,
+  ENDPOINT_ZONE_ID_MESSAGE,
   type KeysetCommand,
   type KeysetEvent,
   keysetDecider,
@@ -88,6 +90,18 @@ describe("add key form", () => {
     expect(addKeysetSchema.safeParse({ ...base, model: "" }).success).toBe(false);
     expect(addKeysetSchema.safeParse({ ...base, endpoint: "" }).success).toBe(false);
   });
+  it("refuses an endpoint with an IPv6 zone id, or one that is not an address, before any request is made", () => {
+    const local = { name: "k", apiKey: "", provider: "OpenAI-compatible", subProvider: "Ollama" };
+    const zoned = addKeysetSchema.safeParse({ ...local, endpoint: "http://[fe80::1%25eth0]:11434/v1" });
+    expect(zoned.success).toBe(false);
+    expect(zoned.error?.issues[0]).toMatchObject({ path: ["endpoint"], message: ENDPOINT_ZONE_ID_MESSAGE });
+    expect(addKeysetSchema.safeParse({ ...local, endpoint: "http://[fe80::1%eth0]/v1" }).error?.issues[0].message).toBe(ENDPOINT_ZONE_ID_MESSAGE);
+    expect(addKeysetSchema.safeParse({ ...local, endpoint: "http://[not-ipv6]:80/v1" }).error?.issues[0].message).toBe("Enter the endpoint as an http(s) address");
+    expect(addKeysetSchema.safeParse({ ...local, endpoint: "http://[2001:db8::5]:11434/v1" }).success).toBe(true);
+    expect(editKeysetSchema.safeParse({ endpoint: "http://[fe80::1%25en0]:8080" }).error?.issues[0].message).toBe(ENDPOINT_ZONE_ID_MESSAGE);
+    expect(editKeysetSchema.safeParse({ endpoint: "" }).success).toBe(true);
+  });
+
   it("needs an API key except for an OpenAI-compatible endpoint", () => {
     expect(addKeysetSchema.safeParse({ name: "k", apiKey: "", provider: "OpenAI", subProvider: "OpenAI" }).success).toBe(false);
     expect(addKeysetSchema.safeParse({ name: "k", apiKey: "", provider: "OpenAI-compatible", subProvider: "Ollama", endpoint: "http://ollama.lan:11434/v1" }).success).toBe(true);

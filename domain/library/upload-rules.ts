@@ -8,6 +8,13 @@ export const MAX_FILES_PER_UPLOAD = 10;
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 export const MAX_AUDIO_BYTES = 100 * 1024 * 1024;
 
+/** The byte limit of an upload by its source: recorded audio may be larger than a document file. */
+export const uploadByteLimit = (source: string) => (source === "audio" ? MAX_AUDIO_BYTES : MAX_FILE_BYTES);
+
+/** The 413 text: names the limit that applies to this upload's type. */
+export const uploadTooLargeMessage = (source: string) =>
+  `The file is larger than ${uploadByteLimit(source) / 1024 / 1024} MB, the limit for ${source === "audio" ? "recorded audio" : "a document file"}.`;
+
 export const DOCUMENT_EXTENSIONS = ["pdf", "txt", "docx", "doc", "pptx", "ppt", "xlsx", "xls", "jpg", "jpeg", "png"] as const;
 /** Text-like code and data files, sent as text/plain. */
 export const TEXT_LIKE_EXTENSIONS = [

@@ -58,8 +58,17 @@ describe("configuration", () => {
     for (const bad of ["docs.example.com=127.0.0.1", "site.docuchat.test=localhost", "site.docuchat.test", "a.test=1.2.3.4=5"]) {
       expect(() => loadConfig({ DATA_DIR: dataDir(), EGRESS_TEST_HOSTS: bad }), bad).toThrowError(/EGRESS_TEST_HOSTS/);
     }
-    const production = { DATA_DIR: dataDir(), DEPLOYMENT_ENV: "production", APP_SECRET: "x".repeat(32), EGRESS_TEST_HOSTS: "site.docuchat.test=127.0.0.1" };
+    const production = { DATA_DIR: dataDir(), DEPLOYMENT_ENV: "production", APP_SECRET: "x".repeat(32), EGRESS_TEST_HOSTS: "site.docuchat.test=127.0.0.1", SMTP_URL: "smtp://mail.example.com:587" };
     expect(() => loadConfig(production)).toThrowError(/EGRESS_TEST_HOSTS: a test-only setting/);
+  });
+
+  it("refuses to start in production without a mail server, naming SMTP_URL (the dev mailbox would hand out codes)", () => {
+    const production = { DATA_DIR: dataDir(), DEPLOYMENT_ENV: "production", APP_SECRET: "p".repeat(40) };
+    expect(() => loadConfig(production)).toThrowError(/SMTP_URL: required when DEPLOYMENT_ENV is production/);
+    const withMail = loadConfig({ ...production, SMTP_URL: "smtp://mail.example.com:587" });
+    expect(withMail.adapters.mail).toBe("smtp");
+    // Elsewhere the dev mailbox stays the default, so a fresh clone starts with no set-up.
+    expect(loadConfig({ DATA_DIR: dataDir(), DEPLOYMENT_ENV: "staging" }).adapters.mail).toBe("dev-mailbox");
   });
 
   it("derives the public URL, the sender and the OpenID redirect URL", () => {

@@ -145,6 +145,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const dataDir = path.resolve(env.DATA_DIR);
   if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) throw new ConfigError(["OIDC_CLIENT_ID: required when OIDC_ISSUER is set"]);
   if (env.OIDC_CLIENT_ID && !env.OIDC_ISSUER) throw new ConfigError(["OIDC_ISSUER: required when OIDC_CLIENT_ID is set"]);
+  // Without a mail server the dev mailbox is the mailer, and it shows every sign-in and reset code (docs/decisions/080).
+  if (env.DEPLOYMENT_ENV === "production" && !env.SMTP_URL) {
+    throw new ConfigError([
+      "SMTP_URL: required when DEPLOYMENT_ENV is production (e.g. smtp://user:pass@smtp.example.com:587). Without it the dev mailbox would be the mailer, and it shows every verification and password-reset code.",
+    ]);
+  }
   const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, "");
   return {
     env: env.NODE_ENV,

@@ -22,7 +22,12 @@ export class DevMailboxMailer implements Mailer, DevMailbox {
     this.db
       .prepare(`INSERT INTO dev_mailbox (id, recipient, subject, body, sent_at) VALUES (?, ?, ?, ?, ?)`)
       .run(entry.id, entry.to, entry.subject, entry.text, entry.sentAt);
-    this.logger.info({ mail: { to: entry.to, subject: entry.subject } }, `dev mailbox: ${entry.text}`);
+    // No recipient in the log: a log line cannot be purged with the account (decision 081).
+    this.logger.info({ mail: { id: entry.id, subject: entry.subject } }, `dev mailbox: ${entry.text}`);
+  }
+
+  async forgetRecipient(address: string): Promise<number> {
+    return this.db.prepare(`DELETE FROM dev_mailbox WHERE recipient = ? COLLATE NOCASE`).run(address).changes;
   }
 
   async list(limit = 50): Promise<DevMailboxEntry[]> {

@@ -52,4 +52,8 @@ export class SqliteSessionStore implements SessionStore {
     this.db.prepare(`UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL`).run(new Date().toISOString(), userId);
     return refs;
   }
+
+  async deleteAllForUser(userId: string): Promise<number> {
+    return this.db.prepare(`DELETE FROM sessions WHERE user_id = ?`).run(userId).changes;
+  }
 }

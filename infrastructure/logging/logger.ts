@@ -13,8 +13,14 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         const ctx = logContext.getStore();
         return ctx ? { requestId: ctx.requestId } : {};
       },
-      // Secrets never reach the log, whatever a caller passes.
-      redact: { paths: ["password", "*.password", "apiKey", "*.apiKey", "token", "*.token", "cookie", "*.cookie"], censor: "[redacted]" },
+      // Secrets never reach the log, whatever a caller passes; nor do personal fields, which a purge could not remove from it.
+      redact: {
+        paths: [
+          ...["password", "apiKey", "token", "cookie"],
+          ...["email", "username", "firstName", "lastName", "to"],
+        ].flatMap((field) => [field, `*.${field}`]),
+        censor: "[redacted]",
+      },
     },
     destination,
   );

@@ -25,7 +25,7 @@ async function startSmtp(options: { rejectRecipient?: boolean; user?: string; pa
     },
     onRcptTo(address, _session, callback) {
       if (options.rejectRecipient) {
-        const error = new Error("Mailbox unavailable") as Error & { responseCode: number };
+        const error = new Error(`Mailbox unavailable: <${address.address}>`) as Error & { responseCode: number };
         error.responseCode = 550;
         return callback(error);
       }
@@ -73,6 +73,9 @@ describe("the SMTP mailer", () => {
     mailer.close();
     expect(error).toBeInstanceOf(MailDeliveryError);
     expect((error as Error).message).toMatch(/^The mail server did not accept the message: .*550.*Mailbox unavailable/);
+    // The address the server quoted is not repeated: the error is logged, and a log cannot be purged.
+    expect((error as Error).message).not.toContain("gone@example.com");
+    expect((error as Error).message).toContain("[address]");
   });
 
   it("reports wrong credentials and an unreachable server", async () => {

@@ -47,7 +47,12 @@ export class SmtpMailer implements Mailer {
   }
 }
 
+/** The server's reply, without the mail addresses servers quote in it: it ends up in logs, which a purge cannot clean. */
 function describeSmtpError(error: unknown): string {
+  return describeSmtpReply(error).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, "[address]");
+}
+
+function describeSmtpReply(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const smtp = error as Error & { responseCode?: number; response?: string; code?: string };
   if (smtp.response) return smtp.response;

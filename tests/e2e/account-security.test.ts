@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSession } from "../support/http-session";
+import { startSmtpInbox } from "../support/smtp-inbox";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { decodeSignedCookie, form, mailedCode, pageCsrf, setCookieValue, signUpOverHttp } from "./support/accounts";
@@ -235,14 +236,16 @@ describe("sessions, cookies and CSRF (HTTP)", () => {
 
 describe("production cookies", () => {
   it("are Secure when DEPLOYMENT_ENV=production", async () => {
-    const prod = await startAppServer({ env: { DEPLOYMENT_ENV: "production", COOKIE_SECURE: "" } });
+    // Production mails codes over SMTP: there is no dev mailbox to read them from.
+    const inbox = await startSmtpInbox();
+    const prod = await startAppServer({ env: { DEPLOYMENT_ENV: "production", COOKIE_SECURE: "", SMTP_URL: inbox.url } });
     try {
       const session = new HttpSession();
       const page = await session.request(`${prod.url}/login`);
       const csrfCookie = setCookieValue(page, "__csrf")!;
       expect(csrfCookie.attributes).toMatch(/Secure/i);
       const username = `prod${Date.now().toString(36)}`;
-      await signUpOverHttp(session, prod.url, { username, email: `${username}@example.com`, password: PASSWORD });
+      await signUpOverHttp(session, prod.url, { username, email: `${username}@example.com`, password: PASSWORD }, (email) => inbox.codeFor(email));
       const fresh = new HttpSession();
       const csrf = await pageCsrf(fresh, `${prod.url}/login`);
       const login = await fresh.request(`${prod.url}/login`, form({ csrf, intent: "login", username, password: PASSWORD }));
@@ -253,6 +256,7 @@ describe("production cookies", () => {
       expect(cookie.attributes).toMatch(/SameSite=Lax/i);
     } finally {
       await prod.stop();
+      await inbox.close();
     }
   });
 });

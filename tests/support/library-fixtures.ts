@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { TOKENS } from "#application/tokens";
 import type { EventStore } from "#application/ports/event-store";
 import type { ProjectionWaiter } from "#application/ports/projection";
@@ -9,7 +10,8 @@ import type { AppRuntime } from "#infrastructure/container";
 /** Uploads a text document through the real upload path and waits until ingestion has finished. */
 export async function uploadTextDocument(runtime: AppRuntime, ownerId: string, name: string, text: string): Promise<string> {
   const library = runtime.container.get(LibraryService);
-  const ctx: RequestContext = { requestId: `upload-${name}`, clientAddress: "127.0.0.1", actorId: ownerId };
+  // A random request id, as in the app: the file name is personal data and must not become a correlation id.
+  const ctx: RequestContext = { requestId: `upload-${randomUUID()}`, clientAddress: "127.0.0.1", actorId: ownerId };
   const body = Buffer.from(text);
   const registered = await library.registerUpload(ownerId, { document_name: name, document_type: "text/plain", document_size: body.length, page_count: 1 }, ctx);
   const token = new URL(registered.url, "http://x").searchParams.get("token")!;

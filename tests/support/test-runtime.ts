@@ -4,6 +4,7 @@ import path from "node:path";
 import pino from "pino";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime, type RuntimeOptions } from "#infrastructure/container";
+import { createLogger } from "#infrastructure/logging/logger";
 import { ManualClock } from "#infrastructure/embedded/system-clock";
 import { ScryptPasswordHasher } from "#infrastructure/security/scrypt-password-hasher";
 
@@ -11,13 +12,16 @@ import { ScryptPasswordHasher } from "#infrastructure/security/scrypt-password-h
  * A whole runtime on the embedded adapters in a fresh temp directory: the way
  * application tests exercise handlers, projections and queries together.
  */
-export async function createTestRuntime(options: RuntimeOptions & { env?: Record<string, string> } = {}) {
+export async function createTestRuntime(options: RuntimeOptions & { env?: Record<string, string>; logInDataDir?: boolean } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "docuchat-test-"));
   const clock = new ManualClock(new Date());
   const config = loadConfig({ DATA_DIR: dataDir, APP_SECRET: "test-secret-test-secret-test-secret!", ...options.env });
   const runtime: AppRuntime = await createRuntime(config, {
     clock,
-    logger: pino({ level: "silent" }),
+    // logInDataDir: the app's own logger at info, writing to DATA_DIR/logs/app.log (tests that read what was logged).
+    logger: options.logInDataDir
+      ? createLogger("info", pino.destination({ dest: path.join(dataDir, "logs", "app.log"), mkdir: true, sync: true }))
+      : pino({ level: "silent" }),
     // Cheap scrypt parameters: the production ones cost ~128 MB and a few hundred ms per hash.
     passwordHasher: new ScryptPasswordHasher({ N: 2 ** 10, r: 8, p: 1 }),
     ...options,

@@ -17,5 +17,7 @@ export function openDatabase(file: string): Database.Database {
   // Another process holding the write lock makes us wait instead of failing with SQLITE_BUSY.
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
+  // Deleted rows are overwritten with zeros, not left in free pages: a purged account must not stay on disk (decision 081).
+  db.pragma("secure_delete = ON");
   return db;
 }

@@ -51,7 +51,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly upsertMany: (chunks: IndexedChunk[]) => void;
   private readonly upsertVectorsMany: (space: string, vectors: ChunkVector[]) => void;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     migrateVectorTable(db);
     db.exec(SCHEMA);
     this.upsertStmt = db.prepare(`
@@ -119,6 +119,15 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async deleteOwner(ownerId: string): Promise<void> {
     this.deleteOwnerStmt.run(ownerId);
+  }
+
+  /**
+   * FTS5 'optimize': merges every segment into one, dropping the entries of
+   * deleted chunks (a delete only adds a tombstone to a newer segment, and the
+   * older segments keep the terms until merged). Run after a purge (decision 081).
+   */
+  mergeSegments(): void {
+    if (this.db.open) this.db.prepare(`INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')`).run();
   }
 
   async countChunks(documentId: string): Promise<number> {

@@ -39,12 +39,20 @@ export async function mailedCode(session: HttpSession, baseUrl: string, email: s
   return match[1];
 }
 
-/** Signs up, confirms and completes onboarding over HTTP; the session ends up signed in on a finished account. */
-export async function signUpOverHttp(session: HttpSession, baseUrl: string, account: { username: string; email: string; password: string }) {
+/**
+ * Signs up, confirms and completes onboarding over HTTP; the session ends up signed in on a finished account.
+ * The code comes from /dev/mailbox unless `codeFor` reads it elsewhere (a production-mode app mails it over SMTP).
+ */
+export async function signUpOverHttp(
+  session: HttpSession,
+  baseUrl: string,
+  account: { username: string; email: string; password: string },
+  codeFor: (email: string) => Promise<string> = (email) => mailedCode(session, baseUrl, email),
+) {
   const csrf = await pageCsrf(session, `${baseUrl}/signup`);
   const signup = await session.request(`${baseUrl}/signup`, form({ csrf, intent: "signup", ...account }));
   if (signup.status !== 200) throw new Error(`sign-up answered ${signup.status}`);
-  const code = await mailedCode(session, baseUrl, account.email);
+  const code = await codeFor(account.email);
   const confirm = await session.request(`${baseUrl}/signup`, form({ csrf, intent: "confirm", username: account.username, code }));
   if (confirm.status !== 302 && confirm.status !== 204 && confirm.status !== 200) throw new Error(`confirm answered ${confirm.status}`);
   await completeOnboardingOverHttp(session, baseUrl);
