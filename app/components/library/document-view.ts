@@ -1,4 +1,4 @@
-import type { DocumentReadModel } from "#projections/library/documents.projector";
+import type { DocumentReadModel } from "#projections/library/documents.queries";
 
 /** What the pages need of a document (no owner id, no settings). */
 export type LibraryDocument = {
