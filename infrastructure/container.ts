@@ -28,6 +28,7 @@ import { ConversationService } from "#application/conversation/conversation-serv
 import { ExtractiveModel } from "#application/conversation/extractive-model";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
+import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
@@ -113,6 +114,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     adminUsernames: config.adminUsernames,
     isProduction: config.isProduction,
     accountDeletionGraceMs: config.accountDeletionGraceMs,
+    assessmentOfferClosesAt: config.assessmentOfferClosesAt,
   };
   const egress: Egress =
     options.egress ?? new SafeEgress({ allowPrivateHosts: config.egressAllowPrivateHosts, userAgent: `${config.productName}/1.0` });
@@ -170,6 +172,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     ConversationService,
     WorkspaceService,
     WorkspaceQueries,
+    AssessmentService,
     KeysetModels,
     KeysetService,
     ChatLayoutService,
@@ -286,5 +289,6 @@ const STREAM_CONTEXTS: Record<string, string> = {
   oidc: "identity",
   document: "library",
   workspace: "workspace",
+  assessment: "workspace",
   conversation: "conversation",
 };

@@ -6,7 +6,6 @@ import { useEffect, useState } from "react";
 import { AlertIcon, ClockIcon, FileIcon } from "#app/components/icons";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { CsrfInput } from "#app/components/csrf-input";
-import { INTERVIEW_DURATION_MS, interviewCookie, offerDeadline, readInterview } from "#app/components/workspace/interview.server";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
@@ -21,37 +20,15 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Assessment" } 
 const QUESTION =
   "Using the resume you upload as context, explain one project you led end to end: the problem, the decisions you made and why, what went wrong, and what you would do differently today.";
 
-async function interviewState(request: Request, userId: string) {
-  const { workspaceQueries } = await getServices();
-  const ref = await readInterview(request, userId);
-  let interview: { workspaceId: string; endsAt: string; launching: boolean } | null = null;
-  if (ref) {
-    const ws = await workspaceQueries.get(userId, ref.workspaceId).catch(() => null);
-    if (ws) {
-      interview = {
-        workspaceId: ws.id,
-        endsAt: new Date(Date.parse(ws.createdAt) + INTERVIEW_DURATION_MS).toISOString(),
-        launching: ws.status === "CREATING",
-      };
-    }
-  }
-  const offer = offerDeadline();
-  const now = Date.now();
-  const offerClosed = offer !== null && now > offer.getTime();
-  const expired = interview !== null && now >= Date.parse(interview.endsAt);
-  const state: "new" | "running" | "ended" = interview && !expired ? "running" : expired || offerClosed ? "ended" : "new";
-  return { interview, offer: offer?.toISOString() ?? null, state };
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { libraryQueries } = await getServices();
-  const [{ interview, offer, state }, { documents }] = await Promise.all([interviewState(request, user.id), libraryQueries.listDocuments(user.id, { limit: 500 })]);
+  const { assessments, libraryQueries } = await getServices();
+  const [view, { documents }] = await Promise.all([assessments.view(user.id), libraryQueries.listDocuments(user.id, { limit: 500 })]);
   return {
-    state,
-    interview,
-    offer,
-    serverNow: new Date().toISOString(),
+    state: view.phase,
+    interview: view.assessment,
+    offer: view.offerClosesAt,
+    serverNow: view.serverNow,
     documents: documents.filter((d) => d.status === "ACTIVE").map((d) => ({ id: d.id, name: d.name })),
   };
 }
@@ -62,35 +39,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
-  const { interview, state } = await interviewState(request, user.id);
-  if (state === "running" && interview) return redirect(`/workspace/${interview.workspaceId}${interview.launching ? "/launch" : ""}`);
-  if (state === "ended") return data<ActionResult>({ ok: false, message: "This assessment has ended." }, { status: 409 });
-
-  const { libraryQueries, workspaces } = await getServices();
-  const { documents } = await libraryQueries.listDocuments(user.id, { limit: 500 });
-  const active = documents.filter((d) => d.status === "ACTIVE");
-  const chosen = active.find((d) => d.id === formData.get("documentId")) ?? active[0];
-  if (!chosen) {
-    return data<ActionResult>({ ok: false, needsUpload: true, message: "Upload your resume first: the interview needs at least one ready document." }, { status: 400 });
-  }
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, "0");
+  const { assessments } = await getServices();
   try {
-    const { workspaceId } = await workspaces.create(
+    const documentId = formData.get("documentId");
+    const { workspaceId, launching } = await assessments.start(
       user.id,
-      {
-        name: `Interview ${pad(now.getDate())}/${pad(now.getMonth() + 1)}/${now.getFullYear()} ${pad(now.getHours())}:${pad(now.getMinutes())}`,
-        description: "Candidate pre-screen assessment (1 question, 60 minutes).",
-        type: "Conversation",
-        documentIds: [chosen.id],
-      },
+      { documentId: typeof documentId === "string" ? documentId : undefined },
       getRequestContext(request, { actorId: user.id }),
     );
-    const cookie = await interviewCookie();
-    return redirect(`/workspace/${workspaceId}/launch`, { headers: { "Set-Cookie": await cookie.serialize({ workspaceId, ownerId: user.id }) } });
+    return redirect(`/workspace/${workspaceId}${launching ? "/launch" : ""}`);
   } catch (error) {
-    if (isDomainError(error)) return data<ActionResult>({ ok: false, message: error.message }, { status: 400 });
-    throw error;
+    if (!isDomainError(error)) throw error;
+    if (error.code === "ASSESSMENT_ENDED") return data<ActionResult>({ ok: false, message: error.message }, { status: 409 });
+    return data<ActionResult>({ ok: false, message: error.message, ...(error.code === "ASSESSMENT_NEEDS_RESUME" ? { needsUpload: true } : {}) }, { status: 400 });
   }
 }
 
