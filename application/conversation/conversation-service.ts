@@ -27,7 +27,7 @@ import {
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadModel, messagesOf, ownedConversation, questionsAsked } from "#projections/conversation/conversations.queries";
-import { EndMarkerGuard } from "./end-marker-guard";
+import { EndMarkerGuard } from "./answer-stream";
 import { retrievePassages } from "./retrieval";
 
 /** Passages handed to the model per question. */
