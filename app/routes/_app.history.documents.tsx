@@ -2,12 +2,11 @@ import { Button, Checkbox, Flex, Heading, IconButton, Select, Table, Text, TextF
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { ChevronLeftIcon, ChevronRightIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, FileIcon, RefreshIcon, TrashIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
 import { ConfirmDialog } from "#app/components/library/confirm-dialog";
 import { DocumentCards } from "#app/components/library/document-cards";
 import { DocumentMenu } from "#app/components/library/document-menu";
 import { downloadUrl, type LibraryDocument, toLibraryDocument } from "#app/components/library/document-view";
-import { DownloadGlyph } from "#app/components/library/file-upload";
 import { formatDateTime, formatSize, SOURCE_LABELS, statusDisplay } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
 import { StatusBadge } from "#app/components/library/status-badge";
@@ -213,17 +212,17 @@ export default function MyDocumentsPage() {
             </Text>
             <Tooltip content="Download selected">
               <IconButton variant="soft" color="gray" aria-label="Download selected" disabled={none} onClick={downloadSelected} data-testid="download-selected">
-                <DownloadGlyph />
+                <DownloadIcon />
               </IconButton>
             </Tooltip>
             <Tooltip content="Delete selected">
               <IconButton variant="soft" color="red" aria-label="Delete selected" disabled={none} onClick={() => askDelete(selectedDocs)} data-testid="delete-selected">
-                <TrashGlyph />
+                <TrashIcon />
               </IconButton>
             </Tooltip>
             <Tooltip content="Refresh">
               <IconButton variant="soft" color="gray" aria-label="Refresh" onClick={() => revalidator.revalidate()} loading={revalidator.state !== "idle"} data-testid="refresh">
-                <RefreshGlyph />
+                <RefreshIcon />
               </IconButton>
             </Tooltip>
             <Tooltip content="Create a workspace from the selected documents">
@@ -369,25 +368,5 @@ function PageLink({ to, disabled, label, children }: { to: string; disabled: boo
         {children}
       </Link>
     </IconButton>
-  );
-}
-
-function TrashGlyph() {
-  return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d="M4 7h16" />
-      <path d="M10 11v6M14 11v6" />
-      <path d="M6 7l1 13h10l1-13" />
-      <path d="M9 7V4h6v3" />
-    </svg>
-  );
-}
-
-function RefreshGlyph() {
-  return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d="M20 11a8 8 0 1 0-2.3 5.7" />
-      <path d="M20 4v7h-7" />
-    </svg>
   );
 }

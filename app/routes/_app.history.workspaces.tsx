@@ -8,7 +8,7 @@ import { ConfirmDialog } from "#app/components/library/confirm-dialog";
 import { formatDateTime } from "#app/components/library/format";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { toSummary } from "#app/components/workspace/api.server";
-import { DotsIcon, RefreshIcon, TrashIcon } from "#app/components/workspace/glyphs";
+import { DotsIcon, RefreshIcon, TrashIcon } from "#app/components/icons";
 import type { WorkspaceSummary } from "#app/components/workspace/types";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";

@@ -12,7 +12,7 @@ import { fromPreferenceValues, preferenceOptions, toPreferenceValues } from "#ap
 import { DocumentFrame, documentDownloadUrl } from "#app/components/workspace/document-frame";
 import { FileTabs } from "#app/components/viewer/file-tabs";
 import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
-import { ArrowLeftIcon, ChatIcon, ChevronDownIcon, DotsIcon, ExitFullscreenIcon, FilePlusIcon, FullscreenIcon, SearchIcon } from "#app/components/workspace/glyphs";
+import { ArrowLeftIcon, ChatIcon, ChevronDownIcon, DotsIcon, ExitFullscreenIcon, FilePlusIcon, FullscreenIcon, SearchIcon } from "#app/components/icons";
 import { SettingsDialog, type SettingsActionResult } from "#app/components/workspace/settings-dialog";
 import type { PickableDocument } from "#app/components/workspace/types";
 import { useCsrfToken } from "#app/components/use-csrf";

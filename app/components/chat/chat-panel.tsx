@@ -19,7 +19,7 @@ import {
   type ChatDocument,
   type ChatMessage,
 } from "./chat-api";
-import { HistoryIcon, MinusIcon, CloseIcon, SparkIcon } from "./chat-icons";
+import { CloseIcon, HistoryIcon, MinusIcon, SparkIcon } from "#app/components/icons";
 import { ChatInput, READ_ONLY_HINT } from "./chat-input";
 import { useChatSettings, type ChatSettings } from "./chat-settings";
 import { ChatSupport, type SupportTab } from "./chat-support";

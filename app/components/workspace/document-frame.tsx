@@ -3,7 +3,7 @@ import { useCallback } from "react";
 import { FileIcon } from "#app/components/icons";
 import { DocumentViewer, type SelectionAction, type ViewerTarget } from "#app/components/viewer/document-viewer";
 import { emitCapture, emitSelectionAction, useCitationTargets } from "#app/components/viewer/events";
-import { DownloadIcon } from "./glyphs";
+import { DownloadIcon } from "#app/components/icons";
 
 /**
  * The open document: the viewer of app/components/viewer (pdf.js pages with
