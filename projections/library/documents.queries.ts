@@ -1,4 +1,5 @@
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { type NameSearch, ownerPageByName } from "../name-search";
 import { DOCUMENTS, type DocumentReadModel, PAGE_USAGE, type PageUsageReadModel } from "./documents.projector";
 
 /** The library's read side: what other modules may read of the documents projection. */
@@ -12,18 +13,9 @@ export interface DocumentListPage {
 const documents = (store: ReadModelStore) => store.collection<DocumentReadModel>(DOCUMENTS);
 
 /** Newest first; search is case-insensitive on part of the name (spec 000 §2). */
-export async function listDocuments(
-  store: ReadModelStore,
-  ownerId: string,
-  options: { search?: string; limit?: number; offset?: number } = {},
-): Promise<DocumentListPage> {
-  const search = options.search?.trim();
-  const filter = search ? { ownerId, nameLower: { $icontains: search } } : { ownerId };
-  const [found, total] = await Promise.all([
-    documents(store).find(filter, { sort: [{ field: "createdAt", direction: "desc" }], limit: options.limit, offset: options.offset }),
-    documents(store).count(filter),
-  ]);
-  return { documents: found, total };
+export async function listDocuments(store: ReadModelStore, ownerId: string, options: NameSearch = {}): Promise<DocumentListPage> {
+  const { items, total } = await ownerPageByName(documents(store), ownerId, options, [{ field: "createdAt", direction: "desc" }]);
+  return { documents: items, total };
 }
 
 export function countDocuments(store: ReadModelStore, ownerId: string): Promise<number> {

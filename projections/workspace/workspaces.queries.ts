@@ -1,4 +1,5 @@
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { type NameSearch, ownerPageByName } from "../name-search";
 import { WORKSPACE_USAGE, WORKSPACES, type WorkspaceReadModel, type WorkspaceUsageReadModel } from "./workspaces.projector";
 
 /** The workspace context's read side: what other modules may read of the workspaces projection. */
@@ -7,18 +8,9 @@ export type { EmbeddingIndexView, WorkspaceReadModel } from "./workspaces.projec
 const workspaces = (store: ReadModelStore) => store.collection<WorkspaceReadModel>(WORKSPACES);
 
 /** Most recently used first; search is case-insensitive on part of the name. */
-export async function listWorkspaces(
-  store: ReadModelStore,
-  ownerId: string,
-  options: { search?: string; limit?: number; offset?: number } = {},
-): Promise<{ workspaces: WorkspaceReadModel[]; total: number }> {
-  const search = options.search?.trim();
-  const filter = search ? { ownerId, nameLower: { $icontains: search } } : { ownerId };
-  const [found, total] = await Promise.all([
-    workspaces(store).find(filter, { sort: [{ field: "lastUsedAt", direction: "desc" }], limit: options.limit, offset: options.offset }),
-    workspaces(store).count(filter),
-  ]);
-  return { workspaces: found, total };
+export async function listWorkspaces(store: ReadModelStore, ownerId: string, options: NameSearch = {}): Promise<{ workspaces: WorkspaceReadModel[]; total: number }> {
+  const { items, total } = await ownerPageByName(workspaces(store), ownerId, options, [{ field: "lastUsedAt", direction: "desc" }]);
+  return { workspaces: items, total };
 }
 
 export function countWorkspaces(store: ReadModelStore, ownerId: string): Promise<number> {

@@ -1,4 +1,4 @@
-import type { ModelDefaultsView } from "#application/identity/keyset-service";
+import type { KeysetView, ModelDefaultsView } from "#application/identity/keyset-service";
 import type { ModelOption } from "#application/identity/keyset-models";
 
 /** What the Chat Settings page's action answers (one shape for every intent). */
@@ -7,15 +7,6 @@ export type KeysetActionResult =
   | { ok: false; intent: string; error: string; field?: string; needsPassword?: boolean };
 
 /** A saved key as the page shows it: never the key itself. */
-export type SavedKey = {
-  id: string;
-  name: string;
-  provider: string;
-  subProvider: string;
-  endpoint: string | null;
-  model: string | null;
-  models: string[];
-  lastUsed: string | null;
-};
+export type SavedKey = Omit<KeysetView, "ownerId" | "createdAt">;
 
 export type ChatSettingsData = { keysets: SavedKey[]; defaults: ModelDefaultsView; options: ModelOption[] };
