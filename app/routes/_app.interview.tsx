@@ -36,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { workspaceId, launching } = await assessments.start(
       user.id,
       { documentId: typeof documentId === "string" ? documentId : undefined },
-      getRequestContext(request, { actorId: user.id }),
+      getRequestContext(request, { actorId: user.id, impersonatorId: user.impersonatorId }),
     );
     return redirect(`/workspace/${workspaceId}${launching ? "/launch" : ""}`);
   } catch (error) {

@@ -39,10 +39,6 @@ export function WorkspaceSidebar(props: {
   onOpenSettings: () => void;
 }) {
   const { productName, switcher, fullscreen, flash, isResume, docs, openIds, activeId, conversations, conversationId } = props;
-  const [filesAll, setFilesAll] = useState(false);
-  const [chatsAll, setChatsAll] = useState(false);
-  const shownFiles = filesAll ? docs : docs.slice(0, SHOW_PAGE);
-  const shownChats = chatsAll ? conversations : conversations.slice(0, SHOW_PAGE);
   return (
     <div className="dc-wsx-sidebar__inner">
       <div className="dc-wsx-sidebar__top">
@@ -77,85 +73,45 @@ export function WorkspaceSidebar(props: {
         </Button>
       </Flex>
 
-      <section className={`dc-wsx-section${flash ? " is-highlight" : ""}`} aria-labelledby="related-files">
-        <div className="dc-wsx-section__head">
-          <Heading as="h2" size="2" weight="bold" id="related-files">
-            Related Files ({docs.length})
-          </Heading>
-          {isResume ? null : (
+      <SidebarSection
+        id="related-files"
+        heading={`Related Files (${docs.length})`}
+        highlight={flash}
+        action={
+          isResume ? null : (
             <Tooltip content="Attach files">
               <IconButton variant="ghost" size="1" aria-label="Attach files" onClick={props.onAttach} data-testid="open-attach">
                 <FilePlusIcon size={16} />
               </IconButton>
             </Tooltip>
-          )}
-        </div>
-        {docs.length === 0 ? (
-          <Text size="1" color="gray">
-            No files yet.
-          </Text>
-        ) : (
-          <ul className="dc-wsx-list" data-testid="related-files">
-            {shownFiles.map((d) => (
-              <li key={d.documentId}>
-                <button
-                  type="button"
-                  className={`dc-wsx-list__item${d.documentId === activeId ? " is-active" : ""}`}
-                  onClick={() => props.onOpenFile(d.documentId)}
-                  title={d.documentName}
-                  data-testid="related-file"
-                  data-name={d.documentName}
-                  aria-current={d.documentId === activeId ? "true" : undefined}
-                >
-                  <FileIcon size={14} />
-                  <span className="dc-ws-ellipsis">{d.documentName}</span>
-                  {openIds.includes(d.documentId) ? <span className="dc-wsx-list__dot" aria-label="open" /> : null}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {docs.length > SHOW_PAGE ? (
-          <button type="button" className="dc-ws-link dc-ws-link--button dc-wsx-more" onClick={() => setFilesAll((v) => !v)}>
-            {filesAll ? "show Less" : "show More"}
-          </button>
-        ) : null}
-      </section>
+          )
+        }
+        empty="No files yet."
+        listTestId="related-files"
+        items={docs.map((d) => ({
+          key: d.documentId,
+          label: d.documentName,
+          icon: <FileIcon size={14} />,
+          active: d.documentId === activeId,
+          onOpen: () => props.onOpenFile(d.documentId),
+          testId: "related-file",
+          marker: openIds.includes(d.documentId) ? <span className="dc-wsx-list__dot" aria-label="open" /> : null,
+        }))}
+      />
 
-      <section className="dc-wsx-section" aria-labelledby="workspace-chats">
-        <div className="dc-wsx-section__head">
-          <Heading as="h2" size="2" weight="bold" id="workspace-chats">
-            Workspace Chats
-          </Heading>
-        </div>
-        {conversations.length === 0 ? (
-          <Text size="1" color="gray">
-            No chats yet.
-          </Text>
-        ) : (
-          <ul className="dc-wsx-list" data-testid="workspace-chats">
-            {shownChats.map((c) => (
-              <li key={c.id}>
-                <button
-                  type="button"
-                  className={`dc-wsx-list__item${c.id === conversationId ? " is-active" : ""}`}
-                  onClick={() => props.onOpenChat(c.id)}
-                  title={c.title || "New Chat"}
-                  aria-current={c.id === conversationId ? "true" : undefined}
-                >
-                  <ChatIcon size={14} />
-                  <span className="dc-ws-ellipsis">{c.title || "New Chat"}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {conversations.length > SHOW_PAGE ? (
-          <button type="button" className="dc-ws-link dc-ws-link--button dc-wsx-more" onClick={() => setChatsAll((v) => !v)}>
-            {chatsAll ? "show Less" : "show More"}
-          </button>
-        ) : null}
-      </section>
+      <SidebarSection
+        id="workspace-chats"
+        heading="Workspace Chats"
+        empty="No chats yet."
+        listTestId="workspace-chats"
+        items={conversations.map((c) => ({
+          key: c.id,
+          label: c.title || "New Chat",
+          icon: <ChatIcon size={14} />,
+          active: c.id === conversationId,
+          onOpen: () => props.onOpenChat(c.id),
+        }))}
+      />
 
       <div className="dc-wsx-sidebar__foot">
         <Button variant="ghost" color="gray" onClick={props.onOpenSettings} data-testid="open-settings">
@@ -164,5 +120,64 @@ export function WorkspaceSidebar(props: {
         </Button>
       </div>
     </div>
+  );
+}
+
+type SidebarItem = {
+  key: string;
+  label: string;
+  icon: ReactNode;
+  active: boolean;
+  onOpen: () => void;
+  /** The item's test id and data-name (files have them, chats do not). */
+  testId?: string;
+  /** Shown after the label (an open file's dot). */
+  marker?: ReactNode;
+};
+
+/** A titled list in the sidebar: the first few items, "show More" for the rest. */
+function SidebarSection(props: { id: string; heading: string; highlight?: boolean; action?: ReactNode; empty: string; listTestId: string; items: SidebarItem[] }) {
+  const { items } = props;
+  const [all, setAll] = useState(false);
+  const shown = all ? items : items.slice(0, SHOW_PAGE);
+  return (
+    <section className={`dc-wsx-section${props.highlight ? " is-highlight" : ""}`} aria-labelledby={props.id}>
+      <div className="dc-wsx-section__head">
+        <Heading as="h2" size="2" weight="bold" id={props.id}>
+          {props.heading}
+        </Heading>
+        {props.action}
+      </div>
+      {items.length === 0 ? (
+        <Text size="1" color="gray">
+          {props.empty}
+        </Text>
+      ) : (
+        <ul className="dc-wsx-list" data-testid={props.listTestId}>
+          {shown.map((item) => (
+            <li key={item.key}>
+              <button
+                type="button"
+                className={`dc-wsx-list__item${item.active ? " is-active" : ""}`}
+                onClick={item.onOpen}
+                title={item.label}
+                data-testid={item.testId}
+                data-name={item.testId ? item.label : undefined}
+                aria-current={item.active ? "true" : undefined}
+              >
+                {item.icon}
+                <span className="dc-ws-ellipsis">{item.label}</span>
+                {item.marker}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {items.length > SHOW_PAGE ? (
+        <button type="button" className="dc-ws-link dc-ws-link--button dc-wsx-more" onClick={() => setAll((v) => !v)}>
+          {all ? "show Less" : "show More"}
+        </button>
+      ) : null}
+    </section>
   );
 }
