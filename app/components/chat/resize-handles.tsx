@@ -5,23 +5,11 @@ import { CHAT_WIDTH, SHEET_HEIGHT, type ChatSettings } from "./chat-settings";
 export function WidthHandle({ settings, onChange }: { settings: ChatSettings; onChange: (patch: Partial<ChatSettings>) => void }) {
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     event.preventDefault();
-    const handle = event.currentTarget;
-    handle.setPointerCapture(event.pointerId);
-    const move = (e: globalThis.PointerEvent) => {
+    followPointer(event, (e) => {
       const x = settings.isChatOnLeft ? e.clientX : window.innerWidth - e.clientX;
       const pct = Math.round((x / window.innerWidth) * 100);
       onChange({ chatbotWidth: Math.min(CHAT_WIDTH.max, Math.max(CHAT_WIDTH.min, pct)) });
-    };
-    const up = () => {
-      handle.removeEventListener("pointermove", move);
-      handle.removeEventListener("pointerup", up);
-      handle.removeEventListener("pointercancel", up);
-      document.body.classList.remove("dc-chat-resizing");
-    };
-    document.body.classList.add("dc-chat-resizing");
-    handle.addEventListener("pointermove", move);
-    handle.addEventListener("pointerup", up);
-    handle.addEventListener("pointercancel", up);
+    }, "dc-chat-resizing");
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const grow = settings.isChatOnLeft ? "ArrowRight" : "ArrowLeft";
@@ -57,20 +45,10 @@ export function WidthHandle({ settings, onChange }: { settings: ChatSettings; on
 /** Drag (or arrow keys) to set the bottom sheet's height: 25–80 vh (spec 001 §9). */
 export function HeightHandle({ settings, onChange }: { settings: ChatSettings; onChange: (patch: Partial<ChatSettings>) => void }) {
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    const handle = event.currentTarget;
-    handle.setPointerCapture(event.pointerId);
-    const move = (e: globalThis.PointerEvent) => {
+    followPointer(event, (e) => {
       const vh = Math.round(((window.innerHeight - e.clientY) / window.innerHeight) * 100);
       onChange({ sheetHeight: Math.min(SHEET_HEIGHT.max, Math.max(SHEET_HEIGHT.min, vh)) });
-    };
-    const up = () => {
-      handle.removeEventListener("pointermove", move);
-      handle.removeEventListener("pointerup", up);
-      handle.removeEventListener("pointercancel", up);
-    };
-    handle.addEventListener("pointermove", move);
-    handle.addEventListener("pointerup", up);
-    handle.addEventListener("pointercancel", up);
+    });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const next = event.key === "ArrowUp" ? settings.sheetHeight + 5 : event.key === "ArrowDown" ? settings.sheetHeight - 5 : null;
@@ -95,4 +73,23 @@ export function HeightHandle({ settings, onChange }: { settings: ChatSettings; o
       <span aria-hidden="true" />
     </div>
   );
+}
+
+/**
+ * Follows the pointer that pressed a handle until it is released, calling
+ * `move` on every step; `bodyClass` marks the page meanwhile (e.g. no text selection).
+ */
+function followPointer(event: PointerEvent<HTMLDivElement>, move: (e: globalThis.PointerEvent) => void, bodyClass?: string) {
+  const handle = event.currentTarget;
+  handle.setPointerCapture(event.pointerId);
+  const up = () => {
+    handle.removeEventListener("pointermove", move);
+    handle.removeEventListener("pointerup", up);
+    handle.removeEventListener("pointercancel", up);
+    if (bodyClass) document.body.classList.remove(bodyClass);
+  };
+  if (bodyClass) document.body.classList.add(bodyClass);
+  handle.addEventListener("pointermove", move);
+  handle.addEventListener("pointerup", up);
+  handle.addEventListener("pointercancel", up);
 }
