@@ -28,6 +28,7 @@ import { ConversationService } from "#application/conversation/conversation-serv
 import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
+import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
@@ -117,6 +118,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     adminUsernames: config.adminUsernames,
     isProduction: config.isProduction,
     accountDeletionGraceMs: config.accountDeletionGraceMs,
+    assessmentOfferClosesAt: config.assessmentOfferClosesAt,
   };
   const egress: Egress =
     options.egress ??
@@ -184,6 +186,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     ConversationService,
     WorkspaceService,
     WorkspaceQueries,
+    AssessmentService,
     KeysetModels,
     KeysetService,
     ChatLayoutService,
@@ -300,5 +303,6 @@ const STREAM_CONTEXTS: Record<string, string> = {
   oidc: "identity",
   document: "library",
   workspace: "workspace",
+  assessment: "workspace",
   conversation: "conversation",
 };

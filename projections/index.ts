@@ -5,6 +5,7 @@ import { chatLayoutsProjector } from "./identity/chat-layouts.projector";
 import { documentsProjector } from "./library/documents.projector";
 import { workspacesProjector } from "./workspace/workspaces.projector";
 import { conversationsProjector } from "./conversation/conversations.projector";
+import { assessmentsProjector } from "./workspace/assessments.projector";
 
 /** Every projector of every context; the runner and `projections:rebuild` use this list. */
-export const allProjectors: Projector[] = [usersProjector, documentsProjector, workspacesProjector, conversationsProjector, keysetsProjector, chatLayoutsProjector];
+export const allProjectors: Projector[] = [usersProjector, documentsProjector, workspacesProjector, conversationsProjector, keysetsProjector, chatLayoutsProjector, assessmentsProjector];

@@ -5,7 +5,7 @@ import { useEffect } from "react";
 import { AlertIcon, ChevronLeftIcon, ExternalIcon, FileIcon, VideoIcon } from "#app/components/icons";
 import { throwAsPageError } from "#app/components/library/api.server";
 import { canPreview, downloadUrl, inlineUrl, toLibraryDocument } from "#app/components/library/document-view";
-import { DownloadGlyph } from "#app/components/library/file-upload";
+import { DownloadIcon } from "#app/components/icons";
 import { PdfPages } from "#app/components/library/file-preview";
 import { formatDate, formatSize, formatTime, SOURCE_LABELS, statusDisplay } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
@@ -194,7 +194,7 @@ export default function DocumentDetailPage() {
             {hasFile ? (
               <Button asChild size="3">
                 <a href={downloadUrl(d.id)} download data-testid="download-document">
-                  <DownloadGlyph /> Download Document
+                  <DownloadIcon /> Download Document
                 </a>
               </Button>
             ) : (

@@ -1,13 +1,13 @@
-import { Button, Checkbox, Flex, Heading, IconButton, Select, Table, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Select, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { ChevronLeftIcon, ChevronRightIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
+import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useEffect, useMemo, useRef } from "react";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, FileIcon, RefreshIcon, TrashIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
 import { ConfirmDialog } from "#app/components/library/confirm-dialog";
+import { SelectableTable, useSearchQuery } from "#app/components/selectable-table";
 import { DocumentCards } from "#app/components/library/document-cards";
 import { DocumentMenu } from "#app/components/library/document-menu";
 import { downloadUrl, type LibraryDocument, toLibraryDocument } from "#app/components/library/document-view";
-import { DownloadGlyph } from "#app/components/library/file-upload";
 import { formatDateTime, formatSize, SOURCE_LABELS, statusDisplay } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
 import { ReadingNotes } from "#app/components/library/reading-notes";
@@ -80,9 +80,8 @@ export default function MyDocumentsPage() {
   const loaderData = useLoaderData<typeof loader>();
   const { q, size, page, pages, total, documents, mobileFirst, tracked } = loaderData;
   const { selected, setSelected, toggle, askDelete: confirmBeforeDelete, confirmProps } = useBulkDelete("document");
-  const [searchText, setSearchText] = useState(q);
+  const [searchText, setSearchText] = useSearchQuery(q);
   const [params] = useSearchParams();
-  const submit = useSubmit();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const toast = useToast();
@@ -90,7 +89,6 @@ export default function MyDocumentsPage() {
   const zipForm = useRef<HTMLFormElement>(null);
 
   useEffect(() => setSelected(new Set()), [page, size, q]);
-  useEffect(() => setSearchText(q), [q]);
 
   // Polling (spec 000 §4): every 10 s while something is in progress and the newest in-progress upload is under 5 minutes old.
   const inProgress = tracked.filter((d) => isInProgress(d.status));
@@ -117,24 +115,8 @@ export default function MyDocumentsPage() {
     previous.current = new Map(tracked.map((d) => [d.id, d.status]));
   }, [tracked, toast]);
 
-  // Debounced server-side search (?q=).
-  useEffect(() => {
-    if (searchText.trim() === q) return;
-    const timer = window.setTimeout(() => {
-      const next = new URLSearchParams(params);
-      if (searchText.trim()) next.set("q", searchText.trim());
-      else next.delete("q");
-      next.delete("page");
-      submit(next, { method: "get", replace: true, preventScrollReset: true });
-    }, 300);
-    return () => window.clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [searchText]);
-
   const byId = useMemo(() => new Map(documents.map((d) => [d.id, d])), [documents]);
   const selectedDocs = [...selected].map((id) => byId.get(id)).filter((d): d is LibraryDocument => Boolean(d));
-  const allOnPage = documents.length > 0 && documents.every((d) => selected.has(d.id));
-  const someOnPage = documents.some((d) => selected.has(d.id));
 
   /** Spec 000 §5 History: only finished documents can make a quick workspace. */
   const quickWorkspace = () => {
@@ -214,17 +196,17 @@ export default function MyDocumentsPage() {
             </Text>
             <Tooltip content="Download selected">
               <IconButton variant="soft" color="gray" aria-label="Download selected" disabled={none} onClick={downloadSelected} data-testid="download-selected">
-                <DownloadGlyph />
+                <DownloadIcon />
               </IconButton>
             </Tooltip>
             <Tooltip content="Delete selected">
               <IconButton variant="soft" color="red" aria-label="Delete selected" disabled={none} onClick={() => askDelete(selectedDocs)} data-testid="delete-selected">
-                <TrashGlyph />
+                <TrashIcon />
               </IconButton>
             </Tooltip>
             <Tooltip content="Refresh">
               <IconButton variant="soft" color="gray" aria-label="Refresh" onClick={() => revalidator.revalidate()} loading={revalidator.state !== "idle"} data-testid="refresh">
-                <RefreshGlyph />
+                <RefreshIcon />
               </IconButton>
             </Tooltip>
             <Tooltip content="Create a workspace from the selected documents">
@@ -242,69 +224,47 @@ export default function MyDocumentsPage() {
           </Flex>
         </div>
 
-        <Table.Root variant="ghost" size="2" className="dc-doc-table__table">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell width="44px">
-                <Checkbox
-                  aria-label="Select all documents on this page"
-                  checked={allOnPage ? true : someOnPage ? "indeterminate" : false}
-                  disabled={documents.length === 0}
-                  onCheckedChange={(v) => setSelected(v === true ? new Set(documents.map((d) => d.id)) : new Set())}
-                />
-              </Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Source</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">Pages</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">Size</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Uploaded</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell width="52px">
-                <span className="dc-visually-hidden">Actions</span>
-              </Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {documents.length === 0 ? (
-              <Table.Row>
-                <Table.Cell colSpan={8}>
-                  <div className="dc-empty">
-                    <FileIcon size={28} />
-                    <Text size="2" color="gray">
-                      {q ? `No documents match “${q}”.` : "No Document Uploaded yet."}
-                    </Text>
-                  </div>
-                </Table.Cell>
-              </Table.Row>
-            ) : (
-              documents.map((d) => (
-                <Table.Row key={d.id} align="center" data-testid="document-row" data-name={d.name} aria-selected={selected.has(d.id)}>
-                  <Table.Cell>
-                    <Checkbox aria-label={`Select ${d.name}`} checked={selected.has(d.id)} onCheckedChange={(v) => toggle(d.id, v === true)} />
-                  </Table.Cell>
-                  <Table.RowHeaderCell className="dc-doc-table__name">
-                    <Link to={`/document/${d.id}`} className="dc-doc-link" title={d.name}>
-                      {d.name}
-                    </Link>
-                  </Table.RowHeaderCell>
-                  <Table.Cell>{SOURCE_LABELS[d.source] ?? d.source}</Table.Cell>
-                  <Table.Cell justify="end">{d.pageCount || "—"}</Table.Cell>
-                  <Table.Cell justify="end" className="dc-nowrap">
-                    {formatSize(d.size)}
-                  </Table.Cell>
-                  <Table.Cell className="dc-nowrap">{formatDateTime(d.createdAt)}</Table.Cell>
-                  <Table.Cell>
-                    <StatusBadge status={d.status} reason={d.failureReason} showRaw />
-                    <ReadingNotes notes={d.readingNotes} mt="1" />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <DocumentMenu document={d} onDelete={(doc) => askDelete([doc], true)} />
-                  </Table.Cell>
-                </Table.Row>
-              ))
-            )}
-          </Table.Body>
-        </Table.Root>
+        <SelectableTable
+          className="dc-doc-table__table"
+          items={documents}
+          selected={selected}
+          onSelectAll={setSelected}
+          onToggle={toggle}
+          selectAllLabel="Select all documents on this page"
+          rowTestId="document-row"
+          name={{
+            className: "dc-doc-table__name",
+            cell: (d) => (
+              <Link to={`/document/${d.id}`} className="dc-doc-link" title={d.name}>
+                {d.name}
+              </Link>
+            ),
+          }}
+          columns={[
+            { header: "Source", cell: (d) => SOURCE_LABELS[d.source] ?? d.source },
+            { header: "Pages", justify: "end", cell: (d) => d.pageCount || "—" },
+            { header: "Size", justify: "end", className: "dc-nowrap", cell: (d) => formatSize(d.size) },
+            { header: "Uploaded", className: "dc-nowrap", cell: (d) => formatDateTime(d.createdAt) },
+            {
+              header: "Status",
+              cell: (d) => (
+                <>
+                  <StatusBadge status={d.status} reason={d.failureReason} showRaw />
+                  <ReadingNotes notes={d.readingNotes} mt="1" />
+                </>
+              ),
+            },
+          ]}
+          actions={(d) => <DocumentMenu document={d} onDelete={(doc) => askDelete([doc], true)} />}
+          empty={
+            <div className="dc-empty">
+              <FileIcon size={28} />
+              <Text size="2" color="gray">
+                {q ? `No documents match “${q}”.` : "No Document Uploaded yet."}
+              </Text>
+            </div>
+          }
+        />
 
         <div className="dc-pagination">
           <Flex align="center" gap="2">
@@ -371,25 +331,5 @@ function PageLink({ to, disabled, label, children }: { to: string; disabled: boo
         {children}
       </Link>
     </IconButton>
-  );
-}
-
-function TrashGlyph() {
-  return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d="M4 7h16" />
-      <path d="M10 11v6M14 11v6" />
-      <path d="M6 7l1 13h10l1-13" />
-      <path d="M9 7V4h6v3" />
-    </svg>
-  );
-}
-
-function RefreshGlyph() {
-  return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d="M20 11a8 8 0 1 0-2.3 5.7" />
-      <path d="M20 4v7h-7" />
-    </svg>
   );
 }

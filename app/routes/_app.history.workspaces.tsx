@@ -1,14 +1,14 @@
-import { Badge, Button, Card, Checkbox, DropdownMenu, Flex, Heading, IconButton, SegmentedControl, Table, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, SegmentedControl, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
-import { PlusIcon, WorkspaceIcon } from "#app/components/icons";
+import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { useEffect, useMemo } from "react";
+import { DotsIcon, PlusIcon, RefreshIcon, TrashIcon, WorkspaceIcon } from "#app/components/icons";
 import { ConfirmDialog } from "#app/components/library/confirm-dialog";
+import { SelectableTable, useSearchQuery } from "#app/components/selectable-table";
 import { formatDateTime } from "#app/components/library/format";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { toSummary } from "#app/components/workspace/api.server";
-import { DotsIcon, RefreshIcon, TrashIcon } from "#app/components/workspace/glyphs";
 import type { WorkspaceSummary } from "#app/components/workspace/types";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";
@@ -81,28 +81,12 @@ function WorkspaceStatus({ ws, mobile = false }: { ws: WorkspaceSummary; mobile?
 export default function MyWorkspacesPage() {
   const hydrated = useHydrated();
   const { q, workspaces, all, loadError } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
-  const submit = useSubmit();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const { selected, setSelected, toggle, askDelete, confirmProps } = useBulkDelete("workspace");
-  const [searchText, setSearchText] = useState(q);
+  const [searchText, setSearchText] = useSearchQuery(q);
 
-  useEffect(() => setSearchText(q), [q]);
   useEffect(() => setSelected((current) => new Set([...current].filter((id) => workspaces.some((w) => w.id === id)))), [workspaces]);
-
-  // Debounced server-side search (?q=), case-insensitive on part of the name.
-  useEffect(() => {
-    if (searchText.trim() === q) return;
-    const timer = window.setTimeout(() => {
-      const next = new URLSearchParams(params);
-      if (searchText.trim()) next.set("q", searchText.trim());
-      else next.delete("q");
-      submit(next, { method: "get", replace: true, preventScrollReset: true });
-    }, 300);
-    return () => window.clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [searchText]);
 
   // Launching workspaces turn Active on their own: refresh while any is in progress.
   const launching = workspaces.some((w) => w.status === "CREATING");
@@ -114,9 +98,7 @@ export default function MyWorkspacesPage() {
   }, [launching]);
 
   const selectedWs = useMemo(() => workspaces.filter((w) => selected.has(w.id)), [workspaces, selected]);
-  const allSelected = workspaces.length > 0 && workspaces.every((w) => selected.has(w.id));
   const someSelected = selectedWs.length > 0;
-
 
   const emptyLabel = loadError ?? (q || all > 0 ? "No matching workspaces found." : "No Workspace Created yet.");
   const searchField = (id: string) => (
@@ -172,66 +154,38 @@ export default function MyWorkspacesPage() {
             </Button>
           </Flex>
         </div>
-        <Table.Root variant="ghost" size="2">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell width="44px">
-                <Checkbox
-                  aria-label="Select all workspaces"
-                  checked={allSelected ? true : someSelected ? "indeterminate" : false}
-                  disabled={workspaces.length === 0}
-                  onCheckedChange={(v) => setSelected(v === true ? new Set(workspaces.map((w) => w.id)) : new Set())}
-                />
-              </Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Type</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">Documents</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Status</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Created</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>Last used</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell width="52px">
-                <span className="dc-visually-hidden">Actions</span>
-              </Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {workspaces.length === 0 ? (
-              <Table.Row>
-                <Table.Cell colSpan={8}>
-                  <div className="dc-ws-empty" data-testid="workspaces-empty">
-                    <WorkspaceIcon size={28} />
-                    <Text size="2" color="gray">
-                      {emptyLabel}
-                    </Text>
-                  </div>
-                </Table.Cell>
-              </Table.Row>
-            ) : (
-              workspaces.map((w) => (
-                <Table.Row key={w.id} align="center" data-testid="workspace-row" data-name={w.name} aria-selected={selected.has(w.id)}>
-                  <Table.Cell>
-                    <Checkbox aria-label={`Select ${w.name}`} checked={selected.has(w.id)} onCheckedChange={(v) => toggle(w.id, v === true)} />
-                  </Table.Cell>
-                  <Table.RowHeaderCell className="dc-ws-table__name">
-                    <Link to={w.status === "CREATING" ? `/workspace/${w.id}/launch` : `/workspace/${w.id}`} className="dc-ws-link" title={w.description || w.name}>
-                      {w.name}
-                    </Link>
-                  </Table.RowHeaderCell>
-                  <Table.Cell>{w.type}</Table.Cell>
-                  <Table.Cell justify="end">{w.documentCount}</Table.Cell>
-                  <Table.Cell>
-                    <WorkspaceStatus ws={w} />
-                  </Table.Cell>
-                  <Table.Cell className="dc-nowrap">{formatDateTime(w.createdAt)}</Table.Cell>
-                  <Table.Cell className="dc-nowrap">{formatDateTime(w.lastUsedAt)}</Table.Cell>
-                  <Table.Cell>
-                    <RowMenu ws={w} onOpen={() => navigate(`/workspace/${w.id}`)} onDelete={() => askDelete([w.id], true)} />
-                  </Table.Cell>
-                </Table.Row>
-              ))
-            )}
-          </Table.Body>
-        </Table.Root>
+        <SelectableTable
+          items={workspaces}
+          selected={selected}
+          onSelectAll={setSelected}
+          onToggle={toggle}
+          selectAllLabel="Select all workspaces"
+          rowTestId="workspace-row"
+          name={{
+            className: "dc-ws-table__name",
+            cell: (w) => (
+              <Link to={w.status === "CREATING" ? `/workspace/${w.id}/launch` : `/workspace/${w.id}`} className="dc-ws-link" title={w.description || w.name}>
+                {w.name}
+              </Link>
+            ),
+          }}
+          columns={[
+            { header: "Type", cell: (w) => w.type },
+            { header: "Documents", justify: "end", cell: (w) => w.documentCount },
+            { header: "Status", cell: (w) => <WorkspaceStatus ws={w} /> },
+            { header: "Created", className: "dc-nowrap", cell: (w) => formatDateTime(w.createdAt) },
+            { header: "Last used", className: "dc-nowrap", cell: (w) => formatDateTime(w.lastUsedAt) },
+          ]}
+          actions={(w) => <RowMenu ws={w} onOpen={() => navigate(`/workspace/${w.id}`)} onDelete={() => askDelete([w.id], true)} />}
+          empty={
+            <div className="dc-ws-empty" data-testid="workspaces-empty">
+              <WorkspaceIcon size={28} />
+              <Text size="2" color="gray">
+                {emptyLabel}
+              </Text>
+            </div>
+          }
+        />
       </section>
 
       {/* Mobile and tablet (< 1025 px) */}

@@ -1,26 +1,27 @@
-import { Badge, Button, Callout, Flex, Heading, RadioCards, Text, TextArea, TextField } from "@radix-ui/themes";
+import { Button, Callout, Heading, Text } from "@radix-ui/themes";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { AlertIcon, CheckCircleIcon, FileIcon } from "#app/components/icons";
-import { WelcomeIllustration } from "#app/components/illustrations/welcome";
+import { AlertIcon } from "#app/components/icons";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { useToast } from "#app/components/toast";
 import { CsrfInput } from "#app/components/csrf-input";
 import {
   ChatPreferenceFields,
   fromPreferenceValues,
-  preferenceLabel,
   preferenceOptions,
   startingPreferenceValues,
   type ChatPreferenceValues,
 } from "#app/components/workspace/chat-preferences";
 import { FilePicker, MAX_PICKED } from "#app/components/workspace/file-picker";
 import { pickState, quickWorkspaceName, type PickableDocument } from "#app/components/workspace/types";
+import { DetailsStep, validateDetails, type DetailErrors, type WorkspaceDetails } from "#app/components/workspace/wizard-details-step";
+import { QuickWorkspaceForm } from "#app/components/workspace/wizard-quick-form";
+import { ReviewStep } from "#app/components/workspace/wizard-review-step";
+import { WIZARD_STEPS, WizardSteps } from "#app/components/workspace/wizard-steps";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";
-import { workspaceDetailsSchema } from "#domain/workspace/workspace-rules";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
@@ -30,17 +31,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceS
 export const meta: MetaFunction = () => [{ title: "Create Workspace | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "Workspaces", page: "Create Workspace", sectionTo: "/history/workspaces" } };
 
-const STEPS = [
-  { label: "Workspace Details", header: "Add Workspace Related Details" },
-  { label: "Chat Preferences", header: "Customise Chat Preferences" },
-  { label: "File Details", header: "Add File Related Details" },
-  { label: "Review and Launch", header: "Review and Launch" },
-] as const;
-
-const TYPE_TEXT = {
-  Conversation: "Ask questions about your documents and get answers with citations.",
-  "Resume Builder": "Let the AI draft and edit a LaTeX resume from your documents.",
-} as const;
+const STEPS = WIZARD_STEPS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -107,20 +98,6 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-type Details = { name: string; description: string; type: string };
-type DetailErrors = Partial<Record<keyof Details, string>>;
-
-function validateDetails(details: Details): DetailErrors {
-  const parsed = workspaceDetailsSchema.safeParse({ ...details, type: details.type || undefined });
-  if (parsed.success) return {};
-  const errors: DetailErrors = {};
-  for (const issue of parsed.error.issues) {
-    const key = issue.path[0] as keyof Details;
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
 export default function CreateWorkspacePage() {
   const hydrated = useHydrated();
   const { documents, initialIds, quick: quickParam, allowance, preferenceOptions: modelOptions, startingPreferences } = useLoaderData<typeof loader>();
@@ -132,7 +109,7 @@ export default function CreateWorkspacePage() {
 
   const [quick, setQuick] = useState(quickParam);
   const [step, setStep] = useState(0);
-  const [details, setDetails] = useState<Details>({ name: "", description: "", type: "Conversation" });
+  const [details, setDetails] = useState<WorkspaceDetails>({ name: "", description: "", type: "Conversation" });
   const [errors, setErrors] = useState<DetailErrors>({});
   const [prefs, setPrefs] = useState<ChatPreferenceValues>(startingPreferences);
   const [picked, setPicked] = useState<string[]>(() => initialIds.slice(0, MAX_PICKED));
@@ -227,103 +204,22 @@ export default function CreateWorkspacePage() {
       ) : null}
 
       {quick ? (
-        <section className="dc-ws-card dc-ws-quick" aria-labelledby="quick-heading">
-          <Heading as="h2" size="4" id="quick-heading" ref={headingRef} tabIndex={-1}>
-            Name your workspace
-          </Heading>
-          <Form
-            method="post"
-            className="dc-ws-quick__form"
-            onSubmit={(event) => {
-              if (!quickName.trim()) {
-                event.preventDefault();
-                setQuickError("This field is required");
-              }
-            }}
-          >
-            {hidden}
-            <input type="hidden" name="type" value="Conversation" />
-            {quickDocs.map((d) => (
-              <input key={d.id} type="hidden" name="documentId" value={d.id} />
-            ))}
-            <div className="dc-ws-field">
-              <Text as="label" htmlFor="quick-name" size="2" weight="medium">
-                Workspace name
-              </Text>
-              <TextField.Root
-                id="quick-name"
-                name="name"
-                size="3"
-                value={quickName}
-                onChange={(e) => {
-                  setQuickName(e.currentTarget.value);
-                  setQuickError(null);
-                }}
-                aria-invalid={quickError ? true : undefined}
-                aria-describedby={quickError ? "quick-name-error" : undefined}
-              />
-              {quickError ? (
-                <Text size="1" color="red" id="quick-name-error" role="alert">
-                  {quickError}
-                </Text>
-              ) : null}
-            </div>
-            <div>
-              <Text as="p" size="2" weight="medium" mb="2">
-                Files ({quickDocs.length})
-              </Text>
-              {quickDocs.length === 0 ? (
-                <Callout.Root color="gray" variant="surface">
-                  <Callout.Text>
-                    No ready files were chosen. Pick files in{" "}
-                    <Link to="/history/documents" className="dc-ws-link">
-                      My Documents
-                    </Link>{" "}
-                    or{" "}
-                    <button type="button" className="dc-ws-link dc-ws-link--button" onClick={() => switchMode(false)}>
-                      use the full wizard
-                    </button>
-                    .
-                  </Callout.Text>
-                </Callout.Root>
-              ) : (
-                <ul className="dc-ws-review__files" data-testid="quick-files">
-                  {quickDocs.map((d) => (
-                    <li key={d.id}>
-                      <FileIcon size={16} />
-                      <span className="dc-ws-ellipsis">{d.name}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {chosenDocs.length > quickDocs.length ? (
-                <Text as="p" size="1" color="gray" mt="2">
-                  {chosenDocs.length - quickDocs.length} in-progress or failed file(s) were left out.
-                </Text>
-              ) : null}
-            </div>
-            <Flex justify="end">
-              <Button type="submit" size="3" disabled={quickDocs.length === 0 || limitReached} loading={submitting}>
-                Save and Launch
-              </Button>
-            </Flex>
-          </Form>
-        </section>
+        <QuickWorkspaceForm
+          headingRef={headingRef}
+          hidden={hidden}
+          quickDocs={quickDocs}
+          chosenCount={chosenDocs.length}
+          switchMode={switchMode}
+          submitting={submitting}
+          limitReached={limitReached}
+          quickName={quickName}
+          setQuickName={setQuickName}
+          quickError={quickError}
+          setQuickError={setQuickError}
+        />
       ) : (
         <div className="dc-ws-wizard">
-          <aside className="dc-ws-wizard__aside" aria-label="Steps">
-            <ol className="dc-ws-steps">
-              {STEPS.map((s, i) => (
-                <li key={s.label} className={`dc-ws-steps__item${i === step ? " is-current" : ""}${i < step ? " is-done" : ""}`} aria-current={i === step ? "step" : undefined}>
-                  <span className="dc-ws-steps__dot" aria-hidden="true">
-                    {i < step ? <CheckCircleIcon size={16} /> : i + 1}
-                  </span>
-                  <span>{s.label}</span>
-                </li>
-              ))}
-            </ol>
-            <WelcomeIllustration className="dc-ws-wizard__art" />
-          </aside>
+          <WizardSteps step={step} />
 
           <section className="dc-ws-card dc-ws-wizard__main" aria-labelledby="step-heading">
             <Text size="2" color="gray" className="dc-ws-wizard__counter">
@@ -334,139 +230,13 @@ export default function CreateWorkspacePage() {
             </Heading>
 
             <div className="dc-ws-wizard__body">
-              {step === 0 ? (
-                <form
-                  id="details-form"
-                  className="dc-ws-form"
-                  noValidate
-                  onSubmit={(event) => {
-                    event.preventDefault();
-                    next();
-                  }}
-                >
-                  <div className="dc-ws-field">
-                    <Text as="label" htmlFor="ws-name" size="2" weight="medium">
-                      Workspace name <span aria-hidden="true">*</span>
-                    </Text>
-                    <TextField.Root
-                      id="ws-name"
-                      size="3"
-                      placeholder="e.g. Biology revision"
-                      value={details.name}
-                      onChange={(e) => {
-                        const name = e.currentTarget.value;
-                        setDetails((d) => ({ ...d, name }));
-                        if (errors.name) setErrors((er) => ({ ...er, name: undefined }));
-                      }}
-                      aria-invalid={errors.name ? true : undefined}
-                      aria-describedby={errors.name ? "ws-name-error" : undefined}
-                      aria-required
-                    />
-                    {errors.name ? (
-                      <Text size="1" color="red" id="ws-name-error" role="alert">
-                        {errors.name}
-                      </Text>
-                    ) : null}
-                  </div>
-                  <div className="dc-ws-field">
-                    <Text as="label" htmlFor="ws-description" size="2" weight="medium">
-                      Description <Text color="gray">(optional)</Text>
-                    </Text>
-                    <TextArea
-                      id="ws-description"
-                      size="3"
-                      rows={3}
-                      placeholder="What is this workspace for?"
-                      value={details.description}
-                      onChange={(e) => {
-                        const description = e.currentTarget.value;
-                        setDetails((d) => ({ ...d, description }));
-                      }}
-                    />
-                  </div>
-                  <fieldset className="dc-ws-fieldset" aria-describedby={errors.type ? "ws-type-error" : undefined}>
-                    <legend className="dc-ws-legend">
-                      Workspace type <span aria-hidden="true">*</span>
-                    </legend>
-                    <RadioCards.Root
-                      value={details.type}
-                      onValueChange={(type) => setDetails((d) => ({ ...d, type }))}
-                      columns={{ initial: "1", sm: "2" }}
-                      aria-label="Workspace type"
-                    >
-                      {(["Conversation", "Resume Builder"] as const).map((t) => (
-                        <RadioCards.Item key={t} value={t} className="dc-ws-type">
-                          <Flex direction="column" gap="1" width="100%">
-                            <Text weight="bold">{t}</Text>
-                            <Text size="2" color="gray">
-                              {TYPE_TEXT[t]}
-                            </Text>
-                          </Flex>
-                        </RadioCards.Item>
-                      ))}
-                    </RadioCards.Root>
-                    {errors.type ? (
-                      <Text size="1" color="red" id="ws-type-error" role="alert">
-                        {errors.type}
-                      </Text>
-                    ) : null}
-                  </fieldset>
-                </form>
-              ) : null}
+              {step === 0 ? <DetailsStep details={details} setDetails={setDetails} errors={errors} setErrors={setErrors} next={next} /> : null}
 
               {step === 1 ? <ChatPreferenceFields values={prefs} onChange={setPrefs} options={modelOptions} /> : null}
 
               {step === 2 ? <FilePicker documents={documents} picked={pickedDocs.map((d) => d.id)} onToggle={toggle} onLimit={onLimit} /> : null}
 
-              {step === 3 ? (
-                <dl className="dc-ws-review" data-testid="review">
-                  <div>
-                    <dt>Name</dt>
-                    <dd>{details.name}</dd>
-                  </div>
-                  <div>
-                    <dt>Description</dt>
-                    <dd>{details.description || <Text color="gray">No description</Text>}</dd>
-                  </div>
-                  <div>
-                    <dt>Type</dt>
-                    <dd>
-                      <Badge variant="soft" radius="full">
-                        {details.type}
-                      </Badge>
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Chat preferences</dt>
-                    <dd>
-                      Text: {preferenceLabel("text", prefs.text, modelOptions)}
-                      <br />
-                      Image: {preferenceLabel("image", prefs.image, modelOptions)}
-                      <br />
-                      Embedding: {preferenceLabel("embedding", prefs.embedding, modelOptions)}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Files ({pickedDocs.length})</dt>
-                    <dd>
-                      {pickedDocs.length === 0 ? (
-                        <Text color="red" size="2">
-                          No files selected. Go back to File Details and pick at least one.
-                        </Text>
-                      ) : (
-                        <ul className="dc-ws-review__files">
-                          {pickedDocs.map((d) => (
-                            <li key={d.id}>
-                              <FileIcon size={16} />
-                              <span className="dc-ws-ellipsis">{d.name}</span>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </dd>
-                  </div>
-                </dl>
-              ) : null}
+              {step === 3 ? <ReviewStep details={details} prefs={prefs} modelOptions={modelOptions} pickedDocs={pickedDocs} /> : null}
             </div>
 
             <Form method="post" className="dc-ws-wizard__nav">

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { END_MARKER } from "#application/conversation/end-marker-guard";
+import { answerStreamBody } from "#application/conversation/answer-stream";
 import { isDomainError } from "#domain/shared/domain-error";
 import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
@@ -50,32 +50,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
     // Pull the first event before answering, so refusals (no files, limits, read-only) are JSON errors, not a broken stream.
     const first = await stream.next();
-    const encoder = new TextEncoder();
-    const body$ = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (!first.done) enqueue(controller, first.value);
-      },
-      async pull(controller) {
-        const next = await stream.next().catch((error: unknown) => ({ done: true as const, value: undefined, error }));
-        if ("error" in next) {
-          // A provider's readable reason (rate limit, refused key, cut stream) reaches the chat; anything else stays generic.
-          const error = isDomainError(next.error) ? { code: next.error.code, message: next.error.message } : { code: "MESSAGE_CREATION_FAILURE", message: "The answer could not be completed. Please regenerate it." };
-          controller.enqueue(encoder.encode(`\n${END_MARKER}${JSON.stringify({ error })}`));
-          controller.close();
-          return;
-        }
-        if (next.done) return controller.close();
-        enqueue(controller, next.value);
-      },
-      async cancel() {
-        await stream.return(undefined);
-      },
-    });
-    function enqueue(controller: ReadableStreamDefaultController<Uint8Array>, event: Awaited<ReturnType<typeof stream.next>>["value"]) {
-      if (!event) return;
-      if (event.type === "text") controller.enqueue(encoder.encode(event.text));
-      else controller.enqueue(encoder.encode(`${END_MARKER}${JSON.stringify(event.metadata)}`));
-    }
+    const body$ = answerStreamBody(
+      first,
+      stream,
+      (event) => (event.type === "text" ? { text: event.text } : { end: event.metadata }),
+      // A provider's readable reason (rate limit, refused key, cut stream) reaches the chat; anything else stays generic.
+      (error) => (isDomainError(error) ? { code: error.code, message: error.message } : { code: "MESSAGE_CREATION_FAILURE", message: "The answer could not be completed. Please regenerate it." }),
+    );
     return new Response(body$, {
       headers: {
         "Content-Type": "text/plain; charset=utf-8",

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { answerStreamBody } from "#application/conversation/answer-stream";
 import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser } from "#app/utils/session.server";
 import { isDomainError } from "#domain/shared/domain-error";
 
-const END_MARKER = "[END]";
 const bodySchema = z.object({ model: z.string().max(200).optional() });
 
 /**
@@ -29,32 +29,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const events = model.streamAnswer({ question: "Reply with the single word OK.", history: [], passages: [], language: "English" }, request.signal)[Symbol.asyncIterator]();
     // The first event decides between a JSON error (refused key, unreachable) and a stream.
     const first = await events.next();
-    const encoder = new TextEncoder();
-    const write = (controller: ReadableStreamDefaultController<Uint8Array>, event: typeof first.value) => {
-      if (!event) return;
-      if (event.type === "text") controller.enqueue(encoder.encode(event.text));
-      else controller.enqueue(encoder.encode(`${END_MARKER}${JSON.stringify({ model: model.id, usage: event.usage })}`));
-    };
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (first.done) controller.close();
-        else write(controller, first.value);
-      },
-      async pull(controller) {
-        try {
-          const next = await events.next();
-          if (next.done) return controller.close();
-          write(controller, next.value);
-        } catch (error) {
-          const message = isDomainError(error) ? { code: error.code, message: error.message } : { code: "PROVIDER_ERROR", message: "The provider could not answer." };
-          controller.enqueue(encoder.encode(`\n${END_MARKER}${JSON.stringify({ error: message })}`));
-          controller.close();
-        }
-      },
-      async cancel() {
-        await events.return?.();
-      },
-    });
+    const body = answerStreamBody(
+      first,
+      events,
+      (event) => (event.type === "text" ? { text: event.text } : { end: { model: model.id, usage: event.usage } }),
+      (error) => (isDomainError(error) ? { code: error.code, message: error.message } : { code: "PROVIDER_ERROR", message: "The provider could not answer." }),
+    );
     return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
   } catch (error) {
     return apiErrorResponse(error);

@@ -1,18 +1,21 @@
-import { Button, Dialog, DropdownMenu, Flex, Heading, IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { Button, Dialog, Flex, IconButton, Text, Tooltip } from "@radix-ui/themes";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, FileIcon, HomeIcon, PlusIcon, SettingsIcon } from "#app/components/icons";
-import { LogoMark } from "#app/components/logo";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
+import { ChatIcon, ChevronDownIcon, ChevronRightIcon, CloseIcon, FileIcon, FilePlusIcon, HomeIcon, SearchIcon, SettingsIcon } from "#app/components/icons";
 import { throwWorkspacePageError } from "#app/components/workspace/api.server";
 import { AttachDialog } from "#app/components/workspace/attach-dialog";
 import { ChatSlot } from "#app/components/workspace/chat-slot";
 import { fromPreferenceValues, preferenceOptions, toPreferenceValues } from "#app/components/workspace/chat-preferences";
-import { DocumentFrame, documentDownloadUrl } from "#app/components/workspace/document-frame";
+import { DocumentFrame } from "#app/components/workspace/document-frame";
+import { MobileFileBar } from "#app/components/workspace/mobile-file-bar";
+import { MobileFileGrid } from "#app/components/workspace/mobile-file-grid";
+import { useFullscreen } from "#app/components/workspace/use-fullscreen";
+import { useWorkspaceSession } from "#app/components/workspace/use-workspace-session";
+import { WorkspaceSidebar } from "#app/components/workspace/workspace-sidebar";
 import { FileTabs } from "#app/components/viewer/file-tabs";
 import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
-import { ArrowLeftIcon, ChatIcon, ChevronDownIcon, DotsIcon, ExitFullscreenIcon, FilePlusIcon, FullscreenIcon, SearchIcon } from "#app/components/workspace/glyphs";
 import { SettingsDialog, type SettingsActionResult } from "#app/components/workspace/settings-dialog";
 import type { PickableDocument } from "#app/components/workspace/types";
 import { useCsrfToken } from "#app/components/use-csrf";
@@ -28,10 +31,8 @@ import { redirectWithToast } from "#app/utils/toast.server";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d ? `${d.workspace.name} | ${d.productName}` : "Workspace | DocuChat" }];
 
-const SHOW_PAGE = 6;
 const NEW_CHAT = "new-chat";
 const FLASH_MS = 1000;
-const MOBILE_NAME_MAX = 15;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -108,11 +109,9 @@ export default function WorkspaceRoute() {
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
-type Session = { activeFileIds: string[]; openFileId: string | null; activeConversationId: string | null };
 
 function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, preferenceOptions: modelOptions }: LoaderData) {
   const hydrated = useHydrated();
-  const navigate = useNavigate();
   const revalidator = useRevalidator();
   const csrfToken = useCsrfToken();
   const docs = workspace.documents;
@@ -135,10 +134,6 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
   const [mobileChatOpen, setMobileChatOpen] = useState(false);
   const [attachOpen, setAttachOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [fullscreen, setFullscreen] = useState(false);
-  const [filesAll, setFilesAll] = useState(false);
-  const [chatsAll, setChatsAll] = useState(false);
-  const [hidden, setHidden] = useState<string[]>([]);
 
   // Drop tabs of documents that left the workspace.
   useEffect(() => {
@@ -147,71 +142,13 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
   }, [docById]);
 
   // ---- session save on leaving -------------------------------------------------------------
-  const session: Session = { activeFileIds: openIds, openFileId: activeId, activeConversationId: conversationId === NEW_CHAT ? null : conversationId };
-  const sessionRef = useRef(session);
-  sessionRef.current = session;
-  const savedRef = useRef(false);
+  const switchTo = useWorkspaceSession(workspace.id, csrfToken, {
+    activeFileIds: openIds,
+    openFileId: activeId,
+    activeConversationId: conversationId === NEW_CHAT ? null : conversationId,
+  });
 
-  const sendSession = useCallback(
-    (mode: "beacon" | "fetch") => {
-      const s = sessionRef.current;
-      const url = `/api/workspaces/${encodeURIComponent(workspace.id)}/session`;
-      if (mode === "beacon" && typeof navigator.sendBeacon === "function") {
-        const form = new FormData();
-        form.set("csrf", csrfToken);
-        form.set("activeFileIds", JSON.stringify(s.activeFileIds));
-        if (s.openFileId) form.set("openFileId", s.openFileId);
-        if (s.activeConversationId) form.set("activeConversationId", s.activeConversationId);
-        if (navigator.sendBeacon(url, form)) return Promise.resolve();
-      }
-      return fetch(url, {
-        method: "POST",
-        keepalive: true,
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken },
-        body: JSON.stringify(s),
-      }).then(
-        () => undefined,
-        () => undefined,
-      );
-    },
-    [workspace.id, csrfToken],
-  );
-
-  useEffect(() => {
-    const onPageHide = () => void sendSession("beacon");
-    window.addEventListener("pagehide", onPageHide);
-    return () => {
-      window.removeEventListener("pagehide", onPageHide);
-      // In-app navigation away (the component unmounts): save unless a switch already did.
-      if (!savedRef.current) void sendSession("beacon");
-    };
-  }, [sendSession]);
-
-  // A chat switched to (or just created) is saved at once: a reload's beacon can lose the race with the next page's loader.
-  const savedConversation = useRef(session.activeConversationId);
-  useEffect(() => {
-    if (session.activeConversationId === savedConversation.current || !session.activeConversationId) return;
-    savedConversation.current = session.activeConversationId;
-    void sendSession("fetch");
-  }, [session.activeConversationId, sendSession]);
-
-  const switchTo = async (id: string) => {
-    savedRef.current = true;
-    await sendSession("fetch");
-    navigate(`/workspace/${id}`);
-  };
-
-  // ---- fullscreen (Escape exits: the browser leaves fullscreen itself) ------------------------
-  useEffect(() => {
-    const onChange = () => setFullscreen(Boolean(document.fullscreenElement));
-    document.addEventListener("fullscreenchange", onChange);
-    return () => document.removeEventListener("fullscreenchange", onChange);
-  }, []);
-  const toggleFullscreen = () => {
-    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
-    else void document.documentElement.requestFullscreen?.().catch(() => undefined);
-  };
+  const [fullscreen, toggleFullscreen] = useFullscreen();
 
   // ---- files and tabs --------------------------------------------------------------------
   const openFile = (id: string) => {
@@ -244,9 +181,6 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
   const activeConversation = conversations.find((c) => c.id === conversationId);
   const chatTitle = activeConversation?.title || "New Chat";
   const sidebarOpen = !collapsed || flash;
-  const shownFiles = filesAll ? docs : docs.slice(0, SHOW_PAGE);
-  const shownChats = chatsAll ? conversations : conversations.slice(0, SHOW_PAGE);
-  const cardDocs = docs.filter((d) => !hidden.includes(d.documentId));
   const preferences = toPreferenceValues(workspace.chatPreference);
 
   const switcherTrigger = (
@@ -298,129 +232,31 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
       {/* ---- Sidebar (above 1024 px): 250 px, or a 20 px strip ---- */}
       <aside className="dc-wsx-sidebar" aria-label="Workspace sidebar" data-testid="workspace-sidebar">
         {sidebarOpen ? (
-          <div className="dc-wsx-sidebar__inner">
-            <div className="dc-wsx-sidebar__top">
-              <Link to="/" className="dc-wsx-brand" aria-label={`${productName} home`}>
-                <LogoMark size={26} />
-                <span>{productName}</span>
-              </Link>
-              <Tooltip content={fullscreen ? "Exit fullscreen (Esc)" : "Fullscreen"}>
-                <IconButton variant="ghost" color="gray" size="1" onClick={toggleFullscreen} aria-label={fullscreen ? "Exit fullscreen" : "Fullscreen"} aria-pressed={fullscreen}>
-                  {fullscreen ? <ExitFullscreenIcon size={16} /> : <FullscreenIcon size={16} />}
-                </IconButton>
-              </Tooltip>
-              <Tooltip content="Collapse sidebar">
-                <IconButton variant="ghost" color="gray" size="1" onClick={() => setCollapsed(true)} aria-label="Collapse sidebar" data-testid="collapse-sidebar">
-                  <ChevronLeftIcon size={16} />
-                </IconButton>
-              </Tooltip>
-            </div>
-
-            <WorkspaceSwitcher items={switcher} currentId={workspace.id} onSwitch={switchTo} trigger={switcherTrigger} />
-
-            <Flex direction="column" gap="2">
-              <Button asChild variant="soft" size="2">
-                <Link to="/workspace/create" data-testid="sidebar-create-workspace">
-                  <PlusIcon size={16} />
-                  Create Workspace
-                </Link>
-              </Button>
-              <Button size="2" onClick={newChat} data-testid="chat-now">
-                <ChatIcon size={16} />
-                Chat Now
-              </Button>
-            </Flex>
-
-            <section className={`dc-wsx-section${flash ? " is-highlight" : ""}`} aria-labelledby="related-files">
-              <div className="dc-wsx-section__head">
-                <Heading as="h2" size="2" weight="bold" id="related-files">
-                  Related Files ({docs.length})
-                </Heading>
-                {isResume ? null : (
-                  <Tooltip content="Attach files">
-                    <IconButton variant="ghost" size="1" aria-label="Attach files" onClick={() => setAttachOpen(true)} data-testid="open-attach">
-                      <FilePlusIcon size={16} />
-                    </IconButton>
-                  </Tooltip>
-                )}
-              </div>
-              {docs.length === 0 ? (
-                <Text size="1" color="gray">
-                  No files yet.
-                </Text>
-              ) : (
-                <ul className="dc-wsx-list" data-testid="related-files">
-                  {shownFiles.map((d) => (
-                    <li key={d.documentId}>
-                      <button
-                        type="button"
-                        className={`dc-wsx-list__item${d.documentId === activeId ? " is-active" : ""}`}
-                        onClick={() => openFile(d.documentId)}
-                        title={d.documentName}
-                        data-testid="related-file"
-                        data-name={d.documentName}
-                        aria-current={d.documentId === activeId ? "true" : undefined}
-                      >
-                        <FileIcon size={14} />
-                        <span className="dc-ws-ellipsis">{d.documentName}</span>
-                        {openIds.includes(d.documentId) ? <span className="dc-wsx-list__dot" aria-label="open" /> : null}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {docs.length > SHOW_PAGE ? (
-                <button type="button" className="dc-ws-link dc-ws-link--button dc-wsx-more" onClick={() => setFilesAll((v) => !v)}>
-                  {filesAll ? "show Less" : "show More"}
-                </button>
-              ) : null}
-            </section>
-
-            <section className="dc-wsx-section" aria-labelledby="workspace-chats">
-              <div className="dc-wsx-section__head">
-                <Heading as="h2" size="2" weight="bold" id="workspace-chats">
-                  Workspace Chats
-                </Heading>
-              </div>
-              {conversations.length === 0 ? (
-                <Text size="1" color="gray">
-                  No chats yet.
-                </Text>
-              ) : (
-                <ul className="dc-wsx-list" data-testid="workspace-chats">
-                  {shownChats.map((c) => (
-                    <li key={c.id}>
-                      <button
-                        type="button"
-                        className={`dc-wsx-list__item${c.id === conversationId ? " is-active" : ""}`}
-                        onClick={() => {
-                          setConversationId(c.id);
-                          setChatOpen(true);
-                        }}
-                        title={c.title || "New Chat"}
-                        aria-current={c.id === conversationId ? "true" : undefined}
-                      >
-                        <ChatIcon size={14} />
-                        <span className="dc-ws-ellipsis">{c.title || "New Chat"}</span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {conversations.length > SHOW_PAGE ? (
-                <button type="button" className="dc-ws-link dc-ws-link--button dc-wsx-more" onClick={() => setChatsAll((v) => !v)}>
-                  {chatsAll ? "show Less" : "show More"}
-                </button>
-              ) : null}
-            </section>
-
-            <div className="dc-wsx-sidebar__foot">
-              <Button variant="ghost" color="gray" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
-                <SettingsIcon size={16} />
-                Workspace Settings
-              </Button>
-            </div>
-          </div>
+          <WorkspaceSidebar
+            productName={productName}
+            workspaceId={workspace.id}
+            switcher={switcher}
+            switcherTrigger={switcherTrigger}
+            onSwitch={switchTo}
+            fullscreen={fullscreen}
+            onToggleFullscreen={toggleFullscreen}
+            onCollapse={() => setCollapsed(true)}
+            flash={flash}
+            isResume={isResume}
+            docs={docs}
+            openIds={openIds}
+            activeId={activeId}
+            onOpenFile={openFile}
+            onAttach={() => setAttachOpen(true)}
+            conversations={conversations}
+            conversationId={conversationId}
+            onOpenChat={(id) => {
+              setConversationId(id);
+              setChatOpen(true);
+            }}
+            onNewChat={newChat}
+            onOpenSettings={() => setSettingsOpen(true)}
+          />
         ) : (
           <button type="button" className="dc-wsx-sidebar__strip" onClick={() => setCollapsed(false)} aria-label="Expand sidebar" data-testid="expand-sidebar">
             <ChevronRightIcon size={14} />
@@ -460,30 +296,7 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
                 <div className="dc-wsx-desktop-only">
                   <FileTabs tabs={tabs} activeId={activeId} onSelect={setActiveId} onClose={closeFile} panelId="doc-panel" />
                 </div>
-                <div className="dc-wsx-mobile-only dc-wsx-filebar" data-testid="mobile-filebar">
-                  <IconButton variant="ghost" color="gray" aria-label="All files" onClick={() => setActiveId(null)}>
-                    <ArrowLeftIcon size={18} />
-                  </IconButton>
-                  <DropdownMenu.Root>
-                    <DropdownMenu.Trigger>
-                      <button type="button" className="dc-wsx-switch dc-wsx-switch--file" aria-label={`Open files, current: ${activeDoc.documentName}`}>
-                        <span className="dc-ws-ellipsis">{activeDoc.documentName}</span>
-                        {openIds.length > 1 ? <Text size="1" color="gray">+{openIds.length - 1}</Text> : null}
-                        <ChevronDownIcon size={14} />
-                      </button>
-                    </DropdownMenu.Trigger>
-                    <DropdownMenu.Content>
-                      {tabs.map((t) => (
-                        <DropdownMenu.Item key={t.id} onSelect={() => setActiveId(t.id)}>
-                          {t.name}
-                        </DropdownMenu.Item>
-                      ))}
-                    </DropdownMenu.Content>
-                  </DropdownMenu.Root>
-                  <IconButton variant="ghost" color="gray" aria-label={`Close ${activeDoc.documentName}`} onClick={() => closeFile(activeDoc.documentId)}>
-                    <CloseIcon size={16} />
-                  </IconButton>
-                </div>
+                <MobileFileBar activeDoc={activeDoc} tabs={tabs} openCount={openIds.length} onSelect={setActiveId} onClose={closeFile} />
                 <div role="tabpanel" id="doc-panel" aria-labelledby={`doc-tab-${activeDoc.documentId}`} className="dc-wsx-panel">
                   <DocumentFrame document={activeDoc} chatOpen={chatOpen && !capturing} />
                 </div>
@@ -504,53 +317,7 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
                     Open a Document
                   </Button>
                 </div>
-                <section className="dc-wsx-mobile-only dc-wsx-grid-wrap" aria-label="Workspace files">
-                  <Heading as="h2" size="4" className="dc-wsx-grid-title">
-                    {workspace.name}
-                  </Heading>
-                  {cardDocs.length === 0 ? (
-                    <Text as="p" size="2" color="gray">
-                      {docs.length === 0 ? "Please add files to chat" : "All files are hidden from this view. Reload to show them again."}
-                    </Text>
-                  ) : (
-                    <ul className="dc-wsx-grid" data-testid="file-grid">
-                      {cardDocs.map((d) => (
-                        <li key={d.documentId} className="dc-wsx-fcard" data-testid="file-card" data-name={d.documentName}>
-                          <button type="button" className="dc-wsx-fcard__open" onClick={() => openFile(d.documentId)} title={d.documentName}>
-                            <span className="dc-wsx-fcard__icon" aria-hidden="true">
-                              <FileIcon size={22} />
-                            </span>
-                            <span className="dc-wsx-fcard__name">
-                              {d.documentName.length > MOBILE_NAME_MAX ? `${d.documentName.slice(0, MOBILE_NAME_MAX)}…` : d.documentName}
-                            </span>
-                            <Text size="1" color="gray">
-                              {(d.kind ?? d.documentType).toUpperCase()} · {d.pageCount} {d.pageCount === 1 ? "page" : "pages"}
-                            </Text>
-                          </button>
-                          <DropdownMenu.Root>
-                            <DropdownMenu.Trigger>
-                              <IconButton variant="ghost" color="gray" size="1" className="dc-wsx-fcard__menu" aria-label={`Actions for ${d.documentName}`}>
-                                <DotsIcon size={16} />
-                              </IconButton>
-                            </DropdownMenu.Trigger>
-                            <DropdownMenu.Content align="end">
-                              <DropdownMenu.Item onSelect={() => openFile(d.documentId)}>Open</DropdownMenu.Item>
-                              <DropdownMenu.Item asChild>
-                                <a href={documentDownloadUrl(d.documentId)} download>
-                                  Download
-                                </a>
-                              </DropdownMenu.Item>
-                              <DropdownMenu.Separator />
-                              <DropdownMenu.Item color="red" onSelect={() => setHidden((h) => [...h, d.documentId])}>
-                                Remove from view
-                              </DropdownMenu.Item>
-                            </DropdownMenu.Content>
-                          </DropdownMenu.Root>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </section>
+                <MobileFileGrid workspaceName={workspace.name} docs={docs} onOpenFile={openFile} />
               </>
             )}
           </main>

@@ -12,6 +12,7 @@ import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
+import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
@@ -51,6 +52,7 @@ export async function getServices() {
     libraryQueries: runtime.container.get(LibraryQueries),
     workspaces: runtime.container.get(WorkspaceService),
     workspaceQueries: runtime.container.get(WorkspaceQueries),
+    assessments: runtime.container.get(AssessmentService),
     conversations: runtime.container.get(ConversationService),
     keysets: runtime.container.get(KeysetService),
     chatLayouts: runtime.container.get(ChatLayoutService),

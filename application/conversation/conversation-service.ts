@@ -27,8 +27,8 @@ import {
 } from "#domain/conversation/conversation";
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
-import { CONVERSATIONS, type ConversationReadModel, MESSAGE_USAGE, MESSAGES, type MessageReadModel, type MessageUsageReadModel } from "#projections/conversation/conversations.projector";
-import { EndMarkerGuard } from "./end-marker-guard";
+import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadModel, messagesOf, ownedConversation, questionsAsked } from "#projections/conversation/conversations.queries";
+import { EndMarkerGuard } from "./answer-stream";
 import { retrievePassages } from "./retrieval";
 
 /** Passages handed to the model per question. */
@@ -294,25 +294,21 @@ export class ConversationService {
 
   /** Questions the owner has asked, in all conversations (the dashboard's Messages tile). */
   async questionCount(ownerId: string): Promise<number> {
-    return this.readModels.collection<MessageUsageReadModel>(MESSAGE_USAGE).count({ ownerId });
+    return questionsAsked(this.readModels, ownerId);
   }
 
   async listForWorkspace(ownerId: string, workspaceId: string): Promise<ConversationReadModel[]> {
-    return this.readModels
-      .collection<ConversationReadModel>(CONVERSATIONS)
-      .find({ ownerId, workspaceId }, { sort: [{ field: "updatedAt", direction: "desc" }] });
+    return conversationsOfWorkspace(this.readModels, ownerId, workspaceId);
   }
 
   async messages(ownerId: string, conversationId: string): Promise<MessageReadModel[]> {
-    return this.readModels
-      .collection<MessageReadModel>(MESSAGES)
-      .find({ ownerId, conversationId }, { sort: [{ field: "createdAt", direction: "asc" }, { field: "id", direction: "asc" }] });
+    return messagesOf(this.readModels, ownerId, conversationId);
   }
 
   /** The owner's conversation; another user's id answers like a missing one. */
   async owned(ownerId: string, conversationId: string): Promise<ConversationReadModel> {
-    const conversation = await this.readModels.collection<ConversationReadModel>(CONVERSATIONS).get(conversationId);
-    if (!conversation || conversation.ownerId !== ownerId) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
+    const conversation = await ownedConversation(this.readModels, ownerId, conversationId);
+    if (!conversation) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
     return conversation;
   }
 
@@ -364,7 +360,7 @@ export class ConversationService {
 
   private async checkAllowance(ownerId: string) {
     const limit = PLANS[DEFAULT_PLAN].limits.messagesPerMonth;
-    const used = await this.readModels.collection<MessageUsageReadModel>(MESSAGE_USAGE).count({ ownerId, month: usageMonthKey(this.clock.now()) });
+    const used = await questionsAsked(this.readModels, ownerId, usageMonthKey(this.clock.now()));
     if (used >= limit) throw new DomainError("MESSAGE_CREATION_FAILURE", `You have used the ${limit} messages of your plan this month.`);
   }
 

@@ -1,4 +1,4 @@
-import type { ConversationReadModel, MessageReadModel } from "#projections/conversation/conversations.projector";
+import type { ConversationReadModel, MessageReadModel } from "#projections/conversation/conversations.queries";
 
 export interface TranscriptEntry {
   speaker: "You" | "DocuChat";

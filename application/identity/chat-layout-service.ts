@@ -9,8 +9,8 @@ import { handleCommand } from "#application/shared/command-handler";
 import { parseInput } from "#application/shared/parse";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { DomainError } from "#domain/shared/domain-error";
-import { type ChatLayout, chatLayoutChangeSchema, chatLayoutDecider, chatLayoutStreamId, DEFAULT_CHAT_LAYOUT } from "#domain/identity/chat-layout";
-import { CHAT_LAYOUTS, type ChatLayoutReadModel } from "#projections/identity/chat-layouts.projector";
+import { type ChatLayout, chatLayoutChangeSchema, chatLayoutDecider, chatLayoutStreamId } from "#domain/identity/chat-layout";
+import { chatLayoutOf } from "#projections/identity/chat-layouts.queries";
 
 /** The chat's font size, answer language, side and size, per account (spec 001 §2 Chat Settings). */
 @injectable()
@@ -24,10 +24,7 @@ export class ChatLayoutService {
   ) {}
 
   async get(userId: string): Promise<ChatLayout> {
-    const stored = await this.readModels.collection<ChatLayoutReadModel>(CHAT_LAYOUTS).get(userId);
-    if (!stored) return DEFAULT_CHAT_LAYOUT;
-    const { id: _id, ...layout } = stored;
-    return { ...DEFAULT_CHAT_LAYOUT, ...layout };
+    return chatLayoutOf(this.readModels, userId);
   }
 
   /** Applies any subset of the settings; each is checked and refused with a reason. Answers the whole layout. */

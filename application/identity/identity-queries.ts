@@ -2,7 +2,7 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { AppSettings } from "#application/shared/app-settings";
-import { type ConnectedAppReadModel, USERS, type UserReadModel } from "#projections/identity/users.projector";
+import { type ConnectedAppReadModel, type UserReadModel, userById } from "#projections/identity/users.queries";
 
 /** Connected Apps on the profile page (spec 001 §2): the provider and the email it vouched for. */
 export type ConnectedApp = ConnectedAppReadModel;
@@ -42,7 +42,7 @@ export class IdentityQueries {
   ) {}
 
   async currentUser(userId: string, impersonatorId: string | null): Promise<CurrentUser | null> {
-    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    const user = await userById(this.store, userId);
     if (!user) return null;
     const displayName = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
     const role: Role = impersonatorId
@@ -70,13 +70,13 @@ export class IdentityQueries {
 
   /** The stored picture key of a user (for the avatar route), or null. */
   async pictureKey(userId: string): Promise<string | null> {
-    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    const user = await userById(this.store, userId);
     return user?.pictureKey ?? null;
   }
 
   /** The OpenID providers linked to the account, oldest first. */
   async connectedApps(userId: string): Promise<ConnectedApp[]> {
-    const user = await this.store.collection<UserReadModel>(USERS).get(userId);
+    const user = await userById(this.store, userId);
     return [...(user?.connectedApps ?? [])].sort((a, b) => a.linkedAt.localeCompare(b.linkedAt));
   }
 }

@@ -12,7 +12,7 @@ import { type KeysetEvent, type KeysetState, keysetDecider, keysetNotFound, keys
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import { BUILT_IN_KEYSET } from "#domain/workspace/workspace";
-import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
+import { keysetById, keysetsOf, modelDefaultsOf } from "#projections/identity/keysets.queries";
 
 export interface ModelChoice {
   keysetId: string;
@@ -77,9 +77,7 @@ export class KeysetModels {
 
   /** Built-in first, then the user's keysets with the models each offers. */
   async availableFor(userId: string): Promise<ModelOption[]> {
-    const keysets = await this.readModels
-      .collection<KeysetReadModel>(KEYSETS)
-      .find({ ownerId: userId }, { sort: [{ field: "createdAt", direction: "asc" }] });
+    const keysets = await keysetsOf(this.readModels, userId);
     return [
       {
         keysetId: BUILT_IN_KEYSET,
@@ -104,7 +102,7 @@ export class KeysetModels {
    * built-in keyset (which has no embedding model).
    */
   async chatPreferenceFor(userId: string): Promise<{ text: ModelChoice; image: ModelChoice; embedding: ModelChoice | null }> {
-    const stored = await this.readModels.collection<ModelDefaultsReadModel>(MODEL_DEFAULTS).get(userId);
+    const stored = await modelDefaultsOf(this.readModels, userId);
     const builtIn = { keysetId: BUILT_IN_KEYSET, model: this.builtInModel.id };
     const embedding = stored?.embedding && stored.embedding.keysetId !== BUILT_IN_KEYSET ? stored.embedding : null;
     return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding };
@@ -122,7 +120,7 @@ export class KeysetModels {
       return;
     }
     let keyset: { ownerId: string; provider: string; subProvider: string; models: string[]; model: string | null } | null =
-      (await this.readModels.collection<KeysetReadModel>(KEYSETS).get(choice.keysetId)) ?? null;
+      await keysetById(this.readModels, choice.keysetId);
     if (!keyset || keyset.ownerId !== userId) {
       // The read model may lag behind a keyset just added: the log decides.
       const state = await this.state(choice.keysetId);

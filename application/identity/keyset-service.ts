@@ -29,7 +29,7 @@ import {
 } from "#domain/identity/keyset";
 import { DomainError } from "#domain/shared/domain-error";
 import { BUILT_IN_KEYSET, DEFAULT_CHAT_PREFERENCE } from "#domain/workspace/workspace";
-import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
+import { keysetById, type KeysetReadModel, keysetsOf, modelDefaultsOf } from "#projections/identity/keysets.queries";
 import { KeysetModels } from "./keyset-models";
 
 /** How recently the owner must have confirmed their password to reveal a key. */
@@ -69,11 +69,11 @@ export class KeysetService {
   ) {}
 
   async list(ownerId: string): Promise<KeysetView[]> {
-    return this.readModels.collection<KeysetReadModel>(KEYSETS).find({ ownerId }, { sort: [{ field: "createdAt", direction: "asc" }] });
+    return keysetsOf(this.readModels, ownerId);
   }
 
   async get(ownerId: string, keysetId: string): Promise<KeysetView> {
-    const keyset = KEYSET_ID.test(keysetId) ? await this.readModels.collection<KeysetReadModel>(KEYSETS).get(keysetId) : null;
+    const keyset = KEYSET_ID.test(keysetId) ? await keysetById(this.readModels, keysetId) : null;
     if (!keyset || keyset.ownerId !== ownerId) throw keysetNotFound();
     return keyset;
   }
@@ -187,7 +187,7 @@ export class KeysetService {
   }
 
   async defaults(userId: string): Promise<ModelDefaultsView> {
-    const stored = await this.readModels.collection<ModelDefaultsReadModel>(MODEL_DEFAULTS).get(userId);
+    const stored = await modelDefaultsOf(this.readModels, userId);
     const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
     return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: stored?.embedding ?? builtIn };
   }

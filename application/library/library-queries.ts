@@ -4,12 +4,9 @@ import type { BlobStore, StoredBlob } from "#application/ports/blob-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ExtractedPage, LayoutBlock } from "#application/ports/text-extraction";
 import { DomainError } from "#domain/shared/domain-error";
-import { DOCUMENTS, type DocumentReadModel } from "#projections/library/documents.projector";
+import { countDocuments, type DocumentListPage, type DocumentReadModel, listDocuments, ownedDocument } from "#projections/library/documents.queries";
 
-export interface DocumentListPage {
-  documents: DocumentReadModel[];
-  total: number;
-}
+export type { DocumentListPage };
 
 /** Reads over the library's read models and stored pages; every read is scoped to its owner. */
 @injectable()
@@ -19,33 +16,19 @@ export class LibraryQueries {
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
   ) {}
 
-  private get documents() {
-    return this.store.collection<DocumentReadModel>(DOCUMENTS);
-  }
-
   /** Newest first; search is case-insensitive on part of the name (spec 000 §2). */
   async listDocuments(ownerId: string, options: { search?: string; limit?: number; offset?: number } = {}): Promise<DocumentListPage> {
-    const search = options.search?.trim();
-    const filter = search ? { ownerId, nameLower: { $icontains: search } } : { ownerId };
-    const [documents, total] = await Promise.all([
-      this.documents.find(filter, {
-        sort: [{ field: "createdAt", direction: "desc" }],
-        limit: options.limit,
-        offset: options.offset,
-      }),
-      this.documents.count(filter),
-    ]);
-    return { documents, total };
+    return listDocuments(this.store, ownerId, options);
   }
 
   async countDocuments(ownerId: string): Promise<number> {
-    return this.documents.count({ ownerId });
+    return countDocuments(this.store, ownerId);
   }
 
   /** The owner's document; another user's id answers exactly like a missing one. */
   async getDocument(ownerId: string, documentId: string): Promise<DocumentReadModel> {
-    const document = await this.documents.get(documentId);
-    if (!document || document.ownerId !== ownerId) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
+    const document = await ownedDocument(this.store, ownerId, documentId);
+    if (!document) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
     return document;
   }
 

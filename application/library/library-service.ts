@@ -34,7 +34,7 @@ import {
   pageAllowanceError,
   registerUploadSchema,
 } from "#domain/library/upload-rules";
-import { DOCUMENTS, type DocumentReadModel, PAGE_USAGE, type PageUsageReadModel } from "#projections/library/documents.projector";
+import { type DocumentReadModel, ownedDocument, pagesUsedIn } from "#projections/library/documents.queries";
 import { ingestionWorkflow } from "#workflows/ingestion";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
@@ -66,8 +66,7 @@ export class LibraryService {
   /** Pages left this month on the owner's plan. */
   async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
     const month = usageMonthKey(this.clock.now());
-    const rows = await this.readModels.collection<PageUsageReadModel>(PAGE_USAGE).find({ ownerId, month });
-    const used = rows.reduce((sum, row) => sum + row.pages, 0);
+    const used = await pagesUsedIn(this.readModels, ownerId, month);
     const limit = PLANS[DEFAULT_PLAN].limits.pagesPerMonth;
     return { used, limit, remaining: Math.max(0, limit - used) };
   }
@@ -196,8 +195,8 @@ export class LibraryService {
 
   /** The owner's document, or DOCUMENT_NOT_FOUND — also for another user's id (never reveal it exists). */
   async ownedDocument(ownerId: string, documentId: string): Promise<DocumentReadModel> {
-    const document = await this.readModels.collection<DocumentReadModel>(DOCUMENTS).get(documentId);
-    if (!document || document.ownerId !== ownerId) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
+    const document = await ownedDocument(this.readModels, ownerId, documentId);
+    if (!document) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
     return document;
   }
 

@@ -5,4 +5,6 @@ export interface AppSettings {
   isProduction: boolean;
   /** Grace period before a scheduled account deletion purges (ms). */
   accountDeletionGraceMs: number;
+  /** When the candidate assessment's offer closes; null: no closing date. */
+  assessmentOfferClosesAt: Date | null;
 }

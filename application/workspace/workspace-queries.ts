@@ -3,9 +3,15 @@ import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { LibraryQueries } from "#application/library/library-queries";
 import { DomainError } from "#domain/shared/domain-error";
-import { CONVERSATIONS, type ConversationReadModel } from "#projections/conversation/conversations.projector";
-import type { DocumentReadModel } from "#projections/library/documents.projector";
-import { WORKSPACES, type WorkspaceReadModel } from "#projections/workspace/workspaces.projector";
+import { type ConversationReadModel, conversationsOfWorkspace } from "#projections/conversation/conversations.queries";
+import type { DocumentReadModel } from "#projections/library/documents.queries";
+import {
+  countWorkspaces,
+  lastUsedWorkspace,
+  listWorkspaces,
+  ownedWorkspace,
+  type WorkspaceReadModel,
+} from "#projections/workspace/workspaces.queries";
 
 export interface WorkspaceDocument {
   documentId: string;
@@ -22,7 +28,11 @@ export interface WorkspaceDetail extends WorkspaceReadModel {
   conversations: ConversationReadModel[];
 }
 
-/** Reads for My Workspaces, the dashboard and the workspace screen; scoped to the owner. */
+/**
+ * Reads for My Workspaces, the dashboard and the workspace screen; scoped to
+ * the owner. Documents and conversations belong to other contexts: they are
+ * asked through those contexts' queries, never read from their collections.
+ */
 @injectable()
 export class WorkspaceQueries {
   constructor(
@@ -30,41 +40,28 @@ export class WorkspaceQueries {
     @inject(LibraryQueries) private readonly library: LibraryQueries,
   ) {}
 
-  private get workspaces() {
-    return this.store.collection<WorkspaceReadModel>(WORKSPACES);
-  }
-
   /** Most recently used first; search is case-insensitive on part of the name. */
   async list(ownerId: string, options: { search?: string; limit?: number; offset?: number } = {}) {
-    const search = options.search?.trim();
-    const filter = search ? { ownerId, nameLower: { $icontains: search } } : { ownerId };
-    const [workspaces, total] = await Promise.all([
-      this.workspaces.find(filter, { sort: [{ field: "lastUsedAt", direction: "desc" }], limit: options.limit, offset: options.offset }),
-      this.workspaces.count(filter),
-    ]);
-    return { workspaces, total };
+    return listWorkspaces(this.store, ownerId, options);
   }
 
   async count(ownerId: string) {
-    return this.workspaces.count({ ownerId });
+    return countWorkspaces(this.store, ownerId);
   }
 
   /** The most recently used active workspace ('Pick up where you left...'). */
   async lastUsed(ownerId: string): Promise<WorkspaceReadModel | null> {
-    const [latest] = await this.workspaces.find({ ownerId, status: "ACTIVE" }, { sort: [{ field: "lastUsedAt", direction: "desc" }], limit: 1 });
-    return latest ?? null;
+    return lastUsedWorkspace(this.store, ownerId);
   }
 
   /** One workspace with its documents and chats; another user's id answers WORKSPACE_NOT_EXIST. */
   async get(ownerId: string, workspaceId: string): Promise<WorkspaceDetail> {
-    const ws = await this.workspaces.get(workspaceId);
-    if (!ws || ws.ownerId !== ownerId) throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
+    const ws = await ownedWorkspace(this.store, ownerId, workspaceId);
+    if (!ws) throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
     const documents = (
       await Promise.all(ws.documentIds.map((id) => this.library.getDocument(ownerId, id).catch(() => null)))
     ).filter((d): d is DocumentReadModel => d !== null);
-    const conversations = await this.store
-      .collection<ConversationReadModel>(CONVERSATIONS)
-      .find({ workspaceId, ownerId }, { sort: [{ field: "updatedAt", direction: "desc" }] });
+    const conversations = await conversationsOfWorkspace(this.store, ownerId, workspaceId);
     return {
       ...ws,
       documents: documents.map((d) => ({

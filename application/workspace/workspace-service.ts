@@ -31,7 +31,7 @@ import {
   renameWorkspaceSchema,
   workspaceSessionSchema,
 } from "#domain/workspace/workspace-rules";
-import { WORKSPACE_USAGE, type WorkspaceUsageReadModel } from "#projections/workspace/workspaces.projector";
+import { workspacesCreatedIn } from "#projections/workspace/workspaces.queries";
 import { workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
 import { type LaunchStepOutcome, workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
 
@@ -127,9 +127,7 @@ export class WorkspaceService {
 
   /** Workspaces left this month on the owner's plan. */
   async remainingWorkspaces(ownerId: string): Promise<{ used: number; limit: number | null }> {
-    const used = await this.readModels
-      .collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE)
-      .count({ ownerId, month: usageMonthKey(this.clock.now()) });
+    const used = await workspacesCreatedIn(this.readModels, ownerId, usageMonthKey(this.clock.now()));
     return { used, limit: PLANS[DEFAULT_PLAN].limits.workspacesPerMonth };
   }
 

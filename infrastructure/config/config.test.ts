@@ -45,6 +45,12 @@ describe("configuration", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), APP_SECRET: "short" })).toThrowError(/APP_SECRET/);
   });
 
+  it("reads when the assessment offer closes, and refuses a date it cannot read", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).assessmentOfferClosesAt).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir(), INTERVIEW_DEADLINE: "2024-11-30T23:59:59Z" }).assessmentOfferClosesAt?.toISOString()).toBe("2024-11-30T23:59:59.000Z");
+    expect(() => loadConfig({ DATA_DIR: dataDir(), INTERVIEW_DEADLINE: "end of November" })).toThrowError(/INTERVIEW_DEADLINE/);
+  });
+
   it("requires an explicit secret in production and keeps a generated one elsewhere", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), DEPLOYMENT_ENV: "production" })).toThrow(ConfigError);
     const dir = dataDir();

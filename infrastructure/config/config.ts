@@ -47,6 +47,11 @@ const schema = z.object({
   EGRESS_TEST_HOSTS: z.string().default(""),
   /** Overrides the account-deletion grace period (7 days in production, 10 minutes elsewhere); for tests. */
   ACCOUNT_DELETION_GRACE_MS: z.coerce.number().int().min(1000).optional(),
+  /** When the candidate assessment's offer closes (an ISO date); unset: it stays open. */
+  INTERVIEW_DEADLINE: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2024-11-30T23:59:59Z")
+    .optional(),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -102,6 +107,8 @@ export interface AppConfig {
   egressTestHosts: Record<string, string[]>;
   /** Grace period before a scheduled account deletion purges (ms). */
   accountDeletionGraceMs: number;
+  /** When the candidate assessment's offer closes; null: no closing date. */
+  assessmentOfferClosesAt: Date | null;
   publicUrl: string;
   mailFrom: string;
   /** null: OpenID sign-in is not configured (the buttons say so). */
@@ -168,6 +175,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     egressAllowPrivateHosts: list(env.EGRESS_ALLOW_PRIVATE_HOSTS),
     egressTestHosts: testHosts(env.EGRESS_TEST_HOSTS, env.DEPLOYMENT_ENV),
     accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
+    assessmentOfferClosesAt: env.INTERVIEW_DEADLINE ? new Date(env.INTERVIEW_DEADLINE) : null,
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     oidc:

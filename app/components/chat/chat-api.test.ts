@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cutSelectedText, decodeDataUrl, splitStream, stripTrailingQuestionMarks, visibleCitations } from "./chat-api";
+import { cutSelectedText, decodeDataUrl, stripTrailingQuestionMarks, visibleCitations } from "./chat-api";
 import { normalizeChatSettings } from "./chat-settings";
 import { safeUrl } from "./markdown";
-
-describe("splitStream", () => {
-  it("keeps the text before [END] and the metadata after it", () => {
-    expect(splitStream('Hello world[END]{"message_id":"m1"}')).toEqual({ text: "Hello world", meta: '{"message_id":"m1"}' });
-  });
-  it("hides a marker that is still arriving", () => {
-    expect(splitStream("Hello [EN")).toEqual({ text: "Hello ", meta: null });
-    expect(splitStream("Hello")).toEqual({ text: "Hello", meta: null });
-  });
-});
 
 describe("visibleCitations", () => {
   const docs = [{ documentId: "d1", documentName: "A very long document name.pdf", pageCount: 3 }];

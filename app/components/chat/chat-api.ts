@@ -1,6 +1,6 @@
 /** Browser-side calls of the chat panel (ARCHITECTURE §6 streaming contract). */
+import { splitAnswerStream } from "#application/conversation/answer-stream";
 
-export const END_MARKER = "[END]";
 export const NEW_CHAT_ID = "new-chat";
 
 /** `quote`: the exact span of the page the answer rests on, highlighted when the citation opens (provider models may give none). */
@@ -153,17 +153,6 @@ export async function rateMessage(conversationId: string, messageId: string, rat
 
 export const exportUrl = (conversationId: string, format: "pdf" | "txt") => `${conversationUrl(conversationId)}/export?format=${format}`;
 
-/** Splits what has arrived so far into the answer text and (once complete) the metadata text. */
-export function splitStream(buffer: string): { text: string; meta: string | null } {
-  const at = buffer.indexOf(END_MARKER);
-  if (at >= 0) return { text: buffer.slice(0, at).replace(/\n$/, ""), meta: buffer.slice(at + END_MARKER.length) };
-  // Hide a marker that is still arriving ("[EN…").
-  for (let k = END_MARKER.length - 1; k > 0; k--) {
-    if (buffer.endsWith(END_MARKER.slice(0, k))) return { text: buffer.slice(0, -k), meta: null };
-  }
-  return { text: buffer, meta: null };
-}
-
 export type StreamOutcome =
   | { kind: "complete"; text: string; metadata: StreamMetadata }
   | { kind: "failed"; text: string; code: string; message: string }
@@ -195,7 +184,7 @@ export async function streamAnswer(
       const { done, value } = await reader.read();
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
-      const { text } = splitStream(buffer);
+      const { text } = splitAnswerStream(buffer);
       if (text !== shown) {
         shown = text;
         onText(text);
@@ -206,7 +195,7 @@ export async function streamAnswer(
     if (signal.aborted) throw error;
     return { kind: "interrupted", text: shown };
   }
-  const { text, meta } = splitStream(buffer);
+  const { text, meta } = splitAnswerStream(buffer);
   if (meta === null) return { kind: "interrupted", text };
   try {
     const parsed = JSON.parse(meta) as Partial<StreamMetadata> & { error?: { code?: string; message?: string } };

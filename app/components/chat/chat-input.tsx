@@ -3,7 +3,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEven
 import { useToast } from "#app/components/toast";
 import type { ChatDocument } from "./chat-api";
 import { cutSelectedText } from "./chat-api";
-import { CloseIcon, ImageIcon, LinkIcon, MicIcon, SendIcon, UploadIcon } from "./chat-icons";
+import { CloseIcon, ImageIcon, LinkIcon, MicIcon, SendIcon, UploadIcon } from "#app/components/icons";
 
 export const TEXTAREA_MAX_PX = 100;
 export const MAX_IMAGES = 5;

@@ -1,5 +1,5 @@
 import { Callout, IconButton, Text, Tooltip } from "@radix-ui/themes";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { useToast } from "#app/components/toast";
 import { useCsrfToken } from "#app/components/use-csrf";
 import chatStyles from "#app/styles/chat.css";
@@ -19,12 +19,15 @@ import {
   type ChatDocument,
   type ChatMessage,
 } from "./chat-api";
-import { HistoryIcon, MinusIcon, CloseIcon, SparkIcon } from "./chat-icons";
+import { CloseIcon, HistoryIcon, MinusIcon, SparkIcon } from "#app/components/icons";
 import { ChatInput, READ_ONLY_HINT } from "./chat-input";
-import { CHAT_WIDTH, SHEET_HEIGHT, useChatSettings, type ChatSettings } from "./chat-settings";
+import { useChatSettings, type ChatSettings } from "./chat-settings";
 import { ChatSupport, type SupportTab } from "./chat-support";
 import { speechTagFor } from "./languages";
 import { BotAnswer, UserBubble, useVersionIndex } from "./message-item";
+import { conversationReducer, localId, localQuestion, openConversation, pendingAnswer, toTurns, type ChatError } from "./conversation-reducer";
+import { HeightHandle, WidthHandle } from "./resize-handles";
+import { useChatLayout } from "./use-chat-layout";
 
 export const chatLinks = () => [{ rel: "stylesheet", href: chatStyles }];
 
@@ -77,28 +80,6 @@ export const DEFAULT_RESUME_PROMPTS = [
   "Check my resume for spelling and grammar mistakes",
 ];
 
-type Turn = { key: string; question: ChatMessage | null; answers: ChatMessage[] };
-
-function toTurns(messages: ChatMessage[]): Turn[] {
-  const turns: Turn[] = [];
-  const byQuestion = new Map<string, Turn>();
-  for (const m of messages) {
-    if (m.sender === "USER") {
-      const turn: Turn = { key: m.id, question: m, answers: [] };
-      byQuestion.set(m.id, turn);
-      turns.push(turn);
-    } else {
-      const turn = m.questionId ? byQuestion.get(m.questionId) : undefined;
-      if (turn) turn.answers.push(m);
-      else turns.push({ key: m.id, question: null, answers: [m] });
-    }
-  }
-  return turns;
-}
-
-let localSeq = 0;
-const localId = (kind: "u" | "b") => `local-${kind}-${Date.now().toString(36)}-${++localSeq}`;
-
 export function ChatPanel(props: ChatPanelProps) {
   const {
     workspaceId,
@@ -125,13 +106,8 @@ export function ChatPanel(props: ChatPanelProps) {
   const isResume = workspaceType === "Resume Builder";
 
   const savedId = conversationId && conversationId !== NEW_CHAT_ID ? conversationId : null;
-  const [activeId, setActiveId] = useState<string | null>(savedId);
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
-  const [loadedTitle, setLoadedTitle] = useState("");
-  const [loading, setLoading] = useState(Boolean(savedId));
-  const [creating, setCreating] = useState(false);
-  const [error, setError] = useState<{ code: string; message: string } | null>(null);
-  const [suggested, setSuggested] = useState<string[]>([]);
+  const [view, dispatch] = useReducer(conversationReducer, savedId, openConversation);
+  const { activeId, messages, loadedTitle, loading, creating, error, suggested } = view;
   const [draft, setDraft] = useState("");
   const [selectedText, setSelectedText] = useState<string | null>(null);
   const [images, setImages] = useState<string[]>([]);
@@ -157,27 +133,18 @@ export function ChatPanel(props: ChatPanelProps) {
   useEffect(() => {
     if (savedId && savedId === createdRef.current) return;
     abortRef.current?.abort();
-    setActiveId(savedId);
-    setError(null);
-    setCreating(false);
-    setMessages([]);
-    setLoadedTitle("");
-    setSuggested([]);
     // A load cut short by switching chats must not leave the panel "loading".
-    setLoading(Boolean(savedId));
+    dispatch({ type: "opened", conversationId: savedId });
     if (!savedId) return;
     const controller = new AbortController();
     loadConversation(savedId, controller.signal)
-      .then((c) => {
-        setMessages(c.messages);
-        setLoadedTitle(c.title);
-      })
+      .then((c) => dispatch({ type: "loaded", messages: c.messages, title: c.title }))
       .catch((e: unknown) => {
-        if (!controller.signal.aborted) setError({ code: e instanceof ChatApiError ? e.code : "GET_CONVERSATION_FAILURE", message: e instanceof Error ? e.message : "The chat could not be loaded." });
+        if (!controller.signal.aborted) dispatch({ type: "failed", error: failure(e, "GET_CONVERSATION_FAILURE", "The chat could not be loaded.") });
       })
-      .finally(() => !controller.signal.aborted && setLoading(false));
+      .finally(() => !controller.signal.aborted && dispatch({ type: "loadSettled" }));
     loadOverview(savedId, controller.signal).then(
-      (o) => setSuggested(o.questions.slice(0, 5)),
+      (o) => dispatch({ type: "suggested", questions: o.questions }),
       () => undefined,
     );
     return () => controller.abort();
@@ -195,23 +162,7 @@ export function ChatPanel(props: ChatPanelProps) {
   }, [messages, creating, error]);
 
   // ---- layout: width/side of the panel, height of the sheet (applied to the screen's container) ----
-  useLayoutEffect(() => {
-    const root = rootRef.current;
-    if (!root) return;
-    if (variant === "panel") {
-      const box = root.closest<HTMLElement>("[data-chat-container], .dc-wsx-chat");
-      if (!box) return;
-      box.style.flex = `0 0 ${settings.chatbotWidth}%`;
-      box.style.maxWidth = `${settings.chatbotWidth}%`;
-      box.style.order = settings.isChatOnLeft ? "-1" : "";
-      box.dataset.chatSide = settings.isChatOnLeft ? "left" : "right";
-    } else {
-      const sheet = root.closest<HTMLElement>("[data-chat-sheet], .dc-wsx-sheet");
-      if (!sheet) return;
-      sheet.style.height = minimized ? "auto" : `${settings.sheetHeight}vh`;
-      sheet.style.maxHeight = `${SHEET_HEIGHT.max}vh`;
-    }
-  }, [variant, settings.chatbotWidth, settings.isChatOnLeft, settings.sheetHeight, minimized]);
+  useChatLayout(rootRef, variant, settings, minimized);
 
   // ---- sending --------------------------------------------------------------------------------
   const runStream = useCallback(
@@ -223,47 +174,37 @@ export function ChatPanel(props: ChatPanelProps) {
     ) => {
       const controller = new AbortController();
       abortRef.current = controller;
-      const patch = (id: string, change: Partial<ChatMessage>) => setMessages((list) => list.map((m) => (m.id === id ? { ...m, ...change } : m)));
       try {
         const outcome = await streamAnswer(
           conversation,
           { ...body, language: settings.responseLanguage },
           csrfToken,
-          (text) => patch(botLocalId, { text }),
+          (text) => dispatch({ type: "streamed", answerId: botLocalId, text }),
           controller.signal,
         );
         if (outcome.kind === "complete") {
-          const meta = outcome.metadata;
-          setMessages((list) =>
-            list.map((m) => {
-              if (m.id === botLocalId) return { ...m, id: meta.message_id, questionId: meta.question_id || m.questionId, text: outcome.text, status: "complete", citations: meta.citations, model: meta.model };
-              if (userLocalId && m.id === userLocalId && meta.question_id) return { ...m, id: meta.question_id };
-              return m;
-            }),
-          );
+          dispatch({ type: "answered", answerId: botLocalId, questionId: userLocalId, text: outcome.text, metadata: outcome.metadata });
           onConversationUpdated?.();
           loadConversation(conversation).then(
-            (c) => setLoadedTitle(c.title),
+            (c) => dispatch({ type: "titleLoaded", title: c.title }),
             () => undefined,
           );
         } else if (outcome.kind === "failed") {
-          patch(botLocalId, { text: outcome.text, status: "interrupted" });
-          setError({ code: outcome.code, message: outcome.message });
+          dispatch({ type: "interrupted", answerId: botLocalId, text: outcome.text, error: { code: outcome.code, message: outcome.message } });
         } else {
-          patch(botLocalId, { text: outcome.text, status: "interrupted" });
+          dispatch({ type: "interrupted", answerId: botLocalId, text: outcome.text });
         }
       } catch (e) {
         if (controller.signal.aborted) return;
         if (e instanceof ChatApiError) {
           // Refused before the first byte: nothing was answered.
-          setMessages((list) => list.filter((m) => m.id !== botLocalId && m.id !== userLocalId));
-          setError({ code: e.code, message: e.message });
+          dispatch({ type: "refused", messageIds: userLocalId ? [botLocalId, userLocalId] : [botLocalId], error: { code: e.code, message: e.message } });
           return { refused: true };
         }
-        patch(botLocalId, { status: "interrupted" });
+        dispatch({ type: "interrupted", answerId: botLocalId });
       } finally {
         if (abortRef.current === controller) abortRef.current = null;
-        setCreating(false);
+        dispatch({ type: "sendSettled" });
       }
       return { refused: false };
     },
@@ -279,19 +220,17 @@ export function ChatPanel(props: ChatPanelProps) {
         toast.push({ type: "info", message: "Please add files to chat" });
         return;
       }
-      setError(null);
-      setCreating(true);
+      dispatch({ type: "sending" });
       let conversation = activeId;
       if (!conversation) {
         try {
           conversation = await createConversation(workspaceId, csrfToken);
         } catch (e) {
-          setCreating(false);
-          setError({ code: e instanceof ChatApiError ? e.code : "CONVERSATION_CREATION_FAILURE", message: e instanceof Error ? e.message : "The chat could not be created." });
+          dispatch({ type: "failed", error: failure(e, "CONVERSATION_CREATION_FAILURE", "The chat could not be created.") });
           return;
         }
         createdRef.current = conversation;
-        setActiveId(conversation);
+        dispatch({ type: "created", conversationId: conversation });
         onConversationChange(conversation);
       }
       // Images go up first: a question must not be asked about an image the server does not have.
@@ -299,19 +238,14 @@ export function ChatPanel(props: ChatPanelProps) {
       try {
         mediaIds = await Promise.all(input.images.map((image) => attachImage(conversation, image, csrfToken)));
       } catch (e) {
-        setCreating(false);
-        setError({ code: e instanceof ChatApiError ? e.code : "MESSAGE_CREATION_FAILURE", message: e instanceof Error ? e.message : "The image could not be attached." });
+        dispatch({ type: "failed", error: failure(e, "MESSAGE_CREATION_FAILURE", "The image could not be attached.") });
         return;
       }
       const attached = mediaIds.map((mediaId) => chatImageUrl(conversation, mediaId));
       const userId = localId("u");
       const botId = localId("b");
       const now = new Date().toISOString();
-      setMessages((list) => [
-        ...list,
-        { id: userId, sender: "USER", text, selectedText: input.selectedText, questionId: null, status: "complete", citations: [], model: null, rating: null, createdAt: now, images: attached },
-        { id: botId, sender: "BOT", text: "", selectedText: null, questionId: userId, status: "streaming", citations: [], model: null, rating: null, createdAt: now },
-      ]);
+      dispatch({ type: "appended", messages: [localQuestion(userId, text, input.selectedText, attached, now), pendingAnswer(botId, userId, now)] });
       setDraft("");
       setSelectedText(null);
       setImages([]);
@@ -329,13 +263,9 @@ export function ChatPanel(props: ChatPanelProps) {
   const regenerate = useCallback(
     async (questionId: string) => {
       if (!activeId || creating || readOnly || questionId.startsWith("local-")) return;
-      setError(null);
-      setCreating(true);
+      dispatch({ type: "sending" });
       const botId = localId("b");
-      setMessages((list) => [
-        ...list,
-        { id: botId, sender: "BOT", text: "", selectedText: null, questionId, status: "streaming", citations: [], model: null, rating: null, createdAt: new Date().toISOString() },
-      ]);
+      dispatch({ type: "appended", messages: [pendingAnswer(botId, questionId, new Date().toISOString())] });
       versions.latest(questionId);
       await runStream(activeId, { text: "", selected_text: null, media_ids: [], regenerate_question_id: questionId }, botId, null);
     },
@@ -345,11 +275,11 @@ export function ChatPanel(props: ChatPanelProps) {
   const rate = useCallback(
     async (message: ChatMessage, rating: "false" | null) => {
       if (!activeId) return;
-      setMessages((list) => list.map((m) => (m.id === message.id ? { ...m, rating } : m)));
+      dispatch({ type: "rated", messageId: message.id, rating });
       try {
         await rateMessage(activeId, message.id, rating, csrfToken);
       } catch (e) {
-        setMessages((list) => list.map((m) => (m.id === message.id ? { ...m, rating: message.rating } : m)));
+        dispatch({ type: "rated", messageId: message.id, rating: message.rating });
         toast.push({ type: "error", message: e instanceof Error ? e.message : "The rating could not be saved." });
       }
     },
@@ -552,7 +482,7 @@ export function ChatPanel(props: ChatPanelProps) {
         {error ? (
           <Callout.Root color="red" role="alert" className="dc-chat-error" data-testid="chat-error" data-code={error.code}>
             <Callout.Text>{error.message}</Callout.Text>
-            <button type="button" className="dc-chat-linkbtn" onClick={() => setError(null)}>
+            <button type="button" className="dc-chat-linkbtn" onClick={() => dispatch({ type: "errorDismissed" })}>
               Dismiss
             </button>
           </Callout.Root>
@@ -580,98 +510,5 @@ export function ChatPanel(props: ChatPanelProps) {
   );
 }
 
-/** Drag (or arrow keys) to set the chat's width: 47–90 % of the screen (spec 001 §9). */
-function WidthHandle({ settings, onChange }: { settings: ChatSettings; onChange: (patch: Partial<ChatSettings>) => void }) {
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    const handle = event.currentTarget;
-    handle.setPointerCapture(event.pointerId);
-    const move = (e: globalThis.PointerEvent) => {
-      const x = settings.isChatOnLeft ? e.clientX : window.innerWidth - e.clientX;
-      const pct = Math.round((x / window.innerWidth) * 100);
-      onChange({ chatbotWidth: Math.min(CHAT_WIDTH.max, Math.max(CHAT_WIDTH.min, pct)) });
-    };
-    const up = () => {
-      handle.removeEventListener("pointermove", move);
-      handle.removeEventListener("pointerup", up);
-      handle.removeEventListener("pointercancel", up);
-      document.body.classList.remove("dc-chat-resizing");
-    };
-    document.body.classList.add("dc-chat-resizing");
-    handle.addEventListener("pointermove", move);
-    handle.addEventListener("pointerup", up);
-    handle.addEventListener("pointercancel", up);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const grow = settings.isChatOnLeft ? "ArrowRight" : "ArrowLeft";
-    const shrink = settings.isChatOnLeft ? "ArrowLeft" : "ArrowRight";
-    const step = event.shiftKey ? 10 : 2;
-    let next: number | null = null;
-    if (event.key === grow) next = settings.chatbotWidth + step;
-    else if (event.key === shrink) next = settings.chatbotWidth - step;
-    else if (event.key === "Home") next = CHAT_WIDTH.min;
-    else if (event.key === "End") next = CHAT_WIDTH.max;
-    if (next === null) return;
-    event.preventDefault();
-    onChange({ chatbotWidth: Math.min(CHAT_WIDTH.max, Math.max(CHAT_WIDTH.min, next)) });
-  };
-  return (
-    <div
-      className="dc-chat-resize"
-      role="separator"
-      aria-orientation="vertical"
-      aria-label="Resize chat"
-      aria-valuemin={CHAT_WIDTH.min}
-      aria-valuemax={CHAT_WIDTH.max}
-      aria-valuenow={settings.chatbotWidth}
-      aria-valuetext={`${settings.chatbotWidth}% of the screen`}
-      tabIndex={0}
-      onPointerDown={onPointerDown}
-      onKeyDown={onKeyDown}
-      data-testid="chat-resize"
-    />
-  );
-}
-
-/** Drag (or arrow keys) to set the bottom sheet's height: 25–80 vh (spec 001 §9). */
-function HeightHandle({ settings, onChange }: { settings: ChatSettings; onChange: (patch: Partial<ChatSettings>) => void }) {
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    const handle = event.currentTarget;
-    handle.setPointerCapture(event.pointerId);
-    const move = (e: globalThis.PointerEvent) => {
-      const vh = Math.round(((window.innerHeight - e.clientY) / window.innerHeight) * 100);
-      onChange({ sheetHeight: Math.min(SHEET_HEIGHT.max, Math.max(SHEET_HEIGHT.min, vh)) });
-    };
-    const up = () => {
-      handle.removeEventListener("pointermove", move);
-      handle.removeEventListener("pointerup", up);
-      handle.removeEventListener("pointercancel", up);
-    };
-    handle.addEventListener("pointermove", move);
-    handle.addEventListener("pointerup", up);
-    handle.addEventListener("pointercancel", up);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const next = event.key === "ArrowUp" ? settings.sheetHeight + 5 : event.key === "ArrowDown" ? settings.sheetHeight - 5 : null;
-    if (next === null) return;
-    event.preventDefault();
-    onChange({ sheetHeight: Math.min(SHEET_HEIGHT.max, Math.max(SHEET_HEIGHT.min, next)) });
-  };
-  return (
-    <div
-      className="dc-chat-grab"
-      role="separator"
-      aria-orientation="horizontal"
-      aria-label="Resize chat sheet"
-      aria-valuemin={SHEET_HEIGHT.min}
-      aria-valuemax={SHEET_HEIGHT.max}
-      aria-valuenow={settings.sheetHeight}
-      tabIndex={0}
-      onPointerDown={onPointerDown}
-      onKeyDown={onKeyDown}
-      data-testid="sheet-resize"
-    >
-      <span aria-hidden="true" />
-    </div>
-  );
-}
+/** An error the chat shows: the API's code and text, or the fallback when the call failed another way. */
+const failure = (e: unknown, code: string, message: string): ChatError => ({ code: e instanceof ChatApiError ? e.code : code, message: e instanceof Error ? e.message : message });

@@ -2,7 +2,7 @@ import { IconButton, Popover, SegmentedControl, Select, Tabs, Text, TextField, T
 import { useEffect, useState } from "react";
 import type { ChatDocument } from "./chat-api";
 import { exportUrl, loadOverview } from "./chat-api";
-import { DocIcon, DownloadIcon, LifebuoyIcon } from "./chat-icons";
+import { DocIcon, DownloadIcon, LifebuoyIcon } from "#app/components/icons";
 import type { ChatSettings, FontSize } from "./chat-settings";
 import { LANGUAGES } from "#domain/identity/languages";
 

@@ -3,7 +3,7 @@ import { memo, useEffect, useId, useMemo, useState } from "react";
 import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { useToast } from "#app/components/toast";
-import { CheckIcon, ChevronUp, CopyIcon, ExpandIcon, WrapIcon } from "./chat-icons";
+import { CheckIcon, ChevronUpIcon, CopyIcon, FullscreenIcon, WrapIcon } from "#app/components/icons";
 import { copyText } from "./clipboard";
 
 /**
@@ -127,7 +127,7 @@ function CodeBlock({ language, code, final }: { language: string; code: string; 
         </Tooltip>
         <Tooltip content={expanded ? "Collapse" : "Expand"}>
           <IconButton size="1" variant="ghost" color="gray" aria-expanded={expanded} aria-controls={bodyId} aria-label={expanded ? "Collapse code" : "Expand code"} onClick={() => setExpanded((e) => !e)}>
-            {expanded ? <ChevronUp size={14} /> : <ExpandIcon size={14} />}
+            {expanded ? <ChevronUpIcon size={14} /> : <FullscreenIcon size={14} />}
           </IconButton>
         </Tooltip>
         <Tooltip content={copied ? "Copied" : "Copy code"}>

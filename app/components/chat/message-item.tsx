@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useToast } from "#app/components/toast";
 import type { ChatCitation, ChatDocument, ChatMessage } from "./chat-api";
 import { cutSelectedText, visibleCitations } from "./chat-api";
-import { ChevronLeft, ChevronRight, CopyIcon, DocIcon, GearIcon, RegenerateIcon, SpeakerIcon, StopIcon, ThumbDownIcon } from "./chat-icons";
+import { ChevronLeftIcon, ChevronRightIcon, CopyIcon, DocIcon, GearIcon, RegenerateIcon, SpeakerIcon, StopIcon, ThumbDownIcon } from "#app/components/icons";
 import { copyText } from "./clipboard";
 import { SafeMarkdown } from "./markdown";
 import { useReadAloud } from "./read-aloud";
@@ -119,13 +119,13 @@ export function BotAnswer({ versions, index, onSelectVersion, documents, onOpenC
             {versions.length > 1 ? (
               <div className="dc-chat-versions" role="group" aria-label="Answer versions">
                 <IconButton size="1" variant="ghost" color="gray" aria-label="Previous version" disabled={index === 0} onClick={() => onSelectVersion(index - 1)}>
-                  <ChevronLeft size={14} />
+                  <ChevronLeftIcon size={14} />
                 </IconButton>
                 <span className="dc-chat-versions__count" data-testid="version-counter" aria-live="polite">
                   {index + 1} / {versions.length}
                 </span>
                 <IconButton size="1" variant="ghost" color="gray" aria-label="Next version" disabled={index === versions.length - 1} onClick={() => onSelectVersion(index + 1)}>
-                  <ChevronRight size={14} />
+                  <ChevronRightIcon size={14} />
                 </IconButton>
               </div>
             ) : null}

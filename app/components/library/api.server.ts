@@ -1,5 +1,5 @@
 import { isDomainError } from "#domain/shared/domain-error";
-import type { DocumentReadModel } from "#projections/library/documents.projector";
+import type { DocumentReadModel } from "#projections/library/documents.queries";
 import { statusOf } from "#app/utils/api-errors.server";
 import { readingNotes } from "#domain/library/reading-notes";
 

@@ -1,17 +1,8 @@
 import { DropdownMenu, IconButton } from "@radix-ui/themes";
 import { useNavigate } from "@remix-run/react";
+import { DotsIcon } from "#app/components/icons";
 import type { LibraryDocument } from "./document-view";
 import { downloadUrl } from "./document-view";
-
-export function DotsGlyph() {
-  return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
-      <circle cx="5" cy="12" r="2" />
-      <circle cx="12" cy="12" r="2" />
-      <circle cx="19" cy="12" r="2" />
-    </svg>
-  );
-}
 
 /** Row and card menu: Open, Download, Delete (spec 000 §2 My Documents). */
 export function DocumentMenu({ document, onDelete }: { document: LibraryDocument; onDelete: (document: LibraryDocument) => void }) {
@@ -20,7 +11,7 @@ export function DocumentMenu({ document, onDelete }: { document: LibraryDocument
     <DropdownMenu.Root>
       <DropdownMenu.Trigger>
         <IconButton variant="ghost" color="gray" aria-label={`Actions for ${document.name}`} data-testid="row-menu">
-          <DotsGlyph />
+          <DotsIcon />
         </IconButton>
       </DropdownMenu.Trigger>
       <DropdownMenu.Content align="end">

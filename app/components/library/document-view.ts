@@ -1,5 +1,5 @@
 import { readingNotes } from "#domain/library/reading-notes";
-import type { DocumentReadModel } from "#projections/library/documents.projector";
+import type { DocumentReadModel } from "#projections/library/documents.queries";
 
 /** What the pages need of a document (no owner id, no settings). */
 export type LibraryDocument = {

@@ -1,4 +1,4 @@
-import type { DocumentReadModel } from "#projections/library/documents.projector";
+import type { DocumentReadModel } from "#projections/library/documents.queries";
 
 /** A file name safe for headers and zip entries: no path parts, control characters or quotes. */
 export function safeFileName(name: string, fallback = "document"): string {

@@ -1,7 +1,7 @@
 import { Badge, Button, Dialog, Flex, Heading, IconButton, Progress, Text, Tooltip } from "@radix-ui/themes";
 import { useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from "react";
-import { CloseIcon, EyeIcon, FileIcon, UploadIcon } from "#app/components/icons";
+import { CloseIcon, DownloadIcon, EyeIcon, FileIcon, UploadIcon } from "#app/components/icons";
 import { useToast } from "#app/components/toast";
 import { ACCEPTED_EXTENSIONS, extensionOf, isAcceptedFileName, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, pageAllowanceError } from "#domain/library/upload-rules";
 import { AdvancedSettings, type AdvancedSettingsValue } from "./advanced-settings";
@@ -262,7 +262,7 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
                     <Tooltip content="Download">
                       <IconButton asChild variant="ghost" color="gray">
                         <a href={item.fileUrl} download={item.fileName} aria-label={`Download ${item.fileName}`}>
-                          <DownloadGlyph />
+                          <DownloadIcon />
                         </a>
                       </IconButton>
                     </Tooltip>
@@ -320,15 +320,5 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
         </Dialog.Content>
       </Dialog.Root>
     </div>
-  );
-}
-
-export function DownloadGlyph({ size = 18 }: { size?: number }) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d="M12 3v12" />
-      <path d="m7 10 5 5 5-5" />
-      <path d="M5 21h14" />
-    </svg>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { CaptureOverlay, useAreaCapture } from "./capture";
-import { CaptureIcon, Divider, FitWidthIcon, PageInput, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
+import { CaptureIcon, FitWidthIcon } from "#app/components/icons";
+import { Divider, PageInput, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
 import { inlineUrl, type DocumentViewerProps } from "./types";
 import { clampZoom, stepZoom, TEXT_ZOOM } from "./zoom";
 
@@ -43,13 +44,13 @@ export function ImageViewer(props: DocumentViewerProps & { captureMode: boolean;
         <Divider />
         <ZoomControls id={`zm-${uid}`} zoom={zoom} rule={TEXT_ZOOM} onZoom={setZoom} />
         <ToolbarButton label="Fit width" onClick={() => fit()} disabled={!natural}>
-          <FitWidthIcon />
+          <FitWidthIcon size={16} />
         </ToolbarButton>
         {setCaptureMode ? (
           <>
             <Divider />
             <ToolbarButton label={captureMode ? "Stop capture" : "Capture an area"} pressed={captureMode} onClick={() => setCaptureMode(!captureMode)} testId="toggle-capture">
-              <CaptureIcon />
+              <CaptureIcon size={16} />
             </ToolbarButton>
           </>
         ) : null}

@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState } from "react";
-import { LayoutIcon } from "./toolbar";
+import { LayoutIcon } from "#app/components/icons";
 import { LAYOUT_HEIGHT, LAYOUT_WIDTH, outputScale, type LayoutBlock, type PdfDocument, type PdfLib } from "./pdf-document";
 import { clearPassageMarks, markPassage } from "./text-layer-marks";
 

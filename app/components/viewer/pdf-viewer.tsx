@@ -3,7 +3,8 @@ import { CaptureOverlay, useAreaCapture } from "./capture";
 import { fetchLayout, openPdf, viewMemory, type LayoutBlock, type PdfDocument, type PdfLib } from "./pdf-document";
 import { PAGE_GAP, PdfPageView, PdfThumbnail, type CitedPassage, type PageSize } from "./pdf-pages";
 import { SelectionTip, useSelectionTip } from "./selection-tip";
-import { CaptureIcon, Divider, FitWidthIcon, NextIcon, PageInput, PrevIcon, ThumbsIcon, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
+import { CaptureIcon, ChevronDownIcon, ChevronUpIcon, FitWidthIcon, ThumbsIcon } from "#app/components/icons";
+import { Divider, PageInput, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
 import type { DocumentViewerProps } from "./types";
 import { matchBlocks } from "./passage-match";
 import { clampPage, clampZoom, PDF_ZOOM, stepZoom } from "./zoom";
@@ -471,26 +472,26 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     >
       <Toolbar label={`${doc.documentName} viewer controls`}>
         <ToolbarButton label={showThumbs ? "Hide thumbnails" : "Show thumbnails"} pressed={showThumbs} disabled={status.state !== "ready"} onClick={() => setThumbsOpen((v) => !v)} testId="toggle-thumbnails">
-          <ThumbsIcon />
+          <ThumbsIcon size={16} />
         </ToolbarButton>
         <Divider />
         <ToolbarButton label="Previous page" className="dc-viewer-tb__nav" disabled={current <= 1} onClick={() => goToPage(current - 1)}>
-          <PrevIcon />
+          <ChevronUpIcon size={16} />
         </ToolbarButton>
         <PageInput id={`pg-${uid}`} current={current} pageCount={Math.max(1, pageCount)} onGo={goToPage} />
         <ToolbarButton label="Next page" className="dc-viewer-tb__nav" disabled={current >= pageCount} onClick={() => goToPage(current + 1)}>
-          <NextIcon />
+          <ChevronDownIcon size={16} />
         </ToolbarButton>
         <Divider />
         <ZoomControls id={`zm-${uid}`} zoom={scale} rule={PDF_ZOOM} onZoom={zoomTo} />
         <ToolbarButton label="Fit width" onClick={fitWidth} disabled={status.state !== "ready"}>
-          <FitWidthIcon />
+          <FitWidthIcon size={16} />
         </ToolbarButton>
         {setCaptureMode ? (
           <>
             <Divider />
             <ToolbarButton label={captureMode ? "Stop capture" : "Capture an area"} pressed={captureMode} onClick={() => setCaptureMode(!captureMode)} testId="toggle-capture">
-              <CaptureIcon />
+              <CaptureIcon size={16} />
             </ToolbarButton>
           </>
         ) : null}

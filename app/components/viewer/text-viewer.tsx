@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SelectionTip, useSelectionTip } from "./selection-tip";
-import { CaptureIcon, Divider, NextIcon, PageInput, PrevIcon, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
+import { CaptureIcon, ChevronDownIcon, ChevronUpIcon } from "#app/components/icons";
+import { Divider, PageInput, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
 import { inlineUrl, type DocumentViewerProps } from "./types";
 import { findPassage } from "./passage-match";
 import { clampPage, stepZoom, TEXT_ZOOM } from "./zoom";
@@ -156,13 +157,13 @@ export function TextViewer(props: DocumentViewerProps & { mode: "txt" | "pages";
       <Toolbar label={`${doc.documentName} viewer controls`}>
         {mode === "pages" ? (
           <ToolbarButton label="Previous page" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
-            <PrevIcon />
+            <ChevronUpIcon size={16} />
           </ToolbarButton>
         ) : null}
         <PageInput id={`pg-${uid}`} current={page} pageCount={pageCount} onGo={goToPage} />
         {mode === "pages" ? (
           <ToolbarButton label="Next page" disabled={page >= pageCount} onClick={() => goToPage(page + 1)}>
-            <NextIcon />
+            <ChevronDownIcon size={16} />
           </ToolbarButton>
         ) : null}
         <Divider />
@@ -171,7 +172,7 @@ export function TextViewer(props: DocumentViewerProps & { mode: "txt" | "pages";
           <>
             <Divider />
             <ToolbarButton label={captureMode ? "Stop capture" : "Capture an area"} pressed={captureMode} onClick={() => setCaptureMode(!captureMode)} testId="toggle-capture">
-              <CaptureIcon />
+              <CaptureIcon size={16} />
             </ToolbarButton>
           </>
         ) : null}

@@ -1,64 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
+import { MinusIcon, PlusIcon } from "#app/components/icons";
 import { clampPage, clampZoom, stepZoom, type ZoomRule } from "./zoom";
-
-type P = { size?: number };
-const svg = (size = 16) => ({
-  width: size,
-  height: size,
-  viewBox: "0 0 24 24",
-  fill: "none",
-  stroke: "currentColor",
-  strokeWidth: 2,
-  strokeLinecap: "round" as const,
-  strokeLinejoin: "round" as const,
-  "aria-hidden": true as const,
-  focusable: "false" as const,
-});
-export const ThumbsIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <rect x="3" y="3" width="7" height="8" rx="1" />
-    <rect x="3" y="13" width="7" height="8" rx="1" />
-    <path d="M14 5h7M14 9h5M14 15h7M14 19h5" />
-  </svg>
-);
-export const PrevIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <path d="M18 15l-6-6-6 6" />
-  </svg>
-);
-export const NextIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <path d="M6 9l6 6 6-6" />
-  </svg>
-);
-export const MinusIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <path d="M5 12h14" />
-  </svg>
-);
-export const PlusIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <path d="M12 5v14M5 12h14" />
-  </svg>
-);
-export const FitWidthIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <path d="M3 12h18M7 8l-4 4 4 4M17 8l4 4-4 4" />
-  </svg>
-);
-export const CaptureIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <path d="M4 8V5a1 1 0 0 1 1-1h3M16 4h3a1 1 0 0 1 1 1v3M20 16v3a1 1 0 0 1-1 1h-3M8 20H5a1 1 0 0 1-1-1v-3" />
-    <circle cx="12" cy="12" r="3" />
-  </svg>
-);
-export const LayoutIcon = ({ size }: P) => (
-  <svg {...svg(size)}>
-    <rect x="4" y="4" width="16" height="5" rx="1" />
-    <rect x="4" y="12" width="7" height="8" rx="1" />
-    <rect x="14" y="12" width="6" height="8" rx="1" />
-  </svg>
-);
 
 /** Page input: typed freely, clamped to 1..pageCount on Enter or blur (spec 001 §5). */
 export function PageInput({ current, pageCount, onGo, id }: { current: number; pageCount: number; onGo: (page: number) => void; id: string }) {
@@ -125,7 +67,7 @@ export function ZoomControls({ zoom, rule, onZoom, id }: { zoom: number; rule: Z
   return (
     <span className="dc-viewer-tb__zoom">
       <button type="button" className="dc-viewer-tb__btn" aria-label="Zoom out" title="Zoom out (-)" disabled={zoom <= rule.min} onClick={() => onZoom(stepZoom(zoom, -1, rule))}>
-        <MinusIcon />
+        <MinusIcon size={16} />
       </button>
       <label htmlFor={id} className="dc-viewer-sr">
         Zoom percent
@@ -153,7 +95,7 @@ export function ZoomControls({ zoom, rule, onZoom, id }: { zoom: number; rule: Z
         %
       </span>
       <button type="button" className="dc-viewer-tb__btn" aria-label="Zoom in" title="Zoom in (+)" disabled={zoom >= rule.max} onClick={() => onZoom(stepZoom(zoom, 1, rule))}>
-        <PlusIcon />
+        <PlusIcon size={16} />
       </button>
     </span>
   );

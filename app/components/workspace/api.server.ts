@@ -2,7 +2,7 @@ import { TOKENS } from "#application/tokens";
 import type { WorkflowEngine } from "#application/ports/workflow";
 import { isDomainError } from "#domain/shared/domain-error";
 import { workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
-import type { WorkspaceReadModel } from "#projections/workspace/workspaces.projector";
+import type { WorkspaceReadModel } from "#projections/workspace/workspaces.queries";
 import { getRuntime, getServices } from "#app/utils/services.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 import type { LaunchProgress, WorkspaceSummary } from "./types";

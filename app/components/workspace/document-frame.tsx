@@ -1,9 +1,8 @@
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { useCallback } from "react";
-import { FileIcon } from "#app/components/icons";
+import { DownloadIcon, FileIcon } from "#app/components/icons";
 import { DocumentViewer, type SelectionAction, type ViewerTarget } from "#app/components/viewer/document-viewer";
 import { emitCapture, emitSelectionAction, useCitationTargets } from "#app/components/viewer/events";
-import { DownloadIcon } from "./glyphs";
 
 /**
  * The open document: the viewer of app/components/viewer (pdf.js pages with

@@ -1,7 +1,7 @@
 import { DropdownMenu, IconButton, Tooltip } from "@radix-ui/themes";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { CloseIcon } from "#app/components/icons";
-import { ChevronDownIcon } from "./glyphs";
+import { ChevronDownIcon } from "#app/components/icons";
 
 /** About 100 px per tab; tabs that do not fit go into a 'More' dropdown (spec 001 §2). */
 export const TAB_WIDTH = 100;

@@ -1,6 +1,6 @@
 import { Popover, Text, TextField } from "@radix-ui/themes";
 import { useMemo, useState, type ReactNode } from "react";
-import { SearchIcon } from "./glyphs";
+import { SearchIcon } from "#app/components/icons";
 
 export type SwitcherItem = { id: string; name: string; status: string };
 

@@ -1,0 +1,35 @@
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import { type NameSearch, ownerPageByName } from "../name-search";
+import { DOCUMENTS, type DocumentReadModel, PAGE_USAGE, type PageUsageReadModel } from "./documents.projector";
+
+/** The library's read side: what other modules may read of the documents projection. */
+export type { DocumentReadModel } from "./documents.projector";
+
+export interface DocumentListPage {
+  documents: DocumentReadModel[];
+  total: number;
+}
+
+const documents = (store: ReadModelStore) => store.collection<DocumentReadModel>(DOCUMENTS);
+
+/** Newest first; search is case-insensitive on part of the name (spec 000 §2). */
+export async function listDocuments(store: ReadModelStore, ownerId: string, options: NameSearch = {}): Promise<DocumentListPage> {
+  const { items, total } = await ownerPageByName(documents(store), ownerId, options, [{ field: "createdAt", direction: "desc" }]);
+  return { documents: items, total };
+}
+
+export function countDocuments(store: ReadModelStore, ownerId: string): Promise<number> {
+  return documents(store).count({ ownerId });
+}
+
+/** The owner's document, or null when it is missing or another user's (the caller answers both alike). */
+export async function ownedDocument(store: ReadModelStore, ownerId: string, documentId: string): Promise<DocumentReadModel | null> {
+  const document = await documents(store).get(documentId);
+  return document && document.ownerId === ownerId ? document : null;
+}
+
+/** Pages the owner's documents counted in one usage month ("year:month"); deleted documents still count. */
+export async function pagesUsedIn(store: ReadModelStore, ownerId: string, month: string): Promise<number> {
+  const rows = await store.collection<PageUsageReadModel>(PAGE_USAGE).find({ ownerId, month });
+  return rows.reduce((sum, row) => sum + row.pages, 0);
+}
