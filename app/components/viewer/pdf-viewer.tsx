@@ -6,6 +6,7 @@ import { SelectionTip, useSelectionTip } from "./selection-tip";
 import { CaptureIcon, Divider, FitWidthIcon, NextIcon, PageInput, PrevIcon, ThumbsIcon, Toolbar, ToolbarButton, ZoomControls } from "./toolbar";
 import type { DocumentViewerProps } from "./types";
 import { clampPage, clampZoom, matchBlocks, PDF_ZOOM, stepZoom } from "./zoom";
+import { currentPage, type RequestedPage } from "./reading-position";
 
 type Status = { state: "loading" } | { state: "ready" } | { state: "error"; message: string };
 
@@ -195,20 +196,12 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     return () => observer.disconnect();
   }, [pdf, pageCount, thumbsOpen, thumbsShown]);
 
-  /** The page at the reading line (a third down the viewport). */
+  /** The page the reader asked for last, kept current until they scroll (see reading-position.ts). */
+  const requestedRef = useRef<RequestedPage | null>(null);
   const pageAtScroll = useCallback(() => {
     const root = scrollRef.current;
     if (!root || pageCount === 0) return 1;
-    const line = root.scrollTop + root.clientHeight / 3;
-    let lo = 1;
-    let hi = pageCount;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      const el = pageEls.current.get(mid);
-      if (el && el.offsetTop <= line) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return currentPage(requestedRef.current, (n) => pageEls.current.get(n)?.offsetTop, pageCount, root);
   }, [pageCount]);
 
   useEffect(() => {
@@ -217,7 +210,11 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     let frame = 0;
     const onScroll = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => setCurrent(pageAtScroll()));
+      frame = requestAnimationFrame(() => {
+        const page = pageAtScroll();
+        if (requestedRef.current && requestedRef.current.page !== page) requestedRef.current = null;
+        setCurrent(page);
+      });
     };
     root.addEventListener("scroll", onScroll, { passive: true });
     return () => {
@@ -246,7 +243,10 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
       const root = scrollRef.current;
       const n = clampPage(page, pageCount);
       const el = pageEls.current.get(n);
-      if (root && el) root.scrollTop = el.offsetTop - PAGE_GAP / 2;
+      if (root && el) {
+        root.scrollTop = el.offsetTop - PAGE_GAP / 2;
+        requestedRef.current = { page: n, scrollTop: root.scrollTop };
+      }
       setCurrent(n);
     },
     [pageCount],
@@ -412,6 +412,7 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
       const mark = pageEl?.querySelector<HTMLElement>(".dc-viewer-box.is-cited");
       if (root && pageEl) {
         root.scrollTop = mark ? pageEl.offsetTop + mark.offsetTop - root.clientHeight / 3 : pageEl.offsetTop - PAGE_GAP / 2;
+        requestedRef.current = { page, scrollTop: root.scrollTop };
       }
       setCurrent(page);
       setCitationState({ requestId, state: "done" });
