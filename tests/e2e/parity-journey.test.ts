@@ -119,6 +119,19 @@ describe("spec parity on the existing screens", () => {
     await context.close();
   });
 
+  it("shows toasts at the top on a phone, clear of the actions at the bottom", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.mobile, storageState });
+    const page = await context.newPage();
+    await gotoHydrated(page, `${server.url}/upload/files`);
+    await page.getByTestId("file-input").setInputFiles([{ name: "setup.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") }]);
+    const shown = toast(page, "this file type is not supported");
+    await shown.waitFor();
+    const box = await shown.boundingBox();
+    expect(box && box.y + box.height < VIEWPORTS.mobile.height / 2).toBe(true);
+    await screenshot(page, "toast-390");
+    await context.close();
+  });
+
   it("keeps the last page current when it is typed, with Next disabled", async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState });
     const page = await context.newPage();
