@@ -8,6 +8,7 @@ import { LATER_RELEASE } from "#app/components/later-release";
 import { formatDateTime, truncate } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
 import { StatusBadge } from "#app/components/library/status-badge";
+import { AppTour } from "#app/components/tour/app-tour";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import type { loader as appLoader } from "#app/routes/_app";
 import { getServices } from "#app/utils/services.server";
@@ -79,6 +80,7 @@ export default function Dashboard() {
   const hasDocuments = documentCount > 0;
   return (
     <div className="dc-dashboard">
+      {data ? <AppTour userId={data.user.id} usageTotal={documentCount + workspaceCount + messageCount} /> : null}
       <section className="dc-welcome" aria-labelledby="greeting">
         <div className="dc-welcome__text">
           <Heading as="h1" id="greeting" size={{ initial: "7", sm: "8" }} data-testid="greeting">

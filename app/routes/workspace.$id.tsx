@@ -27,6 +27,7 @@ import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
+import { WorkspaceTour } from "#app/components/tour/workspace-tour";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d ? `${d.workspace.name} | ${d.productName}` : "Workspace | DocuChat" }];
@@ -228,6 +229,7 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
         Skip to documents
       </a>
       <h1 className="dc-visually-hidden">{workspace.name}</h1>
+      <WorkspaceTour />
 
       {/* ---- Sidebar (above 1024 px): 250 px, or a 20 px strip ---- */}
       <aside className="dc-wsx-sidebar" aria-label="Workspace sidebar" data-testid="workspace-sidebar">

@@ -199,6 +199,13 @@ const EMPTY_PROFILE: ProfileDetails = { firstName: "", lastName: "", occupation:
 
 const iso = (date: Date) => date.toISOString();
 
+/** A new code was asked for before the last one's resend wait ran out; the dialog counts down the seconds left. */
+export class ResendTooSoon extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super("RATE_LIMITED", `Please wait ${retryAfterSeconds} seconds before requesting a new code.`);
+  }
+}
+
 function issueCode(
   state: Extract<UserState, { registered: true }> | null,
   command: { codeId: string; codeHash: string; purpose: CodePurpose; now: Date },
@@ -208,8 +215,7 @@ function issueCode(
     const recent = state.codes.filter((c) => c.purpose === command.purpose && now - c.issuedAt < 60 * 60 * 1000);
     const last = recent.at(-1);
     if (last && now - last.issuedAt < VERIFICATION_CODE_RESEND_MS) {
-      const seconds = Math.ceil((VERIFICATION_CODE_RESEND_MS - (now - last.issuedAt)) / 1000);
-      throw new DomainError("RATE_LIMITED", `Please wait ${seconds} seconds before requesting a new code.`);
+      throw new ResendTooSoon(Math.ceil((VERIFICATION_CODE_RESEND_MS - (now - last.issuedAt)) / 1000));
     }
     if (recent.length >= VERIFICATION_CODES_PER_HOUR) {
       throw new DomainError("RATE_LIMITED", "Too many codes requested. Please try again in an hour.");

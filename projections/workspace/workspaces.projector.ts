@@ -46,25 +46,47 @@ export interface WorkspaceUsageReadModel {
   month: string;
 }
 
+/** Which workspaces hold a document, so a document deleted from the library leaves every workspace's count at once. */
+interface WorkspaceDocumentLink {
+  id: string;
+  documentId: string;
+  workspaceId: string;
+  ownerId: string;
+}
+
 export const WORKSPACES = "workspace_workspaces";
 export const WORKSPACE_USAGE = "workspace_usage";
+const WORKSPACE_DOCUMENTS = "workspace_documents";
 
 export const workspacesProjector: Projector = {
   name: "workspace.workspaces",
-  collections: [WORKSPACES, WORKSPACE_USAGE],
+  collections: [WORKSPACES, WORKSPACE_USAGE, WORKSPACE_DOCUMENTS],
   async setup(store: ReadModelStore) {
     await store.collection<WorkspaceReadModel>(WORKSPACES).ensureIndex(["ownerId", "lastUsedAt"]);
     await store.collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE).ensureIndex(["ownerId", "month"]);
+    await store.collection<WorkspaceDocumentLink>(WORKSPACE_DOCUMENTS).ensureIndex(["documentId"]);
+    await store.collection<WorkspaceDocumentLink>(WORKSPACE_DOCUMENTS).ensureIndex(["ownerId"]);
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
     if (recorded.type === "AccountPurged" && recorded.streamId.startsWith("user-")) {
       const ownerId = recorded.streamId.slice("user-".length);
       await store.collection<WorkspaceReadModel>(WORKSPACES).deleteMany({ ownerId });
       await store.collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE).deleteMany({ ownerId });
+      await store.collection<WorkspaceDocumentLink>(WORKSPACE_DOCUMENTS).deleteMany({ ownerId });
+      return;
+    }
+    const workspaces = store.collection<WorkspaceReadModel>(WORKSPACES);
+    const links = store.collection<WorkspaceDocumentLink>(WORKSPACE_DOCUMENTS);
+    if (recorded.type === "DocumentDeleted" && recorded.streamId.startsWith("document-")) {
+      const documentId = recorded.streamId.slice("document-".length);
+      for (const link of await links.find({ documentId })) {
+        const ws = await workspaces.get(link.workspaceId);
+        if (ws) await workspaces.patch(ws.id, { documentIds: ws.documentIds.filter((d) => d !== documentId) });
+        await links.delete(link.id);
+      }
       return;
     }
     if (!recorded.streamId.startsWith("workspace-")) return;
-    const workspaces = store.collection<WorkspaceReadModel>(WORKSPACES);
     const id = recorded.streamId.slice("workspace-".length);
     const event = recorded as unknown as WorkspaceEvent;
     const at = recorded.recordedAt;
@@ -101,6 +123,7 @@ export const workspacesProjector: Projector = {
         if (!ws) return;
         const ok = event.data.results.filter((r) => r.status === "ATTACH_SUCCESS").map((r) => r.documentId);
         await workspaces.patch(id, { documentIds: [...new Set([...ws.documentIds, ...ok])], lastAttachResults: event.data.results, updatedAt: at });
+        for (const documentId of ok) await links.upsert({ id: `${documentId}:${id}`, documentId, workspaceId: id, ownerId: ws.ownerId });
         return;
       }
       case "FirstConversationCreated": {
@@ -154,9 +177,12 @@ export const workspacesProjector: Projector = {
       case "WorkspaceSessionSaved":
         await workspaces.patch(id, { session: event.data.session, lastUsedAt: event.data.savedAt });
         return;
-      case "WorkspaceDeleted":
+      case "WorkspaceDeleted": {
+        const ws = await workspaces.get(id);
+        for (const documentId of ws?.documentIds ?? []) await links.delete(`${documentId}:${id}`);
         await workspaces.delete(id);
         return;
+      }
     }
   },
 };

@@ -1,4 +1,5 @@
 import { confirmSignupSchema, usernameSchema } from "#domain/identity/credentials";
+import { ResendTooSoon } from "#domain/identity/user";
 import { isDomainError } from "#domain/shared/domain-error";
 import type { VerificationActionData } from "#app/components/auth/verification-dialog";
 import { getRequestContext } from "#app/utils/request-context.server";
@@ -27,6 +28,9 @@ export async function handleVerificationIntent(
     const { userId } = await services.identity.confirmSignup(parsed.data, ctx);
     return await startUserSession(request, userId, onConfirmed);
   } catch (error) {
+    if (error instanceof ResendTooSoon) {
+      return { intent, ok: false, error: error.message, code: error.code, retryAfterSeconds: error.retryAfterSeconds, username };
+    }
     if (isDomainError(error)) return { intent, ok: false, error: error.message, code: error.code, username };
     throw error;
   }

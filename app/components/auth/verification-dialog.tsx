@@ -11,7 +11,7 @@ export const RESEND_SECONDS = 30;
 /** What the login and sign-up actions answer to `intent=resend|confirm` (a confirm that works redirects). */
 export type VerificationActionData =
   | { intent: "resend"; ok: true; sentAt: number; username: string }
-  | { intent: "resend" | "confirm"; ok: false; error: string; code?: string; username: string };
+  | { intent: "resend" | "confirm"; ok: false; error: string; code?: string; retryAfterSeconds?: number; username: string };
 
 function useCountdown(startedAt: number | null) {
   const [now, setNow] = useState(() => Date.now());
@@ -75,6 +75,7 @@ export function VerificationDialog({
 
   // A resend answered: go to (or stay on) the code step, restart the timer, clear the boxes.
   const handledResend = useRef<unknown>(null);
+  const absorbedResend = useRef<unknown>(null);
   useEffect(() => {
     if (resend.state !== "idle" || !resend.data || resend.data === handledResend.current) return;
     handledResend.current = resend.data;
@@ -85,9 +86,12 @@ export function VerificationDialog({
       setFlagEmpty(false);
       toast.push({ type: "success", message: "Verification code has been sent successfully" });
     } else if (resend.data.code === "RATE_LIMITED" && step === "request") {
-      // A code went out moments ago (e.g. at sign-up): it is still valid, so let them enter it.
+      // A code went out moments ago (e.g. at sign-up): it is still valid, so let them enter it, and
+      // count down what the server says is left of the wait rather than showing it as an error.
+      absorbedResend.current = resend.data;
+      const left = resend.data.retryAfterSeconds ?? RESEND_SECONDS;
       setStep("code");
-      setSentAt(Date.now());
+      setSentAt(Date.now() - (RESEND_SECONDS - Math.min(RESEND_SECONDS, left)) * 1000);
     }
   }, [resend.state, resend.data, toast, step]);
 
@@ -103,7 +107,7 @@ export function VerificationDialog({
     }
   };
 
-  const resendError = resend.state === "idle" && resend.data && !resend.data.ok ? resend.data.error : null;
+  const resendError = resend.state === "idle" && resend.data && !resend.data.ok && resend.data !== absorbedResend.current ? resend.data.error : null;
   const confirmError = confirm.state === "idle" && confirm.data && !confirm.data.ok ? confirm.data.error : null;
   const error = confirmError ?? resendError;
   const busy = confirm.state !== "idle";

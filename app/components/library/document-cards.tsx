@@ -5,7 +5,7 @@ import { FileIcon, PlusIcon } from "#app/components/icons";
 import type { ApiDocument } from "./api.server";
 import { DocumentMenu } from "./document-menu";
 import type { LibraryDocument } from "./document-view";
-import { formatDateTime, formatSize, SOURCE_LABELS } from "./format";
+import { formatDateTime, formatPageCount, formatSize, SOURCE_LABELS } from "./format";
 import { StatusBadge } from "./status-badge";
 import { ReadingNotes } from "./reading-notes";
 
@@ -162,7 +162,7 @@ export function DocumentCards({
                 <Flex gap="2" align="center" wrap="wrap" mt="2">
                   <StatusBadge status={d.status} reason={d.failureReason} />
                   <Text size="1" color="gray">
-                    {SOURCE_LABELS[d.source] ?? d.source} · {d.pageCount || "—"} pages · {formatSize(d.size)}
+                    {SOURCE_LABELS[d.source] ?? d.source} · {formatPageCount(d.pageCount)} · {formatSize(d.size)}
                   </Text>
                 </Flex>
                 <ReadingNotes notes={d.readingNotes} mt="1" />

@@ -36,6 +36,8 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const filesRef = useRef(files);
   filesRef.current = files;
+  /** Page counts still being read, so Upload can wait for them instead of refusing. */
+  const pageCounts = useRef(new Map<string, Promise<number>>());
   const toast = useToast();
   const navigate = useNavigate();
   const csrfToken = useCsrfToken();
@@ -80,9 +82,12 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
       }));
       setFiles((current) => [...current, ...added]);
       for (const item of added) {
-        void estimatePages(item.file).then((pages) =>
-          setFiles((current) => current.map((f) => (f.fileId === item.fileId ? { ...f, filePageCount: pages } : f))),
-        );
+        const counting = estimatePages(item.file);
+        pageCounts.current.set(item.fileId, counting);
+        void counting.then((pages) => {
+          pageCounts.current.delete(item.fileId);
+          setFiles((current) => current.map((f) => (f.fileId === item.fileId ? { ...f, filePageCount: pages } : f)));
+        });
       }
     },
     [toast],
@@ -100,18 +105,19 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
 
   async function uploadAll() {
     if (uploading || files.length === 0) return;
-    if (files.some((f) => f.filePageCount === null)) {
-      toast.push({ type: "info", message: "Still counting pages, try again in a moment." });
-      return;
-    }
-    const pages = files.reduce((sum, f) => sum + (f.filePageCount ?? 1), 0);
+    setUploading(true);
+    // A file picked a moment ago may still be being counted: wait for it rather than refuse.
+    const counted = await Promise.all(
+      files.map(async (f) => ({ ...f, filePageCount: f.filePageCount ?? (await (pageCounts.current.get(f.fileId) ?? Promise.resolve(1))) })),
+    );
+    const pages = counted.reduce((sum, f) => sum + f.filePageCount, 0);
     const allowance = pageAllowanceError(pages, 0, remainingPages);
     if (allowance) {
+      setUploading(false);
       toast.push({ type: "error", message: allowance });
       return;
     }
-    setUploading(true);
-    const failed = await uploadEach(files, csrfToken, {
+    const failed = await uploadEach(counted, csrfToken, {
       describe: (item) => ({
         name: item.fileName,
         body: item.file,

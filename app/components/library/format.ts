@@ -14,6 +14,12 @@ export function formatSize(bytes: number | null | undefined): string {
   return `${value.toFixed(1)} ${UNITS[unit]}`;
 }
 
+/** "1 page", "12 pages"; "—" when the count is not known yet. */
+export function formatPageCount(pages: number | null | undefined): string {
+  if (typeof pages !== "number" || !Number.isFinite(pages) || pages <= 0) return "— pages";
+  return `${pages} ${pages === 1 ? "page" : "pages"}`;
+}
+
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** dd/MM/yyyy hh:mm:ss a, in the viewer's time zone. */

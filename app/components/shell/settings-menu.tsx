@@ -1,9 +1,9 @@
 import { IconButton, Popover, Separator, Text, Tooltip } from "@radix-ui/themes";
-import { Link } from "@remix-run/react";
+import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
-import { EXTERNAL_LINKS } from "#app/components/external-links";
+import { EXTERNAL_LINKS, SOCIAL_LINKS } from "#app/components/external-links";
 import { CompassIcon, ExternalIcon, HelpIcon, LogoutIcon, MailIcon, ScrollIcon, SettingsIcon, ShieldIcon, UserIcon } from "#app/components/icons";
-import { LATER_RELEASE } from "#app/components/later-release";
+import { requestAppTour } from "#app/components/tour/tour-state";
 
 function MenuRow({ icon, children, trailing }: { icon: ReactNode; children: ReactNode; trailing?: ReactNode }) {
   return (
@@ -26,22 +26,14 @@ function External({ href, icon, children }: { href: string; icon: ReactNode; chi
   );
 }
 
-function Later({ icon, children }: { icon: ReactNode; children: ReactNode }) {
-  return (
-    <Tooltip content={LATER_RELEASE} side="right">
-      <button type="button" className="dc-menu__item" aria-disabled="true" onClick={(e) => e.preventDefault()}>
-        <MenuRow icon={icon}>{children}</MenuRow>
-      </button>
-    </Tooltip>
-  );
-}
-
 /**
  * The Settings popover (spec 000 §2). Read-only (impersonating) sessions get a
  * dimmed, inert trigger instead.
  */
 export function SettingsMenu({ readOnly, onLogout, side = "top" }: { readOnly: boolean; onLogout: () => void; side?: "top" | "right" }) {
   const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const navigate = useNavigate();
   if (readOnly) {
     return (
       <Tooltip content="Settings are read-only while impersonating">
@@ -68,7 +60,18 @@ export function SettingsMenu({ readOnly, onLogout, side = "top" }: { readOnly: b
           <Link className="dc-menu__item" to="/profile/my-account" onClick={() => setOpen(false)}>
             <MenuRow icon={<UserIcon size={16} />}>My Profile</MenuRow>
           </Link>
-          <Later icon={<CompassIcon size={16} />}>Restart App Tour</Later>
+          <button
+            type="button"
+            className="dc-menu__item"
+            onClick={() => {
+              setOpen(false);
+              requestAppTour();
+              // The app tour lives on the dashboard: go there, where the request starts it.
+              if (location.pathname !== "/") navigate("/");
+            }}
+          >
+            <MenuRow icon={<CompassIcon size={16} />}>Restart App Tour</MenuRow>
+          </button>
           <Separator size="4" my="1" />
           <External href={EXTERNAL_LINKS.contact} icon={<MailIcon size={16} />}>
             Contact Us
@@ -82,6 +85,14 @@ export function SettingsMenu({ readOnly, onLogout, side = "top" }: { readOnly: b
           <External href={EXTERNAL_LINKS.privacy} icon={<ShieldIcon size={16} />}>
             Privacy Policy
           </External>
+          <nav aria-label="Follow us" className="dc-menu__social">
+            {SOCIAL_LINKS.map((link) => (
+              <a key={link.label} href={link.href} target="_blank" rel="noopener noreferrer" className="dc-menu__social-link">
+                {link.label}
+                <span className="dc-visually-hidden"> (opens in a new tab)</span>
+              </a>
+            ))}
+          </nav>
           <Separator size="4" my="1" />
           <button
             type="button"

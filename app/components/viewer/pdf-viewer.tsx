@@ -8,6 +8,7 @@ import { Divider, PageInput, Toolbar, ToolbarButton, ZoomControls } from "./tool
 import type { DocumentViewerProps } from "./types";
 import { matchBlocks } from "./passage-match";
 import { clampPage, clampZoom, PDF_ZOOM, stepZoom } from "./zoom";
+import { currentPage, type RequestedPage } from "./reading-position";
 
 type Status = { state: "loading" } | { state: "ready" } | { state: "error"; message: string };
 
@@ -199,20 +200,12 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     return () => observer.disconnect();
   }, [pdf, pageCount, thumbsOpen, thumbsShown]);
 
-  /** The page at the reading line (a third down the viewport). */
+  /** The page the reader asked for last, kept current until they scroll (see reading-position.ts). */
+  const requestedRef = useRef<RequestedPage | null>(null);
   const pageAtScroll = useCallback(() => {
     const root = scrollRef.current;
     if (!root || pageCount === 0) return 1;
-    const line = root.scrollTop + root.clientHeight / 3;
-    let lo = 1;
-    let hi = pageCount;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      const el = pageEls.current.get(mid);
-      if (el && el.offsetTop <= line) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return currentPage(requestedRef.current, (n) => pageEls.current.get(n)?.offsetTop, pageCount, root);
   }, [pageCount]);
 
   useEffect(() => {
@@ -221,7 +214,11 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     let frame = 0;
     const onScroll = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => setCurrent(pageAtScroll()));
+      frame = requestAnimationFrame(() => {
+        const page = pageAtScroll();
+        if (requestedRef.current && requestedRef.current.page !== page) requestedRef.current = null;
+        setCurrent(page);
+      });
     };
     root.addEventListener("scroll", onScroll, { passive: true });
     return () => {
@@ -250,7 +247,10 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
       const root = scrollRef.current;
       const n = clampPage(page, pageCount);
       const el = pageEls.current.get(n);
-      if (root && el) root.scrollTop = el.offsetTop - PAGE_GAP / 2;
+      if (root && el) {
+        root.scrollTop = el.offsetTop - PAGE_GAP / 2;
+        requestedRef.current = { page: n, scrollTop: root.scrollTop };
+      }
       setCurrent(n);
     },
     [pageCount],
@@ -441,6 +441,7 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
       if (root && pageEl) {
         if (mark) root.scrollTop += mark.getBoundingClientRect().top - root.getBoundingClientRect().top - root.clientHeight / 3;
         else root.scrollTop = pageEl.offsetTop - PAGE_GAP / 2;
+        requestedRef.current = { page, scrollTop: root.scrollTop };
       }
       setCurrent(page);
       setCitationState({ requestId, state: "done" });

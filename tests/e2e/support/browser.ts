@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { TOUR_KEYS } from "#app/components/tour/tour-state";
 import { ROOT } from "./app-server";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -12,11 +13,33 @@ export const VIEWPORTS = {
   mobile: { width: 390, height: 844 },
 } as const;
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Debian's Chromium. The guided tours start by themselves for new users and
+ * would cover what other journeys click, so their contexts start with the
+ * tours already shown this session, unless `tours` asks for them.
+ */
+export async function launchBrowser(options: { tours?: boolean } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
+  if (options.tours) return browser;
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (contextOptions) => {
+    const context = await newContext(contextOptions);
+    await context.addInitScript(
+      (keys) => {
+        try {
+          for (const key of keys) window.sessionStorage.setItem(key, "1");
+        } catch {
+          // storage blocked: the tours would not start either
+        }
+      },
+      [TOUR_KEYS.appShownThisSession, TOUR_KEYS.workspaceShownThisSession],
+    );
+    return context;
+  };
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
