@@ -16,29 +16,16 @@ import type {
   WorkflowEngine,
 } from "#application/ports/workflow";
 import type { Projector } from "#application/ports/projection";
-import { IdentityQueries } from "#application/identity/identity-queries";
-import { IdentityService } from "#application/identity/identity-service";
-import { AccountDeletionActivities, AccountDeletionService } from "#application/identity/account-deletion";
-import { AccountAudit } from "#application/identity/account-audit";
-import { ProfileService } from "#application/identity/profile-service";
-import { IngestionActivities } from "#application/library/ingestion-activities";
-import { LibraryQueries } from "#application/library/library-queries";
-import { LibraryService } from "#application/library/library-service";
-import { ConversationService } from "#application/conversation/conversation-service";
 import { ExtractiveModel } from "#application/conversation/extractive-model";
-import { WorkspaceQueries } from "#application/workspace/workspace-queries";
-import { WorkspaceService } from "#application/workspace/workspace-service";
-import { KeysetModels } from "#application/identity/keyset-models";
-import { KeysetService } from "#application/identity/keyset-service";
-import { ChatLayoutService } from "#application/identity/chat-layout-service";
-import { EmbeddingIndexer } from "#application/workspace/embedding-indexer";
 import type { AppSettings } from "#application/shared/app-settings";
-import { allProjectors } from "#projections/index";
-import { allWorkflows } from "#workflows/index";
+import type { Resolve } from "#application/shared/context-module";
+import type { ProjectionWaiter } from "#application/ports/projection";
+import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./modules/index";
 import type { AppConfig } from "./config/config";
 import { createLogger } from "./logging/logger";
 import { openStores } from "./stores";
 import { ProjectionRunner } from "./embedded/projection-runner";
+import { createReactorRunner } from "./embedded/reactor-runner";
 import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
 import { SqliteSessionStore } from "./embedded/sqlite-session-store";
 import { SqliteRateLimiter } from "./embedded/sqlite-rate-limiter";
@@ -130,7 +117,15 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.SubjectKeys, subjectKeys);
   constant(TOKENS.ReadModelStore, readModels);
   constant(TOKENS.ProjectionRunner, projections);
-  constant(TOKENS.ProjectionWaiter, projections);
+  // Read-your-writes waits for the projectors and then for the reactors (a page may read the workflow a reactor starts).
+  let reactions: ProjectionRunner | null = null;
+  const readYourWrites: ProjectionWaiter = {
+    async waitForPosition(position, timeoutMs) {
+      const projected = await projections.waitForPosition(position, timeoutMs);
+      return projected && reactions ? reactions.waitForPosition(position, timeoutMs) : projected;
+    },
+  };
+  constant(TOKENS.ProjectionWaiter, readYourWrites);
   constant(TOKENS.BlobStore, stores.blobs);
   constant(TOKENS.SearchIndex, searchIndex);
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
@@ -157,26 +152,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
   if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
-  for (const service of [
-    IdentityService,
-    IdentityQueries,
-    ProfileService,
-    AccountDeletionService,
-    AccountDeletionActivities,
-    AccountAudit,
-    LibraryService,
-    LibraryQueries,
-    IngestionActivities,
-    ConversationService,
-    WorkspaceService,
-    WorkspaceQueries,
-    KeysetModels,
-    KeysetService,
-    ChatLayoutService,
-    EmbeddingIndexer,
-  ]) {
-    container.bind(service).toSelf();
-  }
+  for (const module of contextModules) for (const service of module.services) container.bind(service).toSelf();
+  const resolve: Resolve = (service) => container.get(service);
 
   // Services that start workflows are built before the engine, which needs their activities: they get the engine through this delegate.
   let engine: WorkflowEngine | null = null;
@@ -195,10 +172,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
 
   const jobHandlers = options.jobHandlers ?? {};
   const registry: ActivityRegistry = {
-    ...container.get(IngestionActivities).registry(),
-    ...container.get(WorkspaceService).activities(),
-    ...container.get(EmbeddingIndexer).activities(),
-    ...container.get(AccountDeletionActivities).registry(),
+    ...Object.assign({}, ...contextModules.map((module) => module.activities(resolve))),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };
@@ -241,6 +215,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       await embeddedEngine.resume();
       stoppers.push(() => embeddedEngine.stop());
     }
+    // Reactors start workflows, so they run once the engine is there.
+    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors(resolve)), logger);
+    reactions = reactors;
+    await reactors.start();
+    stoppers.push(() => reactors.stop());
     if (config.adapters.integrationEvents === "kafka") {
       const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();
@@ -275,16 +254,3 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
  * not affected).
  */
 const STREAM_CHUNK_DELAY_MS = 12;
-
-/** Stream category -> bounded context, for the Kafka topics (one per context). */
-const STREAM_CONTEXTS: Record<string, string> = {
-  user: "identity",
-  username: "identity",
-  keyset: "identity",
-  model: "identity",
-  email: "identity",
-  oidc: "identity",
-  document: "library",
-  workspace: "workspace",
-  conversation: "conversation",
-};

@@ -24,6 +24,9 @@ export const INGESTION_STEPS = [
   "library.activate",
 ] as const;
 
+/** Every activity this workflow calls (the library module provides them). */
+export type IngestionActivityName = (typeof INGESTION_STEPS)[number] | "library.fail";
+
 export const ingestionWorkflow: WorkflowDefinition<IngestionInput, StepOutcome> = {
   name: "ingestion",
   async run(ctx, input) {

@@ -8,7 +8,7 @@ import type { SubjectKeyStore } from "#application/ports/personal-data";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { SearchIndex } from "#application/ports/search-index";
 import type { SecretHasher, SessionStore } from "#application/ports/sessions";
-import type { ActivityRegistry, WorkflowEngine } from "#application/ports/workflow";
+import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
 import type { AppSettings } from "#application/shared/app-settings";
 import { handleCommand } from "#application/shared/command-handler";
 import { parseInput } from "#application/shared/parse";
@@ -18,6 +18,7 @@ import { deleteAccountSchema } from "#domain/identity/profile";
 import { reservationDecider, type ReservationKind } from "#domain/identity/reservation";
 import { type UserCommand, type UserEvent, type UserState, userDecider, userStreamId } from "#domain/identity/user";
 import {
+  type AccountDeletionActivityName,
   type AccountDeletionInput,
   accountDeletionWorkflow,
   accountDeletionWorkflowId,
@@ -96,7 +97,7 @@ export class AccountDeletionActivities {
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
   ) {}
 
-  registry(): ActivityRegistry {
+  registry(): ActivitiesFor<AccountDeletionActivityName> {
     const step = <R>(fn: (input: AccountDeletionInput) => Promise<R>) => (input: unknown) => fn(input as AccountDeletionInput);
     return {
       "identity.deletionPlan": step((i) => this.plan(i)),

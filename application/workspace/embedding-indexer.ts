@@ -4,13 +4,13 @@ import type { Clock } from "#application/ports/clock";
 import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { SearchIndex } from "#application/ports/search-index";
-import type { ActivityRegistry } from "#application/ports/workflow";
+import type { ActivitiesFor } from "#application/ports/workflow";
 import { handleCommand } from "#application/shared/command-handler";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { fold } from "#domain/shared/decider";
 import { isDomainError } from "#domain/shared/domain-error";
 import { embeddingSpace, type ModelChoice, type WorkspaceCommand, type WorkspaceEvent, workspaceDecider, workspaceStreamId } from "#domain/workspace/workspace";
-import type { EmbeddingPlan, EmbeddingStepOutcome, WorkspaceEmbeddingInput } from "#workflows/workspace-embedding";
+import type { EmbeddingActivityName, EmbeddingPlan, EmbeddingStepOutcome, WorkspaceEmbeddingInput } from "#workflows/workspace-embedding";
 
 /** Texts per provider call: small enough for every provider's batch limit and request size. */
 const EMBED_BATCH = 64;
@@ -32,7 +32,7 @@ export class EmbeddingIndexer {
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
   ) {}
 
-  activities(): ActivityRegistry {
+  activities(): ActivitiesFor<EmbeddingActivityName> {
     return {
       "workspace.embedding.plan": async (input): Promise<EmbeddingPlan> => {
         const run = await this.current(input as WorkspaceEmbeddingInput);

@@ -6,7 +6,7 @@ import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { ActivityRegistry, WorkflowEngine } from "#application/ports/workflow";
+import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
 import { handleCommand } from "#application/shared/command-handler";
 import { parseInput } from "#application/shared/parse";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
@@ -33,7 +33,7 @@ import {
 } from "#domain/workspace/workspace-rules";
 import { WORKSPACE_USAGE, type WorkspaceUsageReadModel } from "#projections/workspace/workspaces.projector";
 import { workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
-import { type LaunchStepOutcome, workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
+import { type LaunchActivityName, type LaunchStepOutcome, workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
 
 /** Namespace for ids derived from a workspace id, so launch steps are idempotent across retries. */
 const DERIVED_IDS = "6f1f3c1e-4a8e-4d0a-9a53-5d6f0b9f7c21";
@@ -134,7 +134,7 @@ export class WorkspaceService {
   }
 
   /** The launch workflow's activities. */
-  activities(): ActivityRegistry {
+  activities(): ActivitiesFor<LaunchActivityName> {
     const step = (fn: (workspaceId: string) => Promise<LaunchStepOutcome>) => async (input: unknown) =>
       fn((input as { workspaceId: string }).workspaceId);
     return {
