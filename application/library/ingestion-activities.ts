@@ -56,7 +56,7 @@ export class IngestionActivities {
   }
 
   private async document(documentId: string) {
-    const state = await this.library.load(documentId);
+    const { state } = await this.library.loadDocument(documentId);
     return state.exists && state.status !== "DELETED" ? state : null;
   }
 
@@ -184,14 +184,14 @@ export class IngestionActivities {
   }
 
   private async registration(documentId: string) {
-    const events = await this.library.events(documentId);
+    const { events } = await this.library.loadDocument(documentId);
     const registered = events.find((e) => e.type === "DocumentRegistered");
     if (!registered || registered.type !== "DocumentRegistered") throw new Error(`document ${documentId} has no registration`);
     return { sourceUrl: registered.data.personal?.sourceUrl ?? null, settings: registered.data.settings, maxDepth: registered.data.settings.maxDepth };
   }
 
   private async receivedKind(documentId: string): Promise<string | null> {
-    const events = await this.library.events(documentId);
+    const { events } = await this.library.loadDocument(documentId);
     const received = events.find((e) => e.type === "DocumentFileReceived");
     return received?.type === "DocumentFileReceived" ? received.data.kind : null;
   }

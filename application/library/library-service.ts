@@ -10,21 +10,22 @@ import type { SecretHasher } from "#application/ports/sessions";
 import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
 import type { WorkflowEngine } from "#application/ports/workflow";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
-import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
-import { fold } from "#domain/shared/decider";
+import type { AllowancePolicy } from "#application/shared/allowance-policy";
+import { accessPolicy, readableBy } from "#application/shared/access-policy";
+import { usageMonthKey } from "#domain/billing/plans";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   type DocumentCommand,
   type DocumentEvent,
   type DocumentSource,
-  documentDecider,
-  documentStreamId,
+  type DocumentState,
   type IngestionSettings,
   isInProgress,
 } from "#domain/library/document";
+import { documentAggregate } from "#domain/library/document-events";
 import { documentLinkSchema, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
 import {
   extensionOf,
@@ -61,14 +62,19 @@ export class LibraryService {
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
     @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
-  ) {}
+    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+  ) {
+    this.documents = new Aggregate(eventStore, ids, documentAggregate);
+  }
+
+  private readonly documents: Aggregate<DocumentCommand, DocumentEvent, DocumentState>;
 
   /** Pages left this month on the owner's plan. */
   async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
     const month = usageMonthKey(this.clock.now());
     const rows = await this.readModels.collection<PageUsageReadModel>(PAGE_USAGE).find({ ownerId, month });
     const used = rows.reduce((sum, row) => sum + row.pages, 0);
-    const limit = PLANS[DEFAULT_PLAN].limits.pagesPerMonth;
+    const limit = (await this.allowances.limit(ownerId, "pagesPerMonth")) ?? Number.POSITIVE_INFINITY;
     return { used, limit, remaining: Math.max(0, limit - used) };
   }
 
@@ -112,7 +118,7 @@ export class LibraryService {
    * generated key, checks that content and name agree, then starts ingestion.
    */
   async receiveUpload(documentId: string, token: string, body: Buffer, contentType: string, ctx: RequestContext): Promise<void> {
-    const state = await this.load(documentId);
+    const { state, events } = await this.documents.load(documentId);
     const [expiresText, signature] = token.split(".");
     const expires = Number(expiresText);
     if (
@@ -125,7 +131,7 @@ export class LibraryService {
       throw new DomainError("UPLOAD_URL_INVALID", "This upload link is invalid or has expired. Please upload the file again.");
     }
     if (state.blobKey) return; // a retried PUT of an upload already received
-    const name = await this.documentName(documentId, state.ownerId);
+    const name = documentName(events, state.ownerId);
     const limit = state.source === "audio" ? MAX_AUDIO_BYTES : MAX_FILE_BYTES;
     if (body.length === 0 || body.length > limit) throw new DomainError("INVALID_SIZE", "Invalid size");
     let kind: string;
@@ -197,27 +203,21 @@ export class LibraryService {
   /** The owner's document, or DOCUMENT_NOT_FOUND — also for another user's id (never reveal it exists). */
   async ownedDocument(ownerId: string, documentId: string): Promise<DocumentReadModel> {
     const document = await this.readModels.collection<DocumentReadModel>(DOCUMENTS).get(documentId);
-    if (!document || document.ownerId !== ownerId) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
-    return document;
+    return readableBy(document, ownerId, () => new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found"));
   }
 
   async execute(documentId: string, ownerId: string, ctx: RequestContext | null, command: DocumentCommand) {
-    return handleCommand(this.eventStore, this.ids, documentDecider, documentStreamId(documentId), command, { metadata: eventMetadata(ctx, ownerId, `ingestion-${documentId}`) });
+    return this.documents.handle(documentId, command, { metadata: eventMetadata(ctx, ownerId, `ingestion-${documentId}`) });
   }
 
-  async events(documentId: string): Promise<DocumentEvent[]> {
-    return (await this.eventStore.readStream(documentStreamId(documentId))) as unknown as DocumentEvent[];
+  /** The document's events and state, straight from its stream (the read model may lag). */
+  async loadDocument(documentId: string) {
+    return this.documents.load(documentId);
   }
 
-  async load(documentId: string) {
-    return fold(documentDecider, await this.events(documentId));
-  }
-
-  /** The name from the event log (the read model may lag right after registration). */
+  /** The owner's name for the document ("" for anyone else's or an unknown id). */
   async documentName(documentId: string, ownerId: string): Promise<string> {
-    const registered = (await this.events(documentId)).find((e) => e.type === "DocumentRegistered");
-    if (!registered || registered.type !== "DocumentRegistered" || registered.data.ownerId !== ownerId) return "";
-    return registered.data.personal?.name ?? "";
+    return documentName((await this.documents.load(documentId)).events, ownerId);
   }
 
   private parseLink(input: { source: string; url: unknown; maxDepth?: unknown }) {
@@ -245,6 +245,13 @@ export class LibraryService {
 }
 
 export const ingestionWorkflowId = (documentId: string) => `ingestion-${documentId}`;
+
+/** The name from the event log (the read model may lag right after registration). */
+function documentName(events: DocumentEvent[], ownerId: string): string {
+  const registered = events.find((e) => e.type === "DocumentRegistered");
+  if (registered?.type !== "DocumentRegistered" || !accessPolicy.canRead(registered.data, ownerId)) return "";
+  return registered.data.personal?.name ?? "";
+}
 
 function hostAndPath(url: string) {
   const parsed = new URL(url);
