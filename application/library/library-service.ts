@@ -9,7 +9,6 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SecretHasher } from "#application/ports/sessions";
 import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
-import type { WorkflowEngine } from "#application/ports/workflow";
 import { Aggregate } from "#application/shared/aggregate";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
@@ -36,7 +35,6 @@ import {
   registerUploadSchema,
 } from "#domain/library/upload-rules";
 import { DOCUMENTS, type DocumentReadModel, PAGE_USAGE, type PageUsageReadModel } from "#projections/library/documents.projector";
-import { ingestionWorkflow } from "#workflows/ingestion";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
 const UPLOAD_URL_TTL_MS = 15 * 60_000;
@@ -60,7 +58,6 @@ export class LibraryService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
-    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
   ) {
@@ -147,7 +144,7 @@ export class LibraryService {
       contentType: contentType || "application/octet-stream",
       metadata: { document_id: documentId, user_id: state.ownerId },
     });
-    await this.execute(documentId, state.ownerId, ctx, {
+    const received = await this.execute(documentId, state.ownerId, ctx, {
       type: "ReceiveFile",
       blobKey,
       size: body.length,
@@ -155,7 +152,8 @@ export class LibraryService {
       contentType: contentType || "application/octet-stream",
       now: this.clock.now(),
     });
-    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+    // Ingestion is started by a reactor (IngestionStarter), so a crash here cannot lose it; wait until it has.
+    await this.projections.waitForPosition(received.position);
   }
 
   /** Document, website and video links: registered and handed to ingestion, which fetches them. */
@@ -180,7 +178,7 @@ export class LibraryService {
       settings,
       now: this.clock.now(),
     });
-    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+    // The projections show it and IngestionStarter has started fetching it.
     await this.projections.waitForPosition(result.position);
     return { documentId };
   }

@@ -2,6 +2,7 @@ import { defineContextModule } from "#application/shared/context-module";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
+import { IngestionStarter } from "#application/library/library-reactors";
 import { documentsProjector } from "#projections/library/documents.projector";
 import { ingestionWorkflow } from "#workflows/ingestion";
 
@@ -12,5 +13,6 @@ export const libraryModule = defineContextModule({
   services: [LibraryService, LibraryQueries, IngestionActivities],
   projectors: [documentsProjector],
   workflows: [ingestionWorkflow],
+  reactors: [IngestionStarter],
   activities: (resolve) => resolve(IngestionActivities).registry(),
 });
