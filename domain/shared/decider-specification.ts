@@ -18,6 +18,10 @@ export const DeciderSpecification = {
       given(history: readonly Event[]) {
         return new Given(decider, history);
       },
+      /** The events a sequence of accepted commands records, each decided on the history before it. */
+      history(commands: readonly Command[]): Event[] {
+        return commands.reduce<Event[]>((events, command) => [...events, ...new Given(decider, events).when(command).events()], []);
+      },
     };
   },
 };

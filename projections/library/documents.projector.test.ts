@@ -1,14 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DeciderSpecification } from "#domain/shared/decider-specification";
-import { type DocumentCommand, type DocumentEvent, documentDecider } from "#domain/library/document";
+import { type DocumentCommand, documentDecider } from "#domain/library/document";
 import { projectorHarness } from "#projections/testing/projector-harness";
 import { DOCUMENTS, type DocumentReadModel, documentsProjector, PAGE_USAGE, type PageUsageReadModel } from "./documents.projector";
 
 const now = new Date("2026-05-01T12:00:00Z");
-const spec = DeciderSpecification.for(documentDecider);
-/** The events a sequence of commands records, each decided on the history before it. */
-const history = (commands: DocumentCommand[]) =>
-  commands.reduce<DocumentEvent[]>((events, command) => [...events, ...spec.given(events).when(command).events()], []);
+const history = (commands: DocumentCommand[]) => DeciderSpecification.for(documentDecider).history(commands);
 
 const register: DocumentCommand = {
   type: "RegisterDocument",

@@ -1,13 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DeciderSpecification } from "#domain/shared/decider-specification";
-import { DEFAULT_CHAT_PREFERENCE, type WorkspaceCommand, type WorkspaceEvent, workspaceDecider } from "#domain/workspace/workspace";
+import { DEFAULT_CHAT_PREFERENCE, type WorkspaceCommand, workspaceDecider } from "#domain/workspace/workspace";
 import { projectorHarness } from "#projections/testing/projector-harness";
 import { WORKSPACE_USAGE, WORKSPACES, type WorkspaceReadModel, workspacesProjector, type WorkspaceUsageReadModel } from "./workspaces.projector";
 
 const now = new Date("2026-05-01T12:00:00Z");
-const spec = DeciderSpecification.for(workspaceDecider);
-const history = (commands: WorkspaceCommand[]) =>
-  commands.reduce<WorkspaceEvent[]>((events, command) => [...events, ...spec.given(events).when(command).events()], []);
+const history = (commands: WorkspaceCommand[]) => DeciderSpecification.for(workspaceDecider).history(commands);
 
 const create: WorkspaceCommand = {
   type: "CreateWorkspace",
