@@ -6,8 +6,7 @@ import type { WorkflowEngine } from "#application/ports/workflow";
 import { readEvent } from "#domain/shared/event-schemas";
 import { documentAggregate } from "#domain/library/document-events";
 import { documentStreamId } from "#domain/library/document";
-import { ingestionWorkflow } from "#workflows/ingestion";
-import { ingestionWorkflowId } from "./library-service";
+import { ingestionWorkflow, ingestionWorkflowId } from "#workflows/ingestion";
 
 /** Sources ingestion fetches itself, so it starts at registration; uploads start when their bytes arrive. */
 const FETCHED_SOURCES: readonly string[] = ["document_url", "website_url", "youtube_link"];

@@ -242,8 +242,6 @@ export class LibraryService {
   }
 }
 
-export const ingestionWorkflowId = (documentId: string) => `ingestion-${documentId}`;
-
 /** The name from the event log (the read model may lag right after registration). */
 function documentName(events: DocumentEvent[], ownerId: string): string {
   const registered = events.find((e) => e.type === "DocumentRegistered");
