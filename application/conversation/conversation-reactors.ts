@@ -1,6 +1,7 @@
 import { inject, injectable } from "inversify";
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Reactor } from "#application/ports/reactor";
+import { aggregateIdIn } from "#domain/shared/decider";
 import { readEvent } from "#domain/shared/event-schemas";
 import { workspaceStreamId } from "#domain/workspace/workspace";
 import { workspaceAggregate } from "#domain/workspace/workspace-events";
@@ -22,7 +23,7 @@ export class FirstConversationStarter implements Reactor {
     const event = readEvent(workspaceAggregate.events, recorded);
     const ownerId = recorded.metadata.subjectId;
     if (event.type !== "FirstConversationCreated" || !ownerId) return;
-    const workspaceId = recorded.streamId.slice(workspaceStreamId("").length);
+    const workspaceId = aggregateIdIn(recorded.streamId, workspaceStreamId);
     await this.conversations.start({ conversationId: event.data.conversationId, workspaceId, ownerId }, null);
   }
 }

@@ -13,6 +13,7 @@ import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow"
 import type { AppSettings } from "#application/shared/app-settings";
 import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
+import { aggregateIdIn } from "#domain/shared/decider";
 import { type RequestContext, requestMetadata } from "#application/shared/request-context";
 import { deleteAccountSchema } from "#domain/identity/profile";
 import type { ReservationCommand, ReservationEvent, ReservationKind, ReservationState } from "#domain/identity/reservation";
@@ -88,7 +89,7 @@ export class AccountDeletionReactor implements Reactor {
   constructor(@inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine) {}
 
   async react(event: RecordedEvent): Promise<void> {
-    const userId = event.streamId.slice(userStreamId("").length);
+    const userId = aggregateIdIn(event.streamId, userStreamId);
     const id = accountDeletionWorkflowId(userId);
     const at = event.recordedAt;
     if (event.type === "AccountRetrieved") return this.workflows.signal(id, "retrieve", { at });
