@@ -16,30 +16,17 @@ import type {
   WorkflowEngine,
 } from "#application/ports/workflow";
 import type { Projector } from "#application/ports/projection";
-import { IdentityQueries } from "#application/identity/identity-queries";
-import { IdentityService } from "#application/identity/identity-service";
-import { AccountDeletionActivities, AccountDeletionService } from "#application/identity/account-deletion";
-import { AccountAudit } from "#application/identity/account-audit";
-import { ProfileService } from "#application/identity/profile-service";
-import { IngestionActivities } from "#application/library/ingestion-activities";
-import { LibraryQueries } from "#application/library/library-queries";
-import { LibraryService } from "#application/library/library-service";
-import { ConversationService } from "#application/conversation/conversation-service";
 import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
-import { WorkspaceQueries } from "#application/workspace/workspace-queries";
-import { WorkspaceService } from "#application/workspace/workspace-service";
-import { AssessmentService } from "#application/workspace/assessment-service";
-import { KeysetModels } from "#application/identity/keyset-models";
-import { KeysetService } from "#application/identity/keyset-service";
-import { ChatLayoutService } from "#application/identity/chat-layout-service";
-import { EmbeddingIndexer } from "#application/workspace/embedding-indexer";
 import type { AppSettings } from "#application/shared/app-settings";
-import { allProjectors } from "#projections/index";
-import { allWorkflows } from "#workflows/index";
+import { DefaultPlanAllowance } from "#application/shared/allowance-policy";
+import { moduleActivities, type Resolve } from "#application/shared/context-module";
+import type { ProjectionWaiter } from "#application/ports/projection";
+import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./modules/index";
 import type { AppConfig } from "./config/config";
 import { createLogger } from "./logging/logger";
 import { openStores } from "./stores";
 import { ProjectionRunner } from "./embedded/projection-runner";
+import { createReactorRunner } from "./embedded/reactor-runner";
 import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
 import { SqliteSessionStore } from "./embedded/sqlite-session-store";
 import { SqliteRateLimiter } from "./embedded/sqlite-rate-limiter";
@@ -82,6 +69,8 @@ export interface RuntimeOptions {
   providers?: ProviderRegistryOptions;
   /** Wraps the activity registry (tracing; crash tests make a step hang). */
   decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
+  /** Wraps the workflow engine services and reactors use (the reactor crash test makes a start hang). */
+  decorateWorkflowEngine?: (engine: WorkflowEngine) => WorkflowEngine;
   /** The Temporal worker runs activities only: no projections, no embedded workflows. */
   role?: "app" | "worker";
 }
@@ -141,7 +130,18 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.SubjectKeys, subjectKeys);
   constant(TOKENS.ReadModelStore, readModels);
   constant(TOKENS.ProjectionRunner, projections);
-  constant(TOKENS.ProjectionWaiter, projections);
+  // Read-your-writes waits for the projectors and then for the reactors (a page may read the workflow a reactor starts).
+  let reactions: ProjectionRunner | null = null;
+  const readYourWrites: ProjectionWaiter = {
+    async waitForPosition(position, timeoutMs) {
+      if (!(await projections.waitForPosition(position, timeoutMs))) return false;
+      if (!reactions) return true;
+      if (!(await reactions.waitForPosition(position, timeoutMs))) return false;
+      // What the reactions appended in turn (workspaces reset after a keyset deletion) is on screen too.
+      return projections.waitForPosition(await eventStore.headPosition(), timeoutMs);
+    },
+  };
+  constant(TOKENS.ProjectionWaiter, readYourWrites);
   constant(TOKENS.BlobStore, stores.blobs);
   constant(TOKENS.SearchIndex, searchIndex);
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
@@ -161,6 +161,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
+  constant(TOKENS.AllowancePolicy, new DefaultPlanAllowance());
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
     const smtp = new SmtpMailer(config.raw.SMTP_URL!, config.mailFrom, logger);
@@ -173,27 +174,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
   if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
-  for (const service of [
-    IdentityService,
-    IdentityQueries,
-    ProfileService,
-    AccountDeletionService,
-    AccountDeletionActivities,
-    AccountAudit,
-    LibraryService,
-    LibraryQueries,
-    IngestionActivities,
-    ConversationService,
-    WorkspaceService,
-    WorkspaceQueries,
-    AssessmentService,
-    KeysetModels,
-    KeysetService,
-    ChatLayoutService,
-    EmbeddingIndexer,
-  ]) {
-    container.bind(service).toSelf();
-  }
+  for (const module of contextModules) for (const service of [...module.services, ...module.reactors]) container.bind(service).toSelf();
+  const resolve: Resolve = (service) => container.get(service);
 
   // Services that start workflows are built before the engine, which needs their activities: they get the engine through this delegate.
   let engine: WorkflowEngine | null = null;
@@ -212,10 +194,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
 
   const jobHandlers = options.jobHandlers ?? {};
   const registry: ActivityRegistry = {
-    ...container.get(IngestionActivities).registry(),
-    ...container.get(WorkspaceService).activities(),
-    ...container.get(EmbeddingIndexer).activities(),
-    ...container.get(AccountDeletionActivities).registry(),
+    ...moduleActivities(contextModules, resolve),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };
@@ -234,7 +213,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
           taskQueue: config.raw.TEMPORAL_TASK_QUEUE,
         })
       : embeddedEngine!;
-  engine = workflows;
+  engine = options.decorateWorkflowEngine ? options.decorateWorkflowEngine(workflows) : workflows;
 
   let jobs: JobQueue;
   if (config.adapters.jobs === "bullmq") {
@@ -258,6 +237,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       await embeddedEngine.resume();
       stoppers.push(() => embeddedEngine.stop());
     }
+    // Reactors start workflows, so they run once the engine is there.
+    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors.map(resolve)), logger);
+    reactions = reactors;
+    await reactors.start();
+    stoppers.push(() => reactors.stop());
     if (config.adapters.integrationEvents === "kafka") {
       const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();
@@ -292,17 +276,3 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
  * not affected).
  */
 const STREAM_CHUNK_DELAY_MS = 12;
-
-/** Stream category -> bounded context, for the Kafka topics (one per context). */
-const STREAM_CONTEXTS: Record<string, string> = {
-  user: "identity",
-  username: "identity",
-  keyset: "identity",
-  model: "identity",
-  email: "identity",
-  oidc: "identity",
-  document: "library",
-  workspace: "workspace",
-  assessment: "workspace",
-  conversation: "conversation",
-};

@@ -39,6 +39,9 @@ export const PURGE_STEPS = [
   "identity.purge.compactStores",
 ] as const;
 
+/** Every activity this workflow calls (the identity module provides them). */
+export type AccountDeletionActivityName = "identity.deletionPlan" | "identity.purge.start" | (typeof PURGE_STEPS)[number];
+
 const IDLE_WAIT_MS = 365 * 24 * 60 * 60 * 1000;
 
 export const accountDeletionWorkflow: WorkflowDefinition<AccountDeletionInput, AccountDeletionOutcome> = {

@@ -16,6 +16,9 @@ export interface WorkspaceEmbeddingInput {
 export type EmbeddingPlan = { stale: true } | { stale: false; documentIds: string[] };
 export type EmbeddingStepOutcome = { stale: boolean };
 
+/** Every activity this workflow calls (the workspace module provides them). */
+export type EmbeddingActivityName = "workspace.embedding.plan" | "workspace.embedding.embedDocument" | "workspace.embedding.complete";
+
 export const workspaceEmbeddingWorkflow: WorkflowDefinition<WorkspaceEmbeddingInput, { stale: boolean }> = {
   name: "workspace-embedding",
   async run(ctx, input) {

@@ -19,6 +19,9 @@ export const LAUNCH_STEPS = [
   "workspace.activate",
 ] as const;
 
+/** Every activity this workflow calls (the workspace module provides them). */
+export type LaunchActivityName = (typeof LAUNCH_STEPS)[number] | "workspace.failLaunch";
+
 export const workspaceLaunchWorkflow: WorkflowDefinition<WorkspaceLaunchInput, LaunchStepOutcome> = {
   name: "workspace-launch",
   async run(ctx, input) {

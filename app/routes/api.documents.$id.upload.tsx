@@ -24,7 +24,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!(await library.documentName(documentId, user.id))) {
       return Response.json({ code: "DOCUMENT_NOT_FOUND", message: "Document Not Found" }, { status: 404 });
     }
-    const state = await library.load(documentId);
+    const { state } = await library.loadDocument(documentId);
     const source = state.exists ? state.source : "file";
     const body = await readBodyBytes(request, uploadByteLimit(source), uploadTooLargeMessage(source), "FILE_TOO_LARGE");
     const contentType = (request.headers.get("Content-Type") ?? "application/octet-stream").slice(0, 200);

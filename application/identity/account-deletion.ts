@@ -2,23 +2,27 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { Clock } from "#application/ports/clock";
-import type { EventMetadata, EventStore } from "#application/ports/event-store";
+import type { EventStore, RecordedEvent } from "#application/ports/event-store";
+import type { Reactor } from "#application/ports/reactor";
 import type { IdGenerator } from "#application/ports/ids";
 import type { Mailer } from "#application/ports/mailer";
 import type { DeletedDataCompactor, SubjectKeyStore } from "#application/ports/personal-data";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { SearchIndex } from "#application/ports/search-index";
 import type { SecretHasher, SessionStore } from "#application/ports/sessions";
-import type { ActivityRegistry, WorkflowEngine } from "#application/ports/workflow";
+import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
 import type { AppSettings } from "#application/shared/app-settings";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
-import type { RequestContext } from "#application/shared/request-context";
-import { fold } from "#domain/shared/decider";
+import { aggregateIdIn } from "#domain/shared/decider";
+import { type RequestContext, requestMetadata } from "#application/shared/request-context";
 import { deleteAccountSchema } from "#domain/identity/profile";
-import { reservationDecider, type ReservationKind } from "#domain/identity/reservation";
-import { type UserCommand, type UserEvent, type UserState, userDecider, userStreamId } from "#domain/identity/user";
+import type { ReservationCommand, ReservationEvent, ReservationKind, ReservationState } from "#domain/identity/reservation";
+import { reservationAggregate } from "#domain/identity/identity-events";
+import { userAggregate } from "#domain/identity/user-events";
+import { type UserCommand, type UserEvent, type UserState, userStreamId } from "#domain/identity/user";
 import {
+  type AccountDeletionActivityName,
   type AccountDeletionInput,
   accountDeletionWorkflow,
   accountDeletionWorkflowId,
@@ -42,10 +46,13 @@ export class AccountDeletionService {
     @inject(TOKENS.EventStore) private readonly events: EventStore,
     @inject(TOKENS.Ids) private readonly ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
-  ) {}
+  ) {
+    this.users = new Aggregate(events, ids, userAggregate);
+  }
+
+  private readonly users: Aggregate<UserCommand, UserEvent, UserState>;
 
   async schedule(userId: string, input: unknown, ctx: RequestContext): Promise<{ purgeAt: string }> {
     const form = parseInput(deleteAccountSchema, input);
@@ -55,30 +62,49 @@ export class AccountDeletionService {
       ctx,
     );
     const scheduled = result.events.find((e) => e.type === "AccountDeletionScheduled");
-    const id = accountDeletionWorkflowId(userId);
-    // One run per user: the first schedule starts it; a later one wakes the run that waits after a retrieval.
-    const run = await this.workflows.describe(id);
-    if (!run) await this.workflows.start<AccountDeletionInput>(accountDeletionWorkflow, id, { userId });
-    else await this.workflows.signal(id, "schedule", { at: this.clock.now().toISOString() });
+    // AccountDeletionReactor starts (or wakes) the deletion run; waiting covers it.
     await this.projections.waitForPosition(result.position);
     return { purgeAt: scheduled && scheduled.type === "AccountDeletionScheduled" ? scheduled.data.purgeAt : "" };
   }
 
   async retrieve(userId: string, ctx: RequestContext): Promise<void> {
     const result = await this.execute(userId, { type: "RetrieveAccount", now: this.clock.now() }, ctx);
-    await this.workflows.signal(accountDeletionWorkflowId(userId), "retrieve", { at: this.clock.now().toISOString() });
+    // AccountDeletionReactor wakes the waiting run; waiting covers it.
     await this.projections.waitForPosition(result.position);
   }
 
   private execute(userId: string, command: UserCommand, ctx: RequestContext) {
-    return handleCommand(this.events, this.ids, userDecider, userStreamId(userId), command, {
-      metadata: requestMetadata(ctx, userId),
-    });
+    return this.users.handle(userId, command, { metadata: requestMetadata(ctx, userId) });
   }
 }
 
-export function requestMetadata(ctx: RequestContext, subjectId: string): EventMetadata {
-  return { correlationId: ctx.requestId, actorId: ctx.actorId ?? subjectId, impersonatorId: ctx.impersonatorId, subjectId };
+
+/**
+ * Follows the user stream's deletion decisions: the first schedule starts the
+ * user's one deletion run, a later schedule or a retrieval wakes it (the run
+ * re-reads the account, so a replayed event changes nothing).
+ */
+@injectable()
+export class AccountDeletionReactor implements Reactor {
+  readonly name = "identity.account-deletion";
+  readonly eventTypes = ["AccountDeletionScheduled", "AccountRetrieved"];
+
+  constructor(@inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine) {}
+
+  async react(event: RecordedEvent): Promise<void> {
+    const userId = aggregateIdIn(event.streamId, userStreamId);
+    const id = accountDeletionWorkflowId(userId);
+    const at = event.recordedAt;
+    const run = await this.workflows.describe(id);
+    // A replayed event may find the run finished (the account purged): nothing is left to wake.
+    if (run && run.status !== "running") return;
+    if (event.type === "AccountRetrieved") {
+      if (run) await this.workflows.signal(id, "retrieve", { at });
+      return;
+    }
+    if (!run) await this.workflows.start<AccountDeletionInput>(accountDeletionWorkflow, id, { userId });
+    else await this.workflows.signal(id, "schedule", { at });
+  }
 }
 
 /**
@@ -100,9 +126,15 @@ export class AccountDeletionActivities {
     @inject(TOKENS.Mailer) private readonly mailer: Mailer,
     @inject(TOKENS.DeletedDataCompactor) private readonly compactor: DeletedDataCompactor,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
-  ) {}
+  ) {
+    this.users = new Aggregate(events, ids, userAggregate);
+    this.reservations = new Aggregate(events, ids, reservationAggregate);
+  }
 
-  registry(): ActivityRegistry {
+  private readonly users: Aggregate<UserCommand, UserEvent, UserState>;
+  private readonly reservations: Aggregate<ReservationCommand, ReservationEvent, ReservationState>;
+
+  registry(): ActivitiesFor<AccountDeletionActivityName> {
     const step = <R>(fn: (input: AccountDeletionInput) => Promise<R>) => (input: unknown) => fn(input as AccountDeletionInput);
     return {
       "identity.deletionPlan": step((i) => this.plan(i)),
@@ -181,10 +213,7 @@ export class AccountDeletionActivities {
     ];
     for (const [kind, value] of values) {
       if (!value) continue; // already shredded: nothing readable to release
-      const result = await handleCommand(
-        this.events,
-        this.ids,
-        reservationDecider,
+      const result = await this.reservations.handle(
         reservationStreamFor(this.secrets, kind, value),
         { type: "Release", userId, now: this.clock.now() },
         { metadata: { correlationId: accountDeletionWorkflowId(userId), actorId: "system" } },
@@ -195,11 +224,11 @@ export class AccountDeletionActivities {
   }
 
   private async load(userId: string): Promise<UserState> {
-    return fold(userDecider, (await this.events.readStream(userStreamId(userId))) as unknown as UserEvent[]);
+    return (await this.users.load(userId)).state;
   }
 
   private execute(userId: string, command: UserCommand) {
-    return handleCommand(this.events, this.ids, userDecider, userStreamId(userId), command, {
+    return this.users.handle(userId, command, {
       metadata: { correlationId: accountDeletionWorkflowId(userId), actorId: "system", subjectId: userId },
     });
   }

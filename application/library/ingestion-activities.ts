@@ -6,11 +6,11 @@ import { type Egress, EgressError } from "#application/ports/egress";
 import type { SearchIndex } from "#application/ports/search-index";
 import { type ExtractedPage, ExtractionError, type FileKind, type TextExtractor } from "#application/ports/text-extraction";
 import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
-import type { ActivityRegistry } from "#application/ports/workflow";
+import type { ActivitiesFor } from "#application/ports/workflow";
 import { chunkPages } from "#domain/library/chunking";
 import { parseVideoLink } from "#domain/library/link-rules";
 import { MAX_FILE_BYTES } from "#domain/library/upload-rules";
-import type { IngestionInput, StepOutcome } from "#workflows/ingestion";
+import type { IngestionActivityName, IngestionInput, StepOutcome } from "#workflows/ingestion";
 import { LibraryService, pagesBlobKey, sourceBlobKey } from "./library-service";
 
 /** Characters per page for sources without pages of their own (video transcripts). */
@@ -38,7 +38,7 @@ export class IngestionActivities {
     @inject(TOKENS.Transcriber) private readonly transcriber: Transcriber,
   ) {}
 
-  registry(): ActivityRegistry {
+  registry(): ActivitiesFor<IngestionActivityName> {
     const step = (fn: (input: IngestionInput) => Promise<StepOutcome>) => (input: unknown) => userFacing(() => fn(input as IngestionInput));
     return {
       "library.startContextPreparation": step((i) => this.startContextPreparation(i)),
@@ -56,7 +56,7 @@ export class IngestionActivities {
   }
 
   private async document(documentId: string) {
-    const state = await this.library.load(documentId);
+    const { state } = await this.library.loadDocument(documentId);
     return state.exists && state.status !== "DELETED" ? state : null;
   }
 
@@ -190,14 +190,14 @@ export class IngestionActivities {
   }
 
   private async registration(documentId: string) {
-    const events = await this.library.events(documentId);
+    const { events } = await this.library.loadDocument(documentId);
     const registered = events.find((e) => e.type === "DocumentRegistered");
     if (!registered || registered.type !== "DocumentRegistered") throw new Error(`document ${documentId} has no registration`);
     return { sourceUrl: registered.data.personal?.sourceUrl ?? null, settings: registered.data.settings, maxDepth: registered.data.settings.maxDepth };
   }
 
   private async receivedKind(documentId: string): Promise<string | null> {
-    const events = await this.library.events(documentId);
+    const { events } = await this.library.loadDocument(documentId);
     const received = events.find((e) => e.type === "DocumentFileReceived");
     return received?.type === "DocumentFileReceived" ? received.data.kind : null;
   }

@@ -3,6 +3,7 @@ import { TOKENS } from "#application/tokens";
 import type { BlobStore, StoredBlob } from "#application/ports/blob-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ExtractedPage, LayoutBlock } from "#application/ports/text-extraction";
+import { accessPolicy } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import { countDocuments, type DocumentListPage, type DocumentReadModel, listDocuments, ownedDocument } from "#projections/library/documents.queries";
 

@@ -9,22 +9,22 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SecretHasher } from "#application/ports/sessions";
 import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
-import type { WorkflowEngine } from "#application/ports/workflow";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
-import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
-import { fold } from "#domain/shared/decider";
+import type { AllowancePolicy } from "#application/shared/allowance-policy";
+import { accessPolicy, readableBy } from "#application/shared/access-policy";
+import { usageMonthKey } from "#domain/billing/plans";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   type DocumentCommand,
   type DocumentEvent,
   type DocumentSource,
-  documentDecider,
-  documentStreamId,
+  type DocumentState,
   type IngestionSettings,
   isInProgress,
 } from "#domain/library/document";
+import { documentAggregate } from "#domain/library/document-events";
 import { documentLinkSchema, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
 import {
   extensionOf,
@@ -35,7 +35,6 @@ import {
   registerUploadSchema,
 } from "#domain/library/upload-rules";
 import { type DocumentReadModel, ownedDocument, pagesUsedIn } from "#projections/library/documents.queries";
-import { ingestionWorkflow } from "#workflows/ingestion";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
 const UPLOAD_URL_TTL_MS = 15 * 60_000;
@@ -59,15 +58,19 @@ export class LibraryService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
-    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
-  ) {}
+    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+  ) {
+    this.documents = new Aggregate(eventStore, ids, documentAggregate);
+  }
+
+  private readonly documents: Aggregate<DocumentCommand, DocumentEvent, DocumentState>;
 
   /** Pages left this month on the owner's plan. */
   async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
     const month = usageMonthKey(this.clock.now());
     const used = await pagesUsedIn(this.readModels, ownerId, month);
-    const limit = PLANS[DEFAULT_PLAN].limits.pagesPerMonth;
+    const limit = (await this.allowances.limit(ownerId, "pagesPerMonth")) ?? Number.POSITIVE_INFINITY;
     return { used, limit, remaining: Math.max(0, limit - used) };
   }
 
@@ -111,7 +114,7 @@ export class LibraryService {
    * generated key, checks that content and name agree, then starts ingestion.
    */
   async receiveUpload(documentId: string, token: string, body: Buffer, contentType: string, ctx: RequestContext): Promise<void> {
-    const state = await this.load(documentId);
+    const { state, events } = await this.documents.load(documentId);
     const [expiresText, signature] = token.split(".");
     const expires = Number(expiresText);
     if (
@@ -124,7 +127,7 @@ export class LibraryService {
       throw new DomainError("UPLOAD_URL_INVALID", "This upload link is invalid or has expired. Please upload the file again.");
     }
     if (state.blobKey) return; // a retried PUT of an upload already received
-    const name = await this.documentName(documentId, state.ownerId);
+    const name = documentName(events, state.ownerId);
     const limit = state.source === "audio" ? MAX_AUDIO_BYTES : MAX_FILE_BYTES;
     if (body.length === 0 || body.length > limit) throw new DomainError("INVALID_SIZE", "Invalid size");
     let kind: string;
@@ -140,7 +143,7 @@ export class LibraryService {
       contentType: contentType || "application/octet-stream",
       metadata: { document_id: documentId, user_id: state.ownerId },
     });
-    await this.execute(documentId, state.ownerId, ctx, {
+    const received = await this.execute(documentId, state.ownerId, ctx, {
       type: "ReceiveFile",
       blobKey,
       size: body.length,
@@ -148,7 +151,8 @@ export class LibraryService {
       contentType: contentType || "application/octet-stream",
       now: this.clock.now(),
     });
-    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+    // Ingestion is started by a reactor (IngestionStarter), so a crash here cannot lose it; wait until it has.
+    await this.projections.waitForPosition(received.position);
   }
 
   /** Document, website and video links: registered and handed to ingestion, which fetches them. */
@@ -173,7 +177,7 @@ export class LibraryService {
       settings,
       now: this.clock.now(),
     });
-    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+    // The projections show it and IngestionStarter has started fetching it.
     await this.projections.waitForPosition(result.position);
     return { documentId };
   }
@@ -201,22 +205,17 @@ export class LibraryService {
   }
 
   async execute(documentId: string, ownerId: string, ctx: RequestContext | null, command: DocumentCommand) {
-    return handleCommand(this.eventStore, this.ids, documentDecider, documentStreamId(documentId), command, { metadata: eventMetadata(ctx, ownerId, `ingestion-${documentId}`) });
+    return this.documents.handle(documentId, command, { metadata: eventMetadata(ctx, ownerId, `ingestion-${documentId}`) });
   }
 
-  async events(documentId: string): Promise<DocumentEvent[]> {
-    return (await this.eventStore.readStream(documentStreamId(documentId))) as unknown as DocumentEvent[];
+  /** The document's events and state, straight from its stream (the read model may lag). */
+  async loadDocument(documentId: string) {
+    return this.documents.load(documentId);
   }
 
-  async load(documentId: string) {
-    return fold(documentDecider, await this.events(documentId));
-  }
-
-  /** The name from the event log (the read model may lag right after registration). */
+  /** The owner's name for the document ("" for anyone else's or an unknown id). */
   async documentName(documentId: string, ownerId: string): Promise<string> {
-    const registered = (await this.events(documentId)).find((e) => e.type === "DocumentRegistered");
-    if (!registered || registered.type !== "DocumentRegistered" || registered.data.ownerId !== ownerId) return "";
-    return registered.data.personal?.name ?? "";
+    return documentName((await this.documents.load(documentId)).events, ownerId);
   }
 
   private parseLink(input: { source: string; url: unknown; maxDepth?: unknown }) {
@@ -243,7 +242,12 @@ export class LibraryService {
   }
 }
 
-export const ingestionWorkflowId = (documentId: string) => `ingestion-${documentId}`;
+/** The name from the event log (the read model may lag right after registration). */
+function documentName(events: DocumentEvent[], ownerId: string): string {
+  const registered = events.find((e) => e.type === "DocumentRegistered");
+  if (registered?.type !== "DocumentRegistered" || !accessPolicy.canRead(registered.data, ownerId)) return "";
+  return registered.data.personal?.name ?? "";
+}
 
 function hostAndPath(url: string) {
   const parsed = new URL(url);

@@ -39,6 +39,8 @@ export interface WorkflowDefinition<Input = unknown, Output = unknown> {
 /** An activity: an idempotent call into the application layer. */
 export type Activity = (input: unknown) => Promise<unknown>;
 export type ActivityRegistry = Record<string, Activity>;
+/** A workflow's activity contract: the names it calls, each of which a context module must provide. */
+export type ActivitiesFor<Name extends string> = Record<Name, Activity>;
 
 export type WorkflowStatus = "running" | "completed" | "failed" | "cancelled";
 

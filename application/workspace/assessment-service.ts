@@ -8,19 +8,20 @@ import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { LibraryQueries } from "#application/library/library-queries";
 import type { AppSettings } from "#application/shared/app-settings";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
-import { fold } from "#domain/shared/decider";
 import { DomainError, isDomainError } from "#domain/shared/domain-error";
 import {
   type AssessmentCommand,
   type AssessmentEvent,
   type AssessmentPhase,
+  type AssessmentState,
   assessmentDecider,
   assessmentPhase,
   assessmentStreamId,
 } from "#domain/workspace/assessment";
+import { assessmentAggregate } from "#domain/workspace/workspace-events";
 import { assessmentOf } from "#projections/workspace/assessments.queries";
 import { WorkspaceQueries } from "./workspace-queries";
 import { WorkspaceService } from "./workspace-service";
@@ -50,7 +51,11 @@ export class AssessmentService {
     @inject(LibraryQueries) private readonly library: LibraryQueries,
     @inject(WorkspaceQueries) private readonly workspaceQueries: WorkspaceQueries,
     @inject(WorkspaceService) private readonly workspaces: WorkspaceService,
-  ) {}
+  ) {
+    this.assessments = new Aggregate(events, ids, assessmentAggregate);
+  }
+
+  private readonly assessments: Aggregate<AssessmentCommand, AssessmentEvent, AssessmentState>;
 
   async view(userId: string): Promise<AssessmentView> {
     const now = this.clock.now();
@@ -122,13 +127,11 @@ export class AssessmentService {
 
   /** The log decides whether to start (the read model may lag behind another tab's start). */
   private async current(userId: string) {
-    return fold(assessmentDecider, (await this.events.readStream(assessmentStreamId(userId))) as unknown as AssessmentEvent[]);
+    return (await this.assessments.load(userId)).state;
   }
 
   private async execute(userId: string, ctx: RequestContext, command: AssessmentCommand) {
-    const result = await handleCommand(this.events, this.ids, assessmentDecider, assessmentStreamId(userId), command, {
-      metadata: eventMetadata(ctx, userId, assessmentStreamId(userId)),
-    });
+    const result = await this.assessments.handle(userId, command, { metadata: eventMetadata(ctx, userId, assessmentStreamId(userId)) });
     await this.projections.waitForPosition(result.position);
     return result;
   }

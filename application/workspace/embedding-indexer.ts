@@ -4,13 +4,13 @@ import type { Clock } from "#application/ports/clock";
 import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { SearchIndex } from "#application/ports/search-index";
-import type { ActivityRegistry } from "#application/ports/workflow";
-import { handleCommand } from "#application/shared/command-handler";
+import type { ActivitiesFor } from "#application/ports/workflow";
+import { Aggregate } from "#application/shared/aggregate";
 import { KeysetModels } from "#application/identity/keyset-models";
-import { fold } from "#domain/shared/decider";
 import { isDomainError } from "#domain/shared/domain-error";
-import { embeddingSpace, type ModelChoice, type WorkspaceCommand, type WorkspaceEvent, workspaceDecider, workspaceStreamId } from "#domain/workspace/workspace";
-import type { EmbeddingPlan, EmbeddingStepOutcome, WorkspaceEmbeddingInput } from "#workflows/workspace-embedding";
+import { embeddingSpace, type ModelChoice, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState } from "#domain/workspace/workspace";
+import { workspaceAggregate } from "#domain/workspace/workspace-events";
+import type { EmbeddingActivityName, EmbeddingPlan, EmbeddingStepOutcome, WorkspaceEmbeddingInput } from "#workflows/workspace-embedding";
 
 /** Texts per provider call: small enough for every provider's batch limit and request size. */
 const EMBED_BATCH = 64;
@@ -30,9 +30,13 @@ export class EmbeddingIndexer {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
-  ) {}
+  ) {
+    this.workspaces = new Aggregate(events, ids, workspaceAggregate);
+  }
 
-  activities(): ActivityRegistry {
+  private readonly workspaces: Aggregate<WorkspaceCommand, WorkspaceEvent, WorkspaceState>;
+
+  activities(): ActivitiesFor<EmbeddingActivityName> {
     return {
       "workspace.embedding.plan": async (input): Promise<EmbeddingPlan> => {
         const run = await this.current(input as WorkspaceEmbeddingInput);
@@ -87,13 +91,13 @@ export class EmbeddingIndexer {
 
   /** The run's workspace, or null when the workspace is gone or a newer run was requested. */
   private async current({ workspaceId, revision }: WorkspaceEmbeddingInput) {
-    const state = fold(workspaceDecider, (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[]);
+    const { state } = await this.workspaces.load(workspaceId);
     if (!state.exists || state.status === "DELETED" || state.embeddingRevision !== revision || !state.embedding) return null;
     return { ownerId: state.ownerId, choice: state.embedding, documentIds: state.documentIds };
   }
 
   private execute(workspaceId: string, ownerId: string, command: WorkspaceCommand) {
-    return handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, {
+    return this.workspaces.handle(workspaceId, command, {
       metadata: { correlationId: `workspace-embedding-${workspaceId}`, actorId: ownerId, subjectId: ownerId },
     });
   }

@@ -2,6 +2,7 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { LibraryQueries } from "#application/library/library-queries";
+import { accessPolicy } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import { type ConversationReadModel, conversationsOfWorkspace } from "#projections/conversation/conversations.queries";
 import type { DocumentReadModel } from "#projections/library/documents.queries";

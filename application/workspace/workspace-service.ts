@@ -2,28 +2,29 @@ import { inject, injectable } from "inversify";
 import { v5 as uuidv5 } from "uuid";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
-import type { EventStore } from "#application/ports/event-store";
+import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { ActivityRegistry, WorkflowEngine } from "#application/ports/workflow";
-import { handleCommand } from "#application/shared/command-handler";
+import type { ActivitiesFor } from "#application/ports/workflow";
+import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
+import type { AllowancePolicy } from "#application/shared/allowance-policy";
+import { changeableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
-import { ConversationService } from "#application/conversation/conversation-service";
 import { LibraryQueries } from "#application/library/library-queries";
+import { WorkspaceQueries } from "./workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
-import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
-import { fold } from "#domain/shared/decider";
+import { usageMonthKey } from "#domain/billing/plans";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   type AttachResult,
   DEFAULT_CHAT_PREFERENCE,
   type WorkspaceCommand,
   type WorkspaceEvent,
-  workspaceDecider,
-  workspaceStreamId,
+  type WorkspaceState,
 } from "#domain/workspace/workspace";
+import { workspaceAggregate } from "#domain/workspace/workspace-events";
 import {
   attachDocumentsSchema,
   chatPreferenceSchema,
@@ -32,8 +33,7 @@ import {
   workspaceSessionSchema,
 } from "#domain/workspace/workspace-rules";
 import { workspacesCreatedIn } from "#projections/workspace/workspaces.queries";
-import { workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
-import { type LaunchStepOutcome, workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
+import { type LaunchActivityName, type LaunchStepOutcome, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
 
 /** Namespace for ids derived from a workspace id, so launch steps are idempotent across retries. */
 const DERIVED_IDS = "6f1f3c1e-4a8e-4d0a-9a53-5d6f0b9f7c21";
@@ -45,12 +45,16 @@ export class WorkspaceService {
     @inject(TOKENS.ReadModelStore) private readonly readModels: ReadModelStore,
     @inject(TOKENS.Ids) private readonly ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
-    @inject(ConversationService) private readonly conversations: ConversationService,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
-  ) {}
+    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+    @inject(WorkspaceQueries) private readonly queries: WorkspaceQueries,
+  ) {
+    this.workspaces = new Aggregate(events, ids, workspaceAggregate);
+  }
+
+  private readonly workspaces: Aggregate<WorkspaceCommand, WorkspaceEvent, WorkspaceState>;
 
   /** Creates the workspace and starts its launch workflow; the launch screen follows its progress. */
   async create(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ workspaceId: string }> {
@@ -70,7 +74,7 @@ export class WorkspaceService {
       chatPreference: form.chatPreference ?? (await this.keysetModels.chatPreferenceFor(ownerId).catch(() => DEFAULT_CHAT_PREFERENCE)),
       now: this.clock.now(),
     });
-    await this.workflows.start(workspaceLaunchWorkflow, workspaceLaunchWorkflowId(workspaceId), { workspaceId });
+    // The launch is started by a reactor (WorkspaceWorkflowStarter); the launch screen can follow it once this returns.
     await this.projections.waitForPosition(result.position);
     return { workspaceId };
   }
@@ -118,6 +122,27 @@ export class WorkspaceService {
     await this.projections.waitForPosition(position);
   }
 
+  /**
+   * After a keyset was deleted: every workspace of the owner whose chat
+   * preference used it falls back to the built-in keyset and model, each as
+   * its own recorded change (spec 001 §4 Keyset deletion). Run by a reactor,
+   * so it does not wait for read models.
+   */
+  async fallBackFromKeyset(ownerId: string, keysetId: string, metadata: EventMetadata): Promise<void> {
+    const { workspaces } = await this.queries.list(ownerId);
+    const uses = (choice: { keysetId: string } | null) => choice?.keysetId === keysetId;
+    for (const workspace of workspaces) {
+      const preference = workspace.chatPreference;
+      if (!preference || (!uses(preference.text) && !uses(preference.image) && !uses(preference.embedding))) continue;
+      const chatPreference = {
+        text: uses(preference.text) ? DEFAULT_CHAT_PREFERENCE.text : preference.text,
+        image: uses(preference.image) ? DEFAULT_CHAT_PREFERENCE.image : preference.image,
+        embedding: uses(preference.embedding) ? DEFAULT_CHAT_PREFERENCE.embedding : preference.embedding,
+      };
+      await this.workspaces.handle(workspace.id, { type: "ChangeChatPreference", chatPreference, now: this.clock.now() }, { metadata });
+    }
+  }
+
   /** Only the built-in keyset or the owner's own keysets (another user's keyset id answers KEYSET_NOT_FOUND). */
   private async checkModels(ownerId: string, preference: { text: { keysetId: string; model: string }; image: { keysetId: string; model: string }; embedding: { keysetId: string; model: string } | null }) {
     await this.keysetModels.assertAvailable(ownerId, preference.text);
@@ -128,11 +153,11 @@ export class WorkspaceService {
   /** Workspaces left this month on the owner's plan. */
   async remainingWorkspaces(ownerId: string): Promise<{ used: number; limit: number | null }> {
     const used = await workspacesCreatedIn(this.readModels, ownerId, usageMonthKey(this.clock.now()));
-    return { used, limit: PLANS[DEFAULT_PLAN].limits.workspacesPerMonth };
+    return { used, limit: await this.allowances.limit(ownerId, "workspacesPerMonth") };
   }
 
   /** The launch workflow's activities. */
-  activities(): ActivityRegistry {
+  activities(): ActivitiesFor<LaunchActivityName> {
     const step = (fn: (workspaceId: string) => Promise<LaunchStepOutcome>) => async (input: unknown) =>
       fn((input as { workspaceId: string }).workspaceId);
     return {
@@ -144,9 +169,8 @@ export class WorkspaceService {
           const results = await this.attachResults(ws.ownerId, pending);
           await this.execute(workspaceId, ws.ownerId, null, { type: "AttachDocuments", results, now: this.clock.now(), duringLaunch: true });
         }
-        const after = await this.load(workspaceId);
+        const { state: after, events } = await this.workspaces.load(workspaceId);
         if (after.exists && after.documentIds.length === 0) {
-          const events = (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[];
           const reasons = events.flatMap((e) => (e.type === "DocumentsAttached" ? e.data.results.map((r) => r.reason) : [])).filter(Boolean);
           return { ok: false, reason: `None of the chosen documents could be attached: ${[...new Set(reasons)].join("; ")}` };
         }
@@ -156,7 +180,7 @@ export class WorkspaceService {
         const ws = await this.load(workspaceId);
         if (!ws.exists) return { ok: false, reason: "Workspace does not exist" };
         const conversationId = uuidv5(`${workspaceId}:first-conversation`, DERIVED_IDS);
-        await this.conversations.start({ conversationId, workspaceId, ownerId: ws.ownerId }, null);
+        // The conversation context starts it on FirstConversationCreated (FirstConversationStarter).
         await this.execute(workspaceId, ws.ownerId, null, { type: "RecordFirstConversation", conversationId });
         return { ok: true };
       }),
@@ -205,29 +229,20 @@ export class WorkspaceService {
   }
 
   private async load(workspaceId: string) {
-    return fold(workspaceDecider, (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[]);
+    return (await this.workspaces.load(workspaceId)).state;
   }
 
   /** The owner's live workspace, or WORKSPACE_NOT_EXIST — also for another user's id. */
   private async owned(ownerId: string, workspaceId: string) {
     const ws = await this.load(workspaceId);
-    if (!ws.exists || ws.status === "DELETED" || ws.ownerId !== ownerId) {
-      throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
-    }
-    return ws;
+    const live = ws.exists && ws.status !== "DELETED" ? ws : null;
+    return changeableBy(live, ownerId, () => new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist"));
   }
 
   private async execute(workspaceId: string, ownerId: string, ctx: RequestContext | null, command: WorkspaceCommand) {
-    const result = await handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, {
+    // A chosen embedding model, or documents joining a workspace that has one, re-embed in the background (WorkspaceWorkflowStarter).
+    return this.workspaces.handle(workspaceId, command, {
       metadata: eventMetadata(ctx, ownerId, workspaceLaunchWorkflowId(workspaceId)),
     });
-    // A chosen embedding model, or documents joining a workspace that has one: (re-)embed in the background.
-    for (const event of result.events) {
-      if (event.type === "EmbeddingIndexRequested") {
-        const { revision } = event.data;
-        await this.workflows.start(workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId(workspaceId, revision), { workspaceId, revision });
-      }
-    }
-    return result;
   }
 }

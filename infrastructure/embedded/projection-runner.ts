@@ -24,6 +24,12 @@ export interface ProjectionRunnerOptions {
   /** First retry delay after a projector fails; doubles per consecutive failure. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /**
+   * Projectors write read models: their writes and the checkpoint commit in one
+   * transaction. Reactors (false) act outside it (start a workflow, append to
+   * another stream) and store the checkpoint after: at least once, so they are idempotent.
+   */
+  transactional?: boolean;
 }
 
 const silentLogger: ProjectionLogger = { info: () => undefined, error: () => undefined };
@@ -55,6 +61,7 @@ export class ProjectionRunner implements ProjectionWaiter {
   private readonly waiters = new Set<PositionWaiter>();
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
+  private readonly transactional: boolean;
   private stopped = false;
 
   constructor(
@@ -66,6 +73,7 @@ export class ProjectionRunner implements ProjectionWaiter {
   ) {
     this.retryBaseMs = options.retryBaseMs ?? 500;
     this.retryMaxMs = options.retryMaxMs ?? 30_000;
+    this.transactional = options.transactional ?? true;
     const names = new Set<string>();
     for (const projector of projectors) {
       if (names.has(projector.name)) throw new Error(`Duplicate projector name: ${projector.name}`);
@@ -109,11 +117,16 @@ export class ProjectionRunner implements ProjectionWaiter {
     // A redelivery (e.g. after a restart racing a checkpoint) is skipped; projectors are idempotent anyway.
     if (event.position <= state.position) return;
     const { projector } = state;
-    // The projector's writes and its checkpoint commit together: a crash leaves both or neither.
-    await this.readModelStore.transaction(async () => {
+    if (this.transactional) {
+      // The projector's writes and its checkpoint commit together: a crash leaves both or neither.
+      await this.readModelStore.transaction(async () => {
+        await projector.handle(event, this.readModelStore);
+        await this.checkpoints.upsert({ id: projector.name, position: event.position });
+      });
+    } else {
       await projector.handle(event, this.readModelStore);
       await this.checkpoints.upsert({ id: projector.name, position: event.position });
-    });
+    }
     state.position = event.position;
     if (state.error !== null) this.logger.info({ projector: projector.name, position: event.position }, "projector recovered");
     state.error = null;

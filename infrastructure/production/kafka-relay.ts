@@ -31,13 +31,18 @@ export interface RelayLogger {
 
 /**
  * Bounded context of an event. Stream ids are `<category>-<id>` (user-…,
- * email-…); categories map to contexts through `contexts`, and a category not
- * listed is its own context.
+ * chat-layout-…); categories map to contexts through `contexts` (the longest
+ * listed category the id starts with wins), and an id whose category is not
+ * listed is the context named by its first word.
  */
 export function contextOfStream(streamId: string, contexts: Record<string, string> = {}): string {
+  let match: string | null = null;
+  for (const category of Object.keys(contexts)) {
+    if (streamId.startsWith(`${category}-`) && (match === null || category.length > match.length)) match = category;
+  }
+  if (match !== null) return contexts[match];
   const dash = streamId.indexOf("-");
-  const category = dash > 0 ? streamId.slice(0, dash) : streamId;
-  return contexts[category] ?? category;
+  return dash > 0 ? streamId.slice(0, dash) : streamId;
 }
 
 export interface KafkaRelayOptions {

@@ -1,8 +1,10 @@
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { readEvent } from "#domain/shared/event-schemas";
+import { documentAggregate } from "#domain/library/document-events";
 import { usageMonthKey } from "#domain/billing/plans";
-import type { DocumentEvent, DocumentSource, DocumentStatus, IngestionSettings } from "#domain/library/document";
+import type { DocumentSource, DocumentStatus, IngestionSettings } from "#domain/library/document";
 
 /** A document as My Documents, the wizard's file picker and the dashboard show it. */
 export interface DocumentReadModel {
@@ -63,7 +65,7 @@ export const documentsProjector: Projector = {
     if (!recorded.streamId.startsWith("document-")) return;
     const documents = store.collection<DocumentReadModel>(DOCUMENTS);
     const usage = store.collection<PageUsageReadModel>(PAGE_USAGE);
-    const event = recorded as unknown as DocumentEvent;
+    const event = readEvent(documentAggregate.events, recorded);
     const id = recorded.streamId.slice("document-".length);
     const at = recorded.recordedAt;
     switch (event.type) {

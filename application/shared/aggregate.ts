@@ -1,0 +1,105 @@
+import type { DomainEvent } from "#domain/shared/decider";
+import { type AggregateDefinition, readEvent, writeEvent } from "#domain/shared/event-schemas";
+import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from "#application/ports/event-store";
+import { WrongExpectedVersionError } from "#application/ports/event-store";
+import type { IdGenerator } from "#application/ports/ids";
+import { refuseDuringImpersonation } from "./impersonation-guard";
+
+/** The aggregate's current state and the stream version it was folded from (-1: no stream yet). */
+export interface Loaded<Event extends DomainEvent, State> {
+  state: State;
+  version: number;
+  events: Event[];
+}
+
+export interface CommandResult<Event extends DomainEvent, State = unknown> {
+  events: Event[];
+  /** Global position of the last appended event (0 when nothing was appended): wait on it for read-your-writes. */
+  position: number;
+  streamVersion: number;
+  /** The state after the new events. */
+  state: State;
+  /** The aggregate after the new events: hand it to the next command on the same stream to skip a re-read. */
+  after: Loaded<Event, State>;
+}
+
+export interface CommandContext<Event extends DomainEvent = DomainEvent, State = unknown> {
+  metadata: EventMetadata;
+  /** Only a command that ends an impersonation passes while an admin impersonates. */
+  allowDuringImpersonation?: boolean;
+  /** Bounded retries on a concurrent write to the same stream (ARCHITECTURE §3); default 3. */
+  maxAttempts?: number;
+  /** Deterministic ids for idempotent retries (workflow activities); defaults to fresh ids. */
+  eventIds?: (index: number) => string;
+  /** State the caller loaded already (saves reading and decrypting the stream again); a conflict reloads. */
+  loaded?: Loaded<Event, State>;
+}
+
+/** Reads an aggregate's stream: every event upcast and validated, then folded. */
+export async function loadAggregate<Command, Event extends DomainEvent, State>(
+  store: Pick<EventStore, "readStream">,
+  definition: AggregateDefinition<Command, Event, State>,
+  id: string,
+): Promise<Loaded<Event, State>> {
+  return foldRecorded(definition, await store.readStream(definition.streamId(id)));
+}
+
+/** An aggregate from events already read (the audit reads the raw log with its metadata): validated, upcast, folded. */
+export function foldRecorded<Command, Event extends DomainEvent, State>(
+  definition: AggregateDefinition<Command, Event, State>,
+  recorded: readonly RecordedEvent[],
+): Loaded<Event, State> {
+  const events = recorded.map((stored) => readEvent(definition.events, stored));
+  return { state: events.reduce(definition.decider.evolve, definition.decider.initialState()), version: recorded.length - 1, events };
+}
+
+/**
+ * The one write path (ARCHITECTURE §3): load (read, upcast, validate, fold),
+ * refuse during impersonation, decide, validate the new events, append with
+ * the expected version; a concurrent append to the stream makes it load and
+ * decide again, a bounded number of times.
+ */
+export class Aggregate<Command, Event extends DomainEvent, State> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly ids: IdGenerator,
+    private readonly definition: AggregateDefinition<Command, Event, State>,
+  ) {}
+
+  streamId(id: string): string {
+    return this.definition.streamId(id);
+  }
+
+  load(id: string): Promise<Loaded<Event, State>> {
+    return loadAggregate(this.store, this.definition, id);
+  }
+
+  async handle(id: string, command: Command, context: CommandContext<Event, State>): Promise<CommandResult<Event, State>> {
+    refuseDuringImpersonation(context.metadata, context);
+    const { decider, events: schemas } = this.definition;
+    const streamId = this.definition.streamId(id);
+    const maxAttempts = context.maxAttempts ?? 3;
+    let loaded = context.loaded;
+    for (let attempt = 1; ; attempt++) {
+      loaded ??= await this.load(id);
+      const decided = decider.decide(command, loaded.state);
+      if (decided.length === 0) return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state, after: loaded };
+      const toAppend: NewEvent[] = decided.map((event, index) => ({
+        eventId: context.eventIds?.(index) ?? this.ids.next(),
+        type: event.type,
+        schemaVersion: writeEvent(schemas, event).schemaVersion,
+        data: event.data,
+        metadata: context.metadata,
+      }));
+      try {
+        const result = await this.store.append(streamId, toAppend, loaded.version < 0 ? "no_stream" : loaded.version);
+        const state = decided.reduce(decider.evolve, loaded.state);
+        const after = { state, version: result.nextExpectedVersion, events: [...loaded.events, ...decided] };
+        return { events: decided, position: result.position, streamVersion: result.nextExpectedVersion, state, after };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
+        loaded = undefined;
+      }
+    }
+  }
+}

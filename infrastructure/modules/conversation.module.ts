@@ -1,0 +1,13 @@
+import { defineContextModule } from "#application/shared/context-module";
+import { ConversationService } from "#application/conversation/conversation-service";
+import { FirstConversationStarter } from "#application/conversation/conversation-reactors";
+import { conversationsProjector } from "#projections/conversation/conversations.projector";
+
+/** Conversations: questions, streamed answers, ratings, images. */
+export const conversationModule = defineContextModule({
+  name: "conversation",
+  streamCategories: ["conversation"],
+  services: [ConversationService],
+  projectors: [conversationsProjector],
+  reactors: [FirstConversationStarter],
+});

@@ -1,0 +1,35 @@
+import { defineContextModule } from "#application/shared/context-module";
+import { AccountAudit } from "#application/identity/account-audit";
+import { AccountDeletionActivities, AccountDeletionReactor, AccountDeletionService } from "#application/identity/account-deletion";
+import { ChatLayoutService } from "#application/identity/chat-layout-service";
+import { IdentityQueries } from "#application/identity/identity-queries";
+import { IdentityService } from "#application/identity/identity-service";
+import { KeysetModels } from "#application/identity/keyset-models";
+import { KeysetService } from "#application/identity/keyset-service";
+import { ProfileService } from "#application/identity/profile-service";
+import { chatLayoutsProjector } from "#projections/identity/chat-layouts.projector";
+import { keysetsProjector } from "#projections/identity/keysets.projector";
+import { usersProjector } from "#projections/identity/users.projector";
+import { accountDeletionWorkflow } from "#workflows/account-deletion";
+
+/** Accounts, credentials, sessions, profile, deletion, keysets and model defaults, chat layout. */
+export const identityModule = defineContextModule({
+  name: "identity",
+  // user-…, the reservation streams (username-, email-, oidc-), keyset-…, model-defaults-…, chat-layout-…
+  streamCategories: ["user", "username", "email", "oidc", "keyset", "model-defaults", "chat-layout"],
+  services: [
+    IdentityService,
+    IdentityQueries,
+    ProfileService,
+    AccountDeletionService,
+    AccountDeletionActivities,
+    AccountAudit,
+    KeysetModels,
+    KeysetService,
+    ChatLayoutService,
+  ],
+  projectors: [usersProjector, keysetsProjector, chatLayoutsProjector],
+  workflows: [accountDeletionWorkflow],
+  reactors: [AccountDeletionReactor],
+  activities: (resolve) => resolve(AccountDeletionActivities).registry(),
+});
