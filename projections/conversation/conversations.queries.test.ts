@@ -11,7 +11,7 @@ const started = (conversationId: string, ownerId: string, workspaceId: string, t
 const asked = (conversationId: string, messageId: string, text: string, askedAt: string) => ({
   streamId: `conversation-${conversationId}`,
   type: "QuestionAsked",
-  data: { messageId, personal: { text, selectedText: null }, mediaIds: [], language: null, askedAt },
+  data: { messageId, personal: { text, selectedText: null }, mediaIds: [], language: "English", askedAt },
   recordedAt: askedAt,
 });
 

@@ -9,7 +9,7 @@ import { keysetById, keysetsOf, modelDefaultsOf } from "./keysets.queries";
 const added = (keysetId: string, ownerId: string, name: string, addedAt: string) => ({
   streamId: `keyset-${keysetId}`,
   type: "KeysetAdded",
-  data: { ownerId, provider: "OpenAI", subProvider: "OpenAI", endpoint: null, model: null, models: ["gpt-4o"], personal: { name }, addedAt },
+  data: { keysetId, ownerId, provider: "OpenAI", subProvider: "OpenAI", endpoint: null, model: null, models: ["gpt-4o"], personal: { name, sealedKey: "sealed" }, addedAt },
 });
 
 describe("the identity context's keyset queries", () => {
@@ -33,8 +33,8 @@ describe("the identity context's keyset queries", () => {
     const store = await projectEvents(
       [keysetsProjector],
       [
-        { streamId: "model-defaults-alice", type: "ModelDefaultsChanged", data: { scope: "text", keysetId: "k1", model: "gpt-4o" } },
-        { streamId: "model-defaults-alice", type: "ModelDefaultsChanged", data: { scope: "image", keysetId: "k1", model: "gpt-4o-mini" } },
+        { streamId: "model-defaults-alice", type: "ModelDefaultsChanged", data: { scope: "text", keysetId: "k1", model: "gpt-4o", reason: "chosen", changedAt: "2026-01-03T00:00:00.000Z" } },
+        { streamId: "model-defaults-alice", type: "ModelDefaultsChanged", data: { scope: "image", keysetId: "k1", model: "gpt-4o-mini", reason: "chosen", changedAt: "2026-01-03T00:00:00.000Z" } },
       ],
     );
     expect(await modelDefaultsOf(store, "alice")).toEqual({ id: "alice", text: { keysetId: "k1", model: "gpt-4o" }, image: { keysetId: "k1", model: "gpt-4o-mini" } });

@@ -7,7 +7,7 @@ const settings = { ocr: false, ragType: null, embedding: null, maxDepth: null };
 const registered = (documentId: string, ownerId: string, name: string, pages: number, registeredAt: string) => ({
   streamId: `document-${documentId}`,
   type: "DocumentRegistered",
-  data: { documentId, ownerId, source: "FILE", declaredType: "pdf", declaredSize: 10, declaredPageCount: pages, settings, personal: { name, sourceUrl: null }, registeredAt },
+  data: { documentId, ownerId, source: "file", declaredType: "pdf", declaredSize: 10, declaredPageCount: pages, settings, personal: { name, sourceUrl: null }, registeredAt },
 });
 
 describe("the library's document queries", () => {

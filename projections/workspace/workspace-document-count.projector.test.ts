@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedEvent } from "#application/ports/event-store";
+import { DEFAULT_CHAT_PREFERENCE } from "#domain/workspace/workspace";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteReadModelStore } from "#infrastructure/embedded/sqlite/sqlite-read-model-store";
 import { WORKSPACES, type WorkspaceReadModel, workspacesProjector } from "./workspaces.projector";
@@ -17,9 +18,9 @@ async function workspaceWithDocuments(documentIds: string[]) {
     recorded("workspace-w1", "WorkspaceCreated", {
       workspaceId: "w1",
       ownerId: "u1",
-      type: "Research",
+      type: "Conversation",
       requestedDocumentIds: documentIds,
-      chatPreference: { keysetId: "built-in", textModel: "built-in", imageModel: "built-in", embeddingModel: null },
+      chatPreference: DEFAULT_CHAT_PREFERENCE,
       personal: { name: "Gulls", description: "" },
       createdAt: "2026-11-01T10:00:00.000Z",
     }),

@@ -7,7 +7,7 @@ import { countWorkspaces, lastUsedWorkspace, listWorkspaces, ownedWorkspace, wor
 const created = (workspaceId: string, ownerId: string, name: string, createdAt: string) => ({
   streamId: `workspace-${workspaceId}`,
   type: "WorkspaceCreated",
-  data: { workspaceId, ownerId, type: "CHAT", requestedDocumentIds: [], chatPreference: DEFAULT_CHAT_PREFERENCE, personal: { name, description: "" }, createdAt },
+  data: { workspaceId, ownerId, type: "Conversation", requestedDocumentIds: [], chatPreference: DEFAULT_CHAT_PREFERENCE, personal: { name, description: "" }, createdAt },
 });
 const launched = (workspaceId: string) => ({ streamId: `workspace-${workspaceId}`, type: "WorkspaceLaunched", data: { launchedAt: "2026-01-01T00:00:00.000Z" } });
 
