@@ -57,6 +57,7 @@ import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
 import { DefaultTextExtractor } from "./extraction/text-extractor";
 import { NoSpeechModel } from "./speech/no-speech-model";
+import { SentenceEncoderEmbedder } from "./ai/built-in/sentence-encoder";
 import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
 import { KafkaRelay } from "./production/kafka-relay";
 import { QdrantSearchIndex } from "./production/qdrant-search-index";
@@ -78,6 +79,8 @@ export interface RuntimeOptions {
   providers?: ProviderRegistryOptions;
   /** Wraps the activity registry (tracing; crash tests make a step hang). */
   decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
+  /** false: the built-in keyset offers no embedding model (keyword search by default), so tests that do not need it skip the model. */
+  builtInEmbeddings?: boolean;
   /** The Temporal worker runs activities only: no projections, no embedded workflows. */
   role?: "app" | "worker";
 }
@@ -143,6 +146,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
+  if (options.builtInEmbeddings !== false) constant(TOKENS.BuiltInEmbedder, new SentenceEncoderEmbedder());
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.

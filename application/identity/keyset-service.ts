@@ -146,7 +146,7 @@ export class KeysetService {
       this.ids,
       modelDefaultsDecider,
       modelDefaultsStreamId(ownerId),
-      { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now: this.clock.now() },
+      { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: this.models.defaultEmbedding ?? builtIn }, now: this.clock.now() },
       { metadata: this.metadata(ctx, ownerId) },
     );
     position = Math.max(position, fallback.position);
@@ -162,7 +162,7 @@ export class KeysetService {
         {
           text: uses(preference.text) ? DEFAULT_CHAT_PREFERENCE.text : preference.text,
           image: uses(preference.image) ? DEFAULT_CHAT_PREFERENCE.image : preference.image,
-          embedding: uses(preference.embedding) ? DEFAULT_CHAT_PREFERENCE.embedding : preference.embedding,
+          embedding: uses(preference.embedding) ? this.models.defaultEmbedding : preference.embedding,
         },
         ctx,
       );
@@ -189,14 +189,15 @@ export class KeysetService {
   async defaults(userId: string): Promise<ModelDefaultsView> {
     const stored = await this.readModels.collection<ModelDefaultsReadModel>(MODEL_DEFAULTS).get(userId);
     const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
-    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: stored?.embedding ?? builtIn };
+    // No embedding default chosen: the built-in embedding model where the server runs it, else the built-in keyset (keyword search).
+    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: stored?.embedding ?? this.models.defaultEmbedding ?? builtIn };
   }
 
   async chooseDefault(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
     this.refuseImpersonation(ctx);
     const form = parseInput(chooseDefaultSchema, input);
-    // The built-in keyset stands for "keyword search only" among embedding defaults (new workspaces start without one).
-    const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET;
+    // Among embedding defaults the built-in keyset's text model stands for "keyword search only" (new workspaces start without embeddings).
+    const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET && form.model === this.models.builtIn.id;
     if (!keywordOnly) await this.models.assertAvailable(userId, form, form.scope === "embedding" ? "embedding" : "chat");
     const result = await handleCommand(
       this.events,
