@@ -13,7 +13,7 @@ export const KEYWORD_VALUE = "keyword";
 /** The built-in keyset's offline embedding model (offered when the server runs it: the catalog lists it). */
 export const BUILT_IN_EMBEDDING_MODEL_ID = "docuchat-sentence-encoder";
 export const BUILT_IN_EMBEDDING_VALUE = `${BUILT_IN_KEYSET_ID}::${BUILT_IN_EMBEDDING_MODEL_ID}`;
-export const BUILT_IN_EMBEDDING_LABEL = "DocuChat built-in: semantic + keyword search (offline)";
+export const BUILT_IN_EMBEDDING_LABEL = "DocuChat built-in: semantic search (offline)";
 
 export type ChatPreferenceValues = { text: string; image: string; embedding: string };
 export const DEFAULT_PREFERENCE_VALUES: ChatPreferenceValues = { text: BUILT_IN_VALUE, image: BUILT_IN_VALUE, embedding: KEYWORD_VALUE };

@@ -57,6 +57,20 @@ describe("the built-in embedding model", () => {
     expect(cosine(vectors[17], vectors[18])).toBeLessThan(0.999);
   }, 120_000);
 
+  it("answers a question before the documents' batches still waiting", async () => {
+    const embedder = new SentenceEncoderEmbedder();
+    const batch = (name: string) => Array.from({ length: 8 }, (_, i) => `${name} passage ${i} about gardening and tomatoes.`);
+    const finished: string[] = [];
+    const track = (name: string, work: Promise<unknown>) => work.then(() => finished.push(name));
+    await Promise.all([
+      track("document A", embedder.embed(batch("A"))),
+      track("document B", embedder.embed(batch("B"))),
+      track("document C", embedder.embed(batch("C"))),
+      track("question", embedder.embed(["When should tomatoes be watered?"])),
+    ]);
+    expect(finished).toEqual(["document A", "question", "document B", "document C"]);
+  }, 120_000);
+
   it("stops between batches when asked to", async () => {
     const controller = new AbortController();
     controller.abort(new Error("stopped"));

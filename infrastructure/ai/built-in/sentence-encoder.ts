@@ -18,7 +18,7 @@ import { DomainError } from "#domain/shared/domain-error";
  * most, and memory stays bounded); the worker is ended after IDLE_MS without
  * work, which gives its ~300 MB back.
  */
-export const BATCH_SIZE = 16;
+export const BATCH_SIZE = 8;
 /** Longer texts are cut: the model's cost grows with the text, and a passage's meaning is in its first few hundred words. */
 export const MAX_CHARS = 4_000;
 const IDLE_MS = 60_000;
@@ -76,14 +76,38 @@ class EncoderThread {
   private worker: Worker | null = null;
   private pending = new Map<number, Pending>();
   private nextId = 1;
-  private queue: Promise<unknown> = Promise.resolve();
+  private waiting: { texts: string[]; resolve: (vectors: number[][]) => void; reject: (error: unknown) => void }[] = [];
+  private busy = false;
   private idleTimer: NodeJS.Timeout | null = null;
 
-  /** Batches run one after another, in the order asked. */
+  /**
+   * Batches run one at a time. A question (one text) goes before the
+   * documents' batches still waiting, so a chat never queues behind a whole
+   * document being embedded: at most behind the one batch in flight.
+   */
   run(texts: string[]): Promise<number[][]> {
-    const result = this.queue.then(() => this.send(texts));
-    this.queue = result.catch(() => undefined);
-    return result;
+    return new Promise((resolve, reject) => {
+      const job = { texts, resolve, reject };
+      const firstBatch = this.waiting.findIndex((w) => w.texts.length > 1);
+      if (texts.length === 1 && firstBatch >= 0) this.waiting.splice(firstBatch, 0, job);
+      else this.waiting.push(job);
+      this.next();
+    });
+  }
+
+  private next() {
+    if (this.busy) return;
+    const job = this.waiting.shift();
+    if (!job) return;
+    this.busy = true;
+    // send() may throw (model not installed): that job fails, the queue goes on.
+    Promise.resolve()
+      .then(() => this.send(job.texts))
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.busy = false;
+        this.next();
+      });
   }
 
   private send(texts: string[]): Promise<number[][]> {
