@@ -86,4 +86,30 @@ describe("the built-in embedding model, by default", () => {
     expect(passages[0]?.documentId).toBe(handbook);
     expect(passages[0]?.text).toContain("five unused vacation days");
   }, 120_000);
+
+  it("leaves keyword search only as a choice: a user who picks it gets new workspaces without embeddings", async () => {
+    env = await createTestRuntime({ builtInEmbeddings: true });
+    const { container } = env.runtime;
+    const keysets = container.get(KeysetService);
+    await keysets.chooseDefault("alice", { scope: "embedding", keysetId: "docuchat", model: "docuchat-extractive" }, ctx("alice"));
+    expect(await container.get(KeysetModels).chatPreferenceFor("alice")).toMatchObject({ embedding: null });
+
+    await keysets.chooseDefault("alice", { scope: "embedding", ...BUILT_IN_EMBEDDING }, ctx("alice"));
+    expect(await container.get(KeysetModels).chatPreferenceFor("alice")).toMatchObject({ embedding: BUILT_IN_EMBEDDING });
+  });
+});
+
+describe("a server that does not run the built-in embedding model", () => {
+  it("offers keyword search only: no built-in embedding model listed, defaulted or accepted", async () => {
+    env = await createTestRuntime({ builtInEmbeddings: false });
+    const { container } = env.runtime;
+    const models = container.get(KeysetModels);
+    const [builtIn] = await models.availableFor("alice");
+    expect(builtIn.embeddingModels).toEqual([]);
+    expect(await models.chatPreferenceFor("alice")).toMatchObject({ embedding: null });
+    await expect(container.get(KeysetService).chooseDefault("alice", { scope: "embedding", ...BUILT_IN_EMBEDDING }, ctx("alice"))).rejects.toMatchObject({
+      code: "VALIDATION",
+    });
+    await expect(models.embedder("alice", BUILT_IN_EMBEDDING)).rejects.toMatchObject({ code: "VALIDATION" });
+  });
 });
