@@ -143,9 +143,10 @@ class EncoderThread {
       if (message.vectors) waiting.resolve(message.vectors);
       else waiting.reject(new DomainError("PROVIDER_ERROR", `The built-in embedding model failed: ${message.error ?? "no answer"}`));
     });
+    // A thread that died (memory, a crash) is not the document's fault: a plain Error, so the workflow retries on a new thread.
     const fail = (error: Error) => {
       if (this.worker === worker) this.worker = null;
-      for (const waiting of this.pending.values()) waiting.reject(new DomainError("PROVIDER_ERROR", `The built-in embedding model stopped: ${error.message}`));
+      for (const waiting of this.pending.values()) waiting.reject(new Error(`The built-in embedding model's thread stopped: ${error.message}`));
       this.pending.clear();
     };
     worker.on("error", fail);
