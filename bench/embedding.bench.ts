@@ -41,8 +41,8 @@ const corpus = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 const LONG_PAGES = 200;
 const MODEL_ONLY_SAMPLE = 64;
 const USER = "bench-user";
-/** The free plan's page allowance is 200 pages per user: the book is another user's upload. */
-const READER = "bench-reader";
+/** The free plan's page allowance is 200 pages per user: each upload of the book is another user's. */
+const ROUNDS = 3;
 const ctxOf = (actorId: string) => ({ requestId: "bench", clientAddress: "127.0.0.1", actorId });
 
 /** The first `pages` pages of a real book, as one PDF. */
@@ -64,6 +64,15 @@ async function uploadToActive(runtime: AppRuntime, userId: string, name: string,
   const outcome = await runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`ingestion-${registered.document_id}`, 300_000);
   if (outcome?.status !== "completed") throw new Error(`${name}: ingestion ended ${outcome?.status}`);
   return { seconds: (performance.now() - started) / 1000, documentId: registered.document_id };
+}
+
+/** Best of ROUNDS uploads of the book, each by another reader: the machine is shared, the best run is the least disturbed. */
+async function bookToActive(runtime: AppRuntime, book: Buffer, readers: string): Promise<number> {
+  let best = Infinity;
+  for (let round = 1; round <= ROUNDS; round++) {
+    best = Math.min(best, (await uploadToActive(runtime, `${readers}-${round}`, "book-200.pdf", book, LONG_PAGES)).seconds);
+  }
+  return best;
 }
 
 async function startRuntime(dataDir: string, builtInEmbeddings: boolean) {
@@ -90,7 +99,7 @@ try {
   let activeBefore: number;
   try {
     await uploadToActive(before, USER, "pdkids.pdf", kids, kidsPages);
-    activeBefore = (await uploadToActive(before, READER, "book-200.pdf", book, LONG_PAGES)).seconds;
+    activeBefore = await bookToActive(before, book, "reader-before");
   } finally {
     await before.stop();
   }
@@ -99,6 +108,8 @@ try {
   const now = await startRuntime(join(dir, "now"), true);
   try {
     const kidsDoc = await uploadToActive(now, USER, "pdkids.pdf", kids, kidsPages);
+    // The model is on, nothing is being embedded yet (no workspace): the same path as before.
+    const activeIdle = await bookToActive(now, book, "reader-idle");
     const index = now.get<SearchIndex>(TOKENS.SearchIndex);
     const passages = await index.countChunks(kidsDoc.documentId);
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -108,7 +119,8 @@ try {
     const engine = now.get<WorkflowEngine>(TOKENS.WorkflowEngine);
 
     // While it embeds: the 200-page book from upload to ACTIVE.
-    const activeNow = (await uploadToActive(now, READER, "book-200.pdf", book, LONG_PAGES)).seconds;
+    const activeNow = await bookToActive(now, book, "reader-busy");
+    const embeddingStillRunning = (await engine.describe(workspaceEmbeddingWorkflowId(workspaceId, 1)))?.status === "running";
     const loadDuring = load();
 
     await engine.waitForCompletion(workspaceEmbeddingWorkflowId(workspaceId, 1), 1_800_000);
@@ -132,11 +144,15 @@ try {
         " (the model runs in its own thread; the ingestion of the 200-page PDF shares this loop)",
     );
 
-    console.log(`\n2. ${LONG_PAGES}-page PDF (first ${LONG_PAGES} pages of freeculture.pdf), upload -> ACTIVE (keyword search ready)`);
+    console.log(`\n2. ${LONG_PAGES}-page PDF (first ${LONG_PAGES} pages of freeculture.pdf), upload -> ACTIVE (keyword search ready), best of ${ROUNDS}`);
     console.log(`   pdftotext (poppler, reference)                         ${pdftotext.toFixed(2)} s`);
     console.log(`   before: built-in embeddings off                        ${activeBefore.toFixed(2)} s  (${(activeBefore / pdftotext).toFixed(1)}x pdftotext)`);
-    console.log(`   now: while a workspace is embedded in the background   ${activeNow.toFixed(2)} s  (${(activeNow / pdftotext).toFixed(1)}x pdftotext)`);
-    console.log("   ACTIVE never waits for embeddings: a document is embedded only once it is ACTIVE and in a workspace.");
+    console.log(`   now: built-in embeddings on, nothing being embedded     ${activeIdle.toFixed(2)} s  (${(activeIdle / pdftotext).toFixed(1)}x pdftotext)`);
+    console.log(
+      `   now: while a workspace is embedded in the background   ${activeNow.toFixed(2)} s  (${(activeNow / pdftotext).toFixed(1)}x pdftotext)` +
+        (embeddingStillRunning ? "" : "  [the embedding had finished before the last upload]"),
+    );
+    console.log("   ACTIVE never waits for embeddings (a document is embedded once it is ACTIVE and in a workspace); while the model runs it shares the CPU.");
   } finally {
     await now.stop();
   }
