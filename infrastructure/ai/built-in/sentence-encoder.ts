@@ -14,9 +14,10 @@ import { DomainError } from "#domain/shared/domain-error";
  * Inference runs on TensorFlow.js's WebAssembly backend in one worker thread
  * per process, at a lower scheduling priority, so a document being embedded
  * never blocks the event loop that serves pages. Texts go in batches of
- * BATCH_SIZE, one batch in flight at a time (a question waits for one batch at
- * most, and memory stays bounded); the worker is ended after IDLE_MS without
- * work, which gives its ~300 MB back.
+ * BATCH_SIZE, one batch in flight at a time (a question goes before the
+ * batches still waiting, so it waits for one batch at most; memory stays
+ * bounded); the worker is ended after IDLE_MS without work, which gives its
+ * ~300 MB back.
  */
 export const BATCH_SIZE = 8;
 /** Longer texts are cut: the model's cost grows with the text, and a passage's meaning is in its first few hundred words. */
@@ -39,27 +40,40 @@ export class SentenceEncoderEmbedder implements Embedder {
   }
 }
 
-/** The model reads NFKC-normalised words; an empty text has no tokens at all, so it becomes one space-like token. */
+/** Whitespace folded, length capped; an empty text has no tokens at all (the model fails on it), so it becomes a lone dot. */
 function prepare(text: string): string {
   const trimmed = text.replace(/\s+/g, " ").trim().slice(0, MAX_CHARS);
   return trimmed.length > 0 ? trimmed : "·";
 }
 
-/** Runs in the worker (CommonJS, evaluated): loads the packaged model once, then embeds each batch it is sent. */
+/**
+ * Runs in the worker (CommonJS, evaluated): loads the packaged model once,
+ * then embeds each batch it is sent. The WebAssembly backend is made ready
+ * before the weights are loaded (the library does both at once, and on a busy
+ * machine the weights can arrive first: "Backend 'wasm' has not yet been
+ * initialized"). A model that cannot load ends the thread, so the caller sees
+ * a plain error (retried on a new thread) rather than a document's failure.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
+const { createRequire } = require("node:module");
 // Niceness is per thread on Linux: the page-serving thread keeps its priority.
 try { require("node:os").setPriority(0, 10); } catch {}
 const model = (async () => {
+  const core = createRequire(workerData.embeddings)("@energetic-ai/core");
+  await core.ready();
   const { initModel } = require(workerData.embeddings);
   const { modelSource } = require(workerData.weights);
   return initModel(modelSource);
 })();
-model.catch(() => {});
+model.catch((error) => {
+  console.error("The built-in embedding model could not be loaded:", error);
+  process.exit(1);
+});
 parentPort.on("message", async ({ id, texts }) => {
+  const loaded = await model;
   try {
-    const vectors = await (await model).embed(texts);
-    parentPort.postMessage({ id, vectors });
+    parentPort.postMessage({ id, vectors: await loaded.embed(texts) });
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
   }
