@@ -146,7 +146,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
-  if (options.builtInEmbeddings !== false) constant(TOKENS.BuiltInEmbedder, new SentenceEncoderEmbedder());
+  const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
+  if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
@@ -257,6 +258,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     }
   }
   if (workflows instanceof TemporalWorkflowEngine) stoppers.push(() => workflows.close());
+  // Stoppers run last-pushed first: embeddings in progress give up before the engine waits for its steps.
+  if (builtInEmbedder) stoppers.push(async () => builtInEmbedder.close());
   logger.info({ role, dataDir: config.dataDir, adapters: config.adapters }, "runtime started");
 
   return {

@@ -71,6 +71,14 @@ describe("the built-in embedding model", () => {
     expect(finished).toEqual(["document A", "question", "document B", "document C"]);
   }, 120_000);
 
+  it("gives up the calls in progress when the runtime stops, and embeds no more", async () => {
+    const embedder = new SentenceEncoderEmbedder();
+    const long = embedder.embed(Array.from({ length: 40 }, (_, i) => `Passage ${i} of a long document about rivers and bridges.`));
+    embedder.close();
+    await expect(long).rejects.toThrow("The server is stopping");
+    await expect(embedder.embed(["one more"])).rejects.toThrow("The server is stopping");
+  }, 120_000);
+
   it("stops between batches when asked to", async () => {
     const controller = new AbortController();
     controller.abort(new Error("stopped"));

@@ -28,16 +28,36 @@ export class SentenceEncoderEmbedder implements Embedder {
   readonly id = `${BUILT_IN_KEYSET}:${BUILT_IN_EMBEDDING_MODEL}`;
   readonly label = "DocuChat built-in semantic search (Universal Sentence Encoder lite, runs offline)";
   readonly dimensions = 512;
+  private readonly closing = new AbortController();
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    const stop = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
     const vectors: number[][] = [];
     for (let start = 0; start < texts.length; start += BATCH_SIZE) {
-      signal?.throwIfAborted();
+      stop.throwIfAborted();
       const batch = texts.slice(start, start + BATCH_SIZE).map(prepare);
-      vectors.push(...(await encoderThread.run(batch)));
+      vectors.push(...(await untilAborted(encoderThread.run(batch), stop)));
     }
     return vectors;
   }
+
+  /**
+   * The runtime is stopping: calls in progress fail at once with a plain error
+   * (an embedding step is then retried after the restart) instead of holding
+   * the shutdown until a long document is embedded.
+   */
+  close(): void {
+    this.closing.abort(new Error("The server is stopping; embedding resumes after the restart."));
+  }
+}
+
+/** The batch's vectors, or the abort's reason as soon as it comes (the thread finishes that batch for nobody). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 /** Whitespace folded, length capped; an empty text has no tokens at all (the model fails on it), so it becomes a lone dot. */
