@@ -32,6 +32,8 @@ export const TOKENS = {
   Transcriber: Symbol.for("Transcriber"),
   SearchIndex: Symbol.for("SearchIndex"),
   BuiltInModel: Symbol.for("BuiltInModel"),
+  /** The built-in keyset's embedding model; unbound where the server does not run it (tests opt out). */
+  BuiltInEmbedder: Symbol.for("BuiltInEmbedder"),
   KeyCipher: Symbol.for("KeyCipher"),
   ModelProviders: Symbol.for("ModelProviders"),
   /** Plan limits (application/shared/allowance-policy.ts); billing replaces the default. */

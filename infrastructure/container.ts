@@ -46,6 +46,7 @@ import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
 import { DefaultTextExtractor, type TextExtractorOptions } from "./extraction/text-extractor";
 import { NoSpeechModel } from "./speech/no-speech-model";
+import { SentenceEncoderEmbedder } from "./ai/built-in/sentence-encoder";
 import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
 import { KafkaRelay } from "./production/kafka-relay";
 import { QdrantSearchIndex } from "./production/qdrant-search-index";
@@ -71,6 +72,8 @@ export interface RuntimeOptions {
   decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
   /** Wraps the workflow engine services and reactors use (the reactor crash test makes a start hang). */
   decorateWorkflowEngine?: (engine: WorkflowEngine) => WorkflowEngine;
+  /** false: the built-in keyset offers no embedding model (keyword search by default), so tests that do not need it skip the model. */
+  builtInEmbeddings?: boolean;
   /** The Temporal worker runs activities only: no projections, no embedded workflows. */
   role?: "app" | "worker";
 }
@@ -159,6 +162,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
+  const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
+  if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
   constant(TOKENS.AllowancePolicy, new DefaultPlanAllowance());
@@ -254,6 +259,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     }
   }
   if (workflows instanceof TemporalWorkflowEngine) stoppers.push(() => workflows.close());
+  // Stoppers run last-pushed first: embeddings in progress give up before the engine waits for its steps.
+  if (builtInEmbedder) stoppers.push(async () => builtInEmbedder.close());
   logger.info({ role, dataDir: config.dataDir, adapters: config.adapters }, "runtime started");
 
   return {

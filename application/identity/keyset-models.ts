@@ -1,4 +1,4 @@
-import { inject, injectable } from "inversify";
+import { inject, injectable, optional } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
 import type { EventStore } from "#application/ports/event-store";
@@ -12,7 +12,7 @@ import { accessPolicy, readableBy } from "#application/shared/access-policy";
 import { type KeysetCommand, type KeysetEvent, type KeysetState, keysetNotFound } from "#domain/identity/keyset";
 import { keysetAggregate } from "#domain/identity/identity-events";
 import { DomainError } from "#domain/shared/domain-error";
-import { BUILT_IN_KEYSET } from "#domain/workspace/workspace";
+import { BUILT_IN_EMBEDDING, BUILT_IN_EMBEDDING_MODEL, BUILT_IN_KEYSET } from "#domain/workspace/workspace";
 import { keysetById, keysetsOf, modelDefaultsOf } from "#projections/identity/keysets.queries";
 
 export interface ModelChoice {
@@ -26,7 +26,7 @@ export interface ModelOption {
   provider: string;
   subProvider: string;
   models: { id: string; label: string }[];
-  /** Of the keyset's models, those that embed (the Workspace Settings embedding picker); none for the built-in keyset. */
+  /** Of the keyset's models, those that embed (the Workspace Settings embedding picker); the built-in keyset's offline one where the server runs it. */
   embeddingModels: { id: string; label: string }[];
 }
 
@@ -36,6 +36,11 @@ export interface ModelOption {
  * no key. A keyset that is gone — deleted, or never this user's — resolves to
  * the built-in model (resolve-time fallback, docs/decisions/030): a foreign
  * keyset's key is never used, and a stale preference never breaks the chat.
+ *
+ * The built-in keyset also embeds (docs/decisions/070) when the server runs
+ * its offline model: then it is every user's embedding default, and choosing
+ * the built-in keyset's text model as an embedding means keyword search only
+ * (what it meant before the built-in keyset could embed).
  */
 @injectable()
 export class KeysetModels {
@@ -47,6 +52,7 @@ export class KeysetModels {
     @inject(TOKENS.KeyCipher) private readonly cipher: KeyCipher,
     @inject(TOKENS.ModelProviders) private readonly providers: ModelProviders,
     @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
+    @inject(TOKENS.BuiltInEmbedder) @optional() private readonly builtInEmbedder?: Embedder & { label?: string },
   ) {
     this.keysets = new Aggregate(events, ids, keysetAggregate);
   }
@@ -55,6 +61,16 @@ export class KeysetModels {
 
   get builtIn(): LanguageModel {
     return this.builtInModel;
+  }
+
+  /** The embedding a user gets without choosing: the built-in model where the server runs it, else keyword search only. */
+  get defaultEmbedding(): ModelChoice | null {
+    return this.builtInEmbedder ? BUILT_IN_EMBEDDING : null;
+  }
+
+  /** Whether a built-in choice names the built-in embedding model (and the server runs it). */
+  private isBuiltInEmbedding(choice: ModelChoice): boolean {
+    return choice.keysetId === BUILT_IN_KEYSET && choice.model === BUILT_IN_EMBEDDING_MODEL && !!this.builtInEmbedder;
   }
 
   /** The model for a choice; records the keyset's use ('last used'). */
@@ -73,9 +89,10 @@ export class KeysetModels {
     return this.providers.languageModel(keyset, choice.model || keyset.model || "");
   }
 
-  /** The embedding model of a choice; the built-in keyset has none, a missing or foreign keyset answers KEYSET_NOT_FOUND. */
+  /** The embedding model of a choice (the built-in one needs no key); a missing or foreign keyset answers KEYSET_NOT_FOUND. */
   async embedder(ownerId: string, choice: ModelChoice): Promise<Embedder> {
-    if (choice.keysetId === BUILT_IN_KEYSET) throw new DomainError("VALIDATION", "The built-in keyset has no embedding model; choose one of your keysets.", "embedding");
+    if (this.isBuiltInEmbedding(choice)) return this.builtInEmbedder!;
+    if (choice.keysetId === BUILT_IN_KEYSET) throw new DomainError("VALIDATION", "This server does not run the built-in embedding model; choose keyword search or one of your keysets.", "embedding");
     const keyset = await this.unsealed(ownerId, choice.keysetId);
     return this.providers.embedder(keyset, choice.model);
   }
@@ -90,7 +107,7 @@ export class KeysetModels {
         provider: "DocuChat",
         subProvider: "DocuChat",
         models: [{ id: this.builtInModel.id, label: this.builtInModel.label }],
-        embeddingModels: [],
+        embeddingModels: this.builtInEmbedder ? [{ id: BUILT_IN_EMBEDDING_MODEL, label: this.builtInEmbedder.label ?? BUILT_IN_EMBEDDING_MODEL }] : [],
       },
       ...keysets.map((k) => {
         const models = k.models.length > 0 ? k.models : k.model ? [k.model] : [];
@@ -103,14 +120,20 @@ export class KeysetModels {
 
   /**
    * The chat preference a new workspace starts with: the user's text and
-   * image defaults (Chat Settings), the embedding default unless it is the
-   * built-in keyset (which has no embedding model).
+   * image defaults (Chat Settings); for embeddings their choice, keyword
+   * search when they chose it, else the built-in embedding model.
    */
   async chatPreferenceFor(userId: string): Promise<{ text: ModelChoice; image: ModelChoice; embedding: ModelChoice | null }> {
     const stored = await modelDefaultsOf(this.readModels, userId);
     const builtIn = { keysetId: BUILT_IN_KEYSET, model: this.builtInModel.id };
-    const embedding = stored?.embedding && stored.embedding.keysetId !== BUILT_IN_KEYSET ? stored.embedding : null;
-    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding };
+    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: this.embeddingFor(stored?.embedding) };
+  }
+
+  /** A stored embedding default as a workspace's choice: a keyset's model, the built-in one, or null for keyword search. */
+  embeddingFor(stored: ModelChoice | null | undefined): ModelChoice | null {
+    if (!stored) return this.defaultEmbedding;
+    if (stored.keysetId !== BUILT_IN_KEYSET) return stored;
+    return this.isBuiltInEmbedding(stored) ? BUILT_IN_EMBEDDING : null;
   }
 
   /**
@@ -120,7 +143,10 @@ export class KeysetModels {
    */
   async assertAvailable(userId: string, choice: ModelChoice, purpose: "chat" | "embedding" = "chat"): Promise<void> {
     if (choice.keysetId === BUILT_IN_KEYSET) {
-      if (purpose === "embedding") throw new DomainError("VALIDATION", "The built-in keyset has no embedding model; choose keyword search or one of your keysets.", "embedding");
+      if (purpose === "embedding") {
+        if (this.isBuiltInEmbedding(choice)) return;
+        throw new DomainError("VALIDATION", "This server does not run the built-in embedding model; choose keyword search or one of your keysets.", "embedding");
+      }
       if (choice.model !== this.builtInModel.id) throw new DomainError("VALIDATION", "Choose a model of the built-in keyset.", "model");
       return;
     }

@@ -147,7 +147,7 @@ export class KeysetService {
     const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
     const fallback = await this.modelDefaults.handle(
       ownerId,
-      { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now: this.clock.now() },
+      { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: this.models.defaultEmbedding ?? builtIn }, now: this.clock.now() },
       { metadata: requestMetadata(ctx, ownerId) },
     );
     position = Math.max(position, fallback.position);
@@ -174,13 +174,14 @@ export class KeysetService {
   async defaults(userId: string): Promise<ModelDefaultsView> {
     const stored = await modelDefaultsOf(this.readModels, userId);
     const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
-    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: stored?.embedding ?? builtIn };
+    // No embedding default chosen: the built-in embedding model where the server runs it, else the built-in keyset (keyword search).
+    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: stored?.embedding ?? this.models.defaultEmbedding ?? builtIn };
   }
 
   async chooseDefault(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
     const form = parseInput(chooseDefaultSchema, input);
-    // The built-in keyset stands for "keyword search only" among embedding defaults (new workspaces start without one).
-    const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET;
+    // Among embedding defaults the built-in keyset's text model stands for "keyword search only" (new workspaces start without embeddings).
+    const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET && form.model === this.models.builtIn.id;
     if (!keywordOnly) await this.models.assertAvailable(userId, form, form.scope === "embedding" ? "embedding" : "chat");
     const result = await this.modelDefaults.handle(
       userId,

@@ -137,7 +137,7 @@ export class WorkspaceService {
       const chatPreference = {
         text: uses(preference.text) ? DEFAULT_CHAT_PREFERENCE.text : preference.text,
         image: uses(preference.image) ? DEFAULT_CHAT_PREFERENCE.image : preference.image,
-        embedding: uses(preference.embedding) ? DEFAULT_CHAT_PREFERENCE.embedding : preference.embedding,
+        embedding: uses(preference.embedding) ? this.keysetModels.defaultEmbedding : preference.embedding,
       };
       await this.workspaces.handle(workspace.id, { type: "ChangeChatPreference", chatPreference, now: this.clock.now() }, { metadata });
     }

@@ -22,7 +22,7 @@ export interface ModelChoice {
 export interface ChatPreference {
   text: ModelChoice;
   image: ModelChoice;
-  /** null = keyword search only (the built-in keyset has no embedding model). */
+  /** null = keyword search only. */
   embedding: ModelChoice | null;
 }
 
@@ -292,8 +292,15 @@ export const embeddingSpace = (choice: ModelChoice) => `${choice.keysetId}/${cho
 
 export const BUILT_IN_KEYSET = "docuchat";
 export const BUILT_IN_TEXT_MODEL = "docuchat-extractive";
+/** The built-in keyset's embedding model (Universal Sentence Encoder lite, offline; docs/decisions/070). */
+export const BUILT_IN_EMBEDDING_MODEL = "docuchat-sentence-encoder";
+export const BUILT_IN_EMBEDDING: ModelChoice = { keysetId: BUILT_IN_KEYSET, model: BUILT_IN_EMBEDDING_MODEL };
 
-/** The product's own keyset and model: the default for text and image, no embedding. */
+/**
+ * The product's own keyset and model for text and image, keyword search only.
+ * New workspaces start with the built-in embedding model where the server runs
+ * it (KeysetModels.chatPreferenceFor); this is the floor when it does not.
+ */
 export const DEFAULT_CHAT_PREFERENCE: ChatPreference = {
   text: { keysetId: BUILT_IN_KEYSET, model: BUILT_IN_TEXT_MODEL },
   image: { keysetId: BUILT_IN_KEYSET, model: BUILT_IN_TEXT_MODEL },

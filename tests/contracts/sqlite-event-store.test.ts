@@ -77,4 +77,26 @@ describe("SqliteEventStore on a shared file", () => {
     await expect(store.append("counter-1", [event("B")], 0)).rejects.toThrow(/closed/);
     db.close();
   });
+
+  it("stops a subscription asked to stop while it handles an event, without waiting for its next poll", async () => {
+    const db = openDatabase(":memory:");
+    // A poll interval far beyond the test's timeout: a subscription that went to sleep after stop() would never end.
+    const store = new SqliteEventStore(db, { pollIntervalMs: 24 * 60 * 60 * 1000 });
+    await store.append("counter-1", [event("A")], "no_stream");
+    let stopping: Promise<void> | null = null;
+    const handled = new Promise<void>((resolve) => {
+      const subscription = store.subscribeToAll({
+        fromPosition: 0,
+        onEvent: async () => {
+          // Shutdown arrives while this event is being handled (not awaited here: it waits for this very call).
+          stopping = subscription.stop();
+          resolve();
+        },
+      });
+    });
+    await handled;
+    await stopping;
+    await store.close();
+    db.close();
+  });
 });

@@ -24,6 +24,8 @@ export async function createTestRuntime(options: RuntimeOptions & { env?: Record
       : pino({ level: "silent" }),
     // Cheap scrypt parameters: the production ones cost ~128 MB and a few hundred ms per hash.
     passwordHasher: new ScryptPasswordHasher({ N: 2 ** 10, r: 8, p: 1 }),
+    // Keyword search unless a test asks for the built-in embedding model: loading and running it costs every workspace test seconds.
+    builtInEmbeddings: false,
     ...options,
   });
   return {

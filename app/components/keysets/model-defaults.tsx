@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { CsrfInput } from "#app/components/csrf-input";
 import { MODEL_SCOPES, type ModelScope } from "#domain/identity/keyset";
 import type { ChatSettingsData, KeysetActionResult } from "./types";
+import { BUILT_IN_EMBEDDING_LABEL } from "#app/components/workspace/chat-preferences";
 
 const SCOPE_LABELS: Record<ModelScope, string> = { text: "Text", image: "Image", embedding: "Embedding Preferences" };
 
@@ -50,15 +51,32 @@ function DefaultForm({ scope, data, onSaved }: { scope: ModelScope; data: ChatSe
         </label>
         <select id={selectId} name="choice" value={value} onChange={(e) => setValue(e.target.value)} className="dc-select" data-testid={`default-select-${scope}`}>
           {data.options.map((option) => {
-            // Embeddings: the built-in keyset means keyword search only; a keyset offers only its embedding models.
+            // Embeddings: a keyset offers only its embedding models; the built-in keyset its offline model (when the server runs it)
+            // and "keyword search only", stored as its text model.
             const builtIn = option.keysetId === "docuchat";
-            const models = scope === "embedding" && !builtIn ? option.embeddingModels : option.models;
+            if (builtIn && scope === "embedding") {
+              return (
+                <optgroup key={option.keysetId} label={option.keysetName}>
+                  {option.embeddingModels.map((model) => (
+                    <option key={model.id} value={`${option.keysetId}::${model.id}`}>
+                      {BUILT_IN_EMBEDDING_LABEL}
+                    </option>
+                  ))}
+                  {option.models.map((model) => (
+                    <option key={model.id} value={`${option.keysetId}::${model.id}`}>
+                      Keyword search only (built-in): no embedding model
+                    </option>
+                  ))}
+                </optgroup>
+              );
+            }
+            const models = scope === "embedding" ? option.embeddingModels : option.models;
             if (models.length === 0) return null;
             return (
               <optgroup key={option.keysetId} label={option.keysetName}>
                 {models.map((model) => (
                   <option key={model.id} value={`${option.keysetId}::${model.id}`}>
-                    {builtIn ? (scope === "embedding" ? "Keyword search (built-in): no embedding model" : builtInLabel) : `${option.keysetName} — ${model.label}`}
+                    {builtIn ? builtInLabel : `${option.keysetName} — ${model.label}`}
                   </option>
                 ))}
               </optgroup>

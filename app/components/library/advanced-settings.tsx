@@ -5,7 +5,7 @@ import { ChevronRightIcon, SettingsIcon } from "#app/components/icons";
 
 export type AdvancedSettingsValue = { ocr: boolean; ragType: "" | "baseline" | "summary" };
 
-export const BUILT_IN_EMBEDDING = "DocuChat built-in (keyword search)";
+export const BUILT_IN_EMBEDDING = "DocuChat built-in (semantic + keyword search, offline)";
 export const COMMUNITIES_LATER = "Communities arrive in a later release";
 
 /** Spec 000 §3 Advanced settings: OCR, RAG type, embedding keyset and model, share with community. */

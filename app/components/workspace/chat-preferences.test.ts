@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { BUILT_IN_VALUE, DEFAULT_PREFERENCE_VALUES, KEYWORD_VALUE, preferenceOptions, startingPreferenceValues } from "./chat-preferences";
+import {
+  BUILT_IN_EMBEDDING_VALUE,
+  BUILT_IN_VALUE,
+  DEFAULT_PREFERENCE_VALUES,
+  KEYWORD_VALUE,
+  preferenceOptions,
+  startingPreferenceValues,
+} from "./chat-preferences";
 
 const catalog = [
   { keysetId: "docuchat", keysetName: "DocuChat (built-in)", models: [{ id: "docuchat-extractive", label: "DocuChat extractive" }] },
@@ -24,5 +31,27 @@ describe("startingPreferenceValues (the creation wizard's pickers)", () => {
       preferenceOptions(catalog),
     );
     expect(values).toEqual({ text: BUILT_IN_VALUE, image: BUILT_IN_VALUE, embedding: KEYWORD_VALUE });
+  });
+});
+
+describe("the built-in embedding model in the pickers", () => {
+  const embeddingCatalog = [
+    { ...catalog[0], embeddingModels: [{ id: "docuchat-sentence-encoder", label: "Universal Sentence Encoder lite" }] },
+    { ...catalog[1], embeddingModels: [{ id: "nomic-embed-text", label: "nomic-embed-text" }] },
+  ];
+
+  it("is offered first, before keyword search only and the keysets' embedding models, when the server runs it", () => {
+    expect(preferenceOptions(embeddingCatalog).embedding.map((o) => o.value)).toEqual([BUILT_IN_EMBEDDING_VALUE, KEYWORD_VALUE, "ks-1::nomic-embed-text"]);
+    expect(preferenceOptions(catalog).embedding.map((o) => o.value)).toEqual([KEYWORD_VALUE]);
+  });
+
+  it("is where a new workspace starts without defaults, and when the default embedding is gone", () => {
+    const options = preferenceOptions(embeddingCatalog);
+    expect(startingPreferenceValues(null, options).embedding).toBe(BUILT_IN_EMBEDDING_VALUE);
+    expect(startingPreferenceValues({ text: builtIn, image: builtIn, embedding: { keysetId: "gone", model: "e" } }, options).embedding).toBe(BUILT_IN_EMBEDDING_VALUE);
+  });
+
+  it("leaves a user who chose keyword search only with keyword search", () => {
+    expect(startingPreferenceValues({ text: builtIn, image: builtIn, embedding: null }, preferenceOptions(embeddingCatalog)).embedding).toBe(KEYWORD_VALUE);
   });
 });

@@ -10,6 +10,10 @@ export const BUILT_IN_KEYSET_ID = "docuchat";
 export const BUILT_IN_MODEL_ID = "docuchat-extractive";
 export const BUILT_IN_VALUE = `${BUILT_IN_KEYSET_ID}::${BUILT_IN_MODEL_ID}`;
 export const KEYWORD_VALUE = "keyword";
+/** The built-in keyset's offline embedding model (offered when the server runs it: the catalog lists it). */
+export const BUILT_IN_EMBEDDING_MODEL_ID = "docuchat-sentence-encoder";
+export const BUILT_IN_EMBEDDING_VALUE = `${BUILT_IN_KEYSET_ID}::${BUILT_IN_EMBEDDING_MODEL_ID}`;
+export const BUILT_IN_EMBEDDING_LABEL = "DocuChat built-in: semantic search (offline)";
 
 export type ChatPreferenceValues = { text: string; image: string; embedding: string };
 export const DEFAULT_PREFERENCE_VALUES: ChatPreferenceValues = { text: BUILT_IN_VALUE, image: BUILT_IN_VALUE, embedding: KEYWORD_VALUE };
@@ -20,8 +24,8 @@ export type PreferenceOptions = Record<keyof ChatPreferenceValues, PreferenceOpt
 const BUILT_IN_OPTIONS: PreferenceOptions = {
   text: [{ value: BUILT_IN_VALUE, label: "DocuChat built-in (extractive)" }],
   image: [{ value: BUILT_IN_VALUE, label: "DocuChat built-in (extractive)" }],
-  // The built-in keyset has no embedding model: keyword search only, unless a keyset's embedding model is chosen.
-  embedding: [{ value: KEYWORD_VALUE, label: "Keyword search (built-in)" }],
+  // Keyword search only is always offered; the built-in embedding model when the catalog lists it.
+  embedding: [{ value: KEYWORD_VALUE, label: "Keyword search only (built-in)" }],
 };
 
 /** The select options from the user's model catalog (GET /api/models' shape): built-in first. */
@@ -32,10 +36,15 @@ export function preferenceOptions(
   const options = (pick: (k: (typeof keysets)[number]) => { id: string; label: string }[]) =>
     keysets.flatMap((k) => pick(k).map((m) => ({ value: `${k.keysetId}::${m.id}`, label: `${k.keysetName} · ${m.label}` })));
   const models = options((k) => k.models);
+  const builtInEmbeds = catalog.some((k) => k.keysetId === BUILT_IN_KEYSET_ID && (k.embeddingModels ?? []).some((m) => m.id === BUILT_IN_EMBEDDING_MODEL_ID));
   return {
     text: [...BUILT_IN_OPTIONS.text, ...models],
     image: [...BUILT_IN_OPTIONS.image, ...models],
-    embedding: [...BUILT_IN_OPTIONS.embedding, ...options((k) => k.embeddingModels ?? [])],
+    embedding: [
+      ...(builtInEmbeds ? [{ value: BUILT_IN_EMBEDDING_VALUE, label: BUILT_IN_EMBEDDING_LABEL }] : []),
+      ...BUILT_IN_OPTIONS.embedding,
+      ...options((k) => k.embeddingModels ?? []),
+    ],
   };
 }
 
@@ -64,7 +73,10 @@ export function startingPreferenceValues(
   options: PreferenceOptions = BUILT_IN_OPTIONS,
 ): ChatPreferenceValues {
   const values = toPreferenceValues(defaults);
-  const offered = (kind: keyof ChatPreferenceValues) => (options[kind].some((o) => o.value === values[kind]) ? values[kind] : DEFAULT_PREFERENCE_VALUES[kind]);
+  // Each picker's first option is the product's default (the built-in embedding model where the server runs it).
+  const fallback = (kind: keyof ChatPreferenceValues) => options[kind][0]?.value ?? DEFAULT_PREFERENCE_VALUES[kind];
+  const offered = (kind: keyof ChatPreferenceValues) =>
+    defaults && options[kind].some((o) => o.value === values[kind]) ? values[kind] : fallback(kind);
   return { text: offered("text"), image: offered("image"), embedding: offered("embedding") };
 }
 

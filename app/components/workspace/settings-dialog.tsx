@@ -3,7 +3,7 @@ import { useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useToast } from "#app/components/toast";
 import { renameWorkspaceSchema } from "#domain/workspace/workspace-rules";
-import { ChatPreferenceFields, type ChatPreferenceValues, KEYWORD_VALUE, type PreferenceOptions } from "./chat-preferences";
+import { BUILT_IN_EMBEDDING_MODEL_ID, ChatPreferenceFields, type ChatPreferenceValues, KEYWORD_VALUE, type PreferenceOptions } from "./chat-preferences";
 import { useCsrfToken } from "#app/components/use-csrf";
 
 export type SettingsActionResult = { ok: boolean; intent: string; message: string; field?: string };
@@ -178,19 +178,20 @@ function EmbeddingIndexStatus({ index, documents, watching }: { index: Embedding
     return () => clearInterval(timer);
   }, [indexing, watching, revalidator]);
   const name = (id: string) => documents.find((d) => d.documentId === id)?.documentName ?? "A document";
+  const model = index.model === BUILT_IN_EMBEDDING_MODEL_ID ? "the built-in model" : index.model;
   const percent = index.total > 0 ? Math.round((index.done / index.total) * 100) : 0;
   return (
     <div className="dc-ws-field" data-testid="embedding-index" data-status={index.status}>
       {indexing ? (
         <>
           <Text size="2" role="status">
-            Indexing your documents with {index.model}: {index.done} of {index.total || "…"} done.
+            Indexing your documents with {model}: {index.done} of {index.total || "…"} done.
           </Text>
-          <Progress value={percent} aria-label={`Indexing with ${index.model}`} />
+          <Progress value={percent} aria-label={`Indexing with ${model}`} />
         </>
       ) : (
         <Text size="2" role="status">
-          Documents indexed with {index.model}: {index.total - index.failures.length} of {index.total}. Answers use them together with keyword search.
+          Documents indexed with {model}: {index.total - index.failures.length} of {index.total}. Answers use them together with keyword search.
         </Text>
       )}
       {index.failures.length > 0 ? (

@@ -316,6 +316,8 @@ class CatchUpSubscription implements Subscription {
         this.position = event.position;
       }
       if (batch.length === CATCH_UP_BATCH || this.dirty) continue;
+      // Stopped while an event was being handled: stop() found no sleep to wake, and this one's timer is unref'd.
+      if (!this.running) return;
       await this.sleep();
     }
   }
