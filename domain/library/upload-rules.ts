@@ -54,11 +54,3 @@ export const registerUploadSchema = z.object({
 export type RegisterUploadInput = z.input<typeof registerUploadSchema>;
 
 export const uploadSourceSchema = z.enum(DOCUMENT_SOURCES);
-
-/** Pages left in the month's allowance, and the spec's message when a batch would exceed it. */
-export function pageAllowanceError(requestedPages: number, usedPages: number, limit: number): string | null {
-  const remaining = Math.max(0, limit - usedPages);
-  return requestedPages > remaining
-    ? `Upload exceeds the total available page limit. You have ${remaining} pages remaining.`
-    : null;
-}
