@@ -100,6 +100,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     adminUsernames: config.adminUsernames,
     isProduction: config.isProduction,
     accountDeletionGraceMs: config.accountDeletionGraceMs,
+    uploadDeadlineMs: config.uploadDeadlineMs,
   };
   const egress: Egress =
     options.egress ?? new SafeEgress({ allowPrivateHosts: config.egressAllowPrivateHosts, userAgent: `${config.productName}/1.0` });

@@ -24,12 +24,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!(await library.documentName(documentId, user.id))) {
       return Response.json({ code: "DOCUMENT_NOT_FOUND", message: "Document Not Found" }, { status: 404 });
     }
+    const ctx = getRequestContext(request, { actorId: user.id });
+    // A refused or broken PUT ends the upload now, not at its deadline (the browser does not retry it).
+    const abandon = () => library.abandonUpload(user.id, documentId, ctx);
     const declared = Number(request.headers.get("Content-Length") ?? "0");
-    if (declared > MAX_AUDIO_BYTES) return tooLarge();
-    const body = await readLimited(request, MAX_AUDIO_BYTES);
-    if (!body) return tooLarge();
+    if (declared > MAX_AUDIO_BYTES) return await abandon().then(tooLarge);
+    const body = await readLimited(request, MAX_AUDIO_BYTES).catch(async (error: unknown) => {
+      await abandon();
+      throw error;
+    });
+    if (!body) return await abandon().then(tooLarge);
     const contentType = (request.headers.get("Content-Type") ?? "application/octet-stream").slice(0, 200);
-    await library.receiveUpload(documentId, token, body, contentType, getRequestContext(request, { actorId: user.id }));
+    await library.receiveUpload(documentId, token, body, contentType, ctx);
     return new Response(null, { status: 200 });
   } catch (error) {
     return errorResponse(error);

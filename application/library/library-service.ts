@@ -10,10 +10,11 @@ import type { SecretHasher } from "#application/ports/sessions";
 import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
 import type { WorkflowEngine } from "#application/ports/workflow";
+import { AllowancePolicy } from "#application/shared/allowance-policy";
+import type { AppSettings } from "#application/shared/app-settings";
 import { handleCommand } from "#application/shared/command-handler";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
-import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
 import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import {
@@ -23,7 +24,7 @@ import {
   documentDecider,
   documentStreamId,
   type IngestionSettings,
-  isInProgress,
+  UPLOAD_DID_NOT_COMPLETE,
 } from "#domain/library/document";
 import { documentLinkSchema, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
 import {
@@ -31,10 +32,9 @@ import {
   AUDIO_EXTENSIONS,
   MAX_AUDIO_BYTES,
   MAX_FILE_BYTES,
-  pageAllowanceError,
   registerUploadSchema,
 } from "#domain/library/upload-rules";
-import { DOCUMENTS, type DocumentReadModel, PAGE_USAGE, type PageUsageReadModel } from "#projections/library/documents.projector";
+import { DOCUMENTS, type DocumentReadModel } from "#projections/library/documents.projector";
 import { ingestionWorkflow } from "#workflows/ingestion";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
@@ -61,15 +61,13 @@ export class LibraryService {
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
     @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
+    @inject(AllowancePolicy) private readonly allowance: AllowancePolicy,
+    @inject(TOKENS.Config) private readonly settings: AppSettings,
   ) {}
 
-  /** Pages left this month on the owner's plan. */
+  /** Pages left this month on the owner's plan: measured pages of documents being ingested or ready. */
   async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
-    const month = usageMonthKey(this.clock.now());
-    const rows = await this.readModels.collection<PageUsageReadModel>(PAGE_USAGE).find({ ownerId, month });
-    const used = rows.reduce((sum, row) => sum + row.pages, 0);
-    const limit = PLANS[DEFAULT_PLAN].limits.pagesPerMonth;
-    return { used, limit, remaining: Math.max(0, limit - used) };
+    return this.allowance.pages(ownerId, this.clock.now());
   }
 
   /**
@@ -82,7 +80,8 @@ export class LibraryService {
     if (payload.document_size > (isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES)) {
       throw new DomainError("FILE_TOO_LARGE", `"${payload.document_name}" is larger than ${Math.round((isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES) / 1024 / 1024)} MB.`);
     }
-    await this.checkAllowance(ownerId, payload.page_count);
+    // The declared count only gives the early answer; extraction's count is the one that is held (library.reservePages).
+    await this.allowance.checkDeclaredPages(ownerId, payload.page_count, this.clock.now());
     const documentId = this.ids.next();
     await this.execute(documentId, ownerId, ctx, {
       type: "RegisterDocument",
@@ -102,7 +101,8 @@ export class LibraryService {
       },
       now: this.clock.now(),
     });
-    const expires = this.clock.now().getTime() + UPLOAD_URL_TTL_MS;
+    // Never valid past the upload's deadline, when the document fails for want of its file.
+    const expires = this.clock.now().getTime() + Math.min(UPLOAD_URL_TTL_MS, this.settings.uploadDeadlineMs);
     const token = `${expires}.${this.uploadSignature(documentId, ownerId, expires)}`;
     return { url: `/api/documents/${documentId}/upload?token=${encodeURIComponent(token)}`, document_id: documentId, user_id: ownerId };
   }
@@ -127,7 +127,10 @@ export class LibraryService {
     if (state.blobKey) return; // a retried PUT of an upload already received
     const name = await this.documentName(documentId, state.ownerId);
     const limit = state.source === "audio" ? MAX_AUDIO_BYTES : MAX_FILE_BYTES;
-    if (body.length === 0 || body.length > limit) throw new DomainError("INVALID_SIZE", "Invalid size");
+    if (body.length === 0 || body.length > limit) {
+      await this.execute(documentId, state.ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
+      throw new DomainError("INVALID_SIZE", "Invalid size");
+    }
     let kind: string;
     try {
       kind = state.source === "audio" ? "audio" : this.extractor.detectKind(body, name);
@@ -141,15 +144,39 @@ export class LibraryService {
       contentType: contentType || "application/octet-stream",
       metadata: { document_id: documentId, user_id: state.ownerId },
     });
-    await this.execute(documentId, state.ownerId, ctx, {
-      type: "ReceiveFile",
-      blobKey,
-      size: body.length,
-      kind,
-      contentType: contentType || "application/octet-stream",
-      now: this.clock.now(),
-    });
+    try {
+      await this.execute(documentId, state.ownerId, ctx, {
+        type: "ReceiveFile",
+        blobKey,
+        size: body.length,
+        kind,
+        contentType: contentType || "application/octet-stream",
+        now: this.clock.now(),
+      });
+    } catch (error) {
+      // Too late (the deadline failed it, or it was deleted): the bytes have no document to belong to.
+      await this.blobs.deletePrefix(`documents/${state.ownerId}/${documentId}/`);
+      throw error;
+    }
     await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+  }
+
+  /**
+   * A PUT that broke off or was refused before its bytes were read (413, a
+   * dropped connection): the upload ends now, as it would at its deadline.
+   */
+  async abandonUpload(ownerId: string, documentId: string, ctx: RequestContext): Promise<void> {
+    const state = await this.load(documentId);
+    if (!state.exists || state.ownerId !== ownerId) return;
+    await this.execute(documentId, ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
+  }
+
+  /** The upload deadline passed: fails the document unless its file came. */
+  async expireUpload(documentId: string): Promise<{ abandoned: boolean }> {
+    const state = await this.load(documentId);
+    if (!state.exists || state.status === "DELETED") return { abandoned: false };
+    const result = await this.execute(documentId, state.ownerId, null, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
+    return { abandoned: result.events.length > 0 };
   }
 
   /** Document, website and video links: registered and handed to ingestion, which fetches them. */
@@ -179,12 +206,14 @@ export class LibraryService {
     return { documentId };
   }
 
-  /** Deletes the owner's documents; in-progress ones are refused as the spec says. */
+  /**
+   * Deletes the owner's documents. An in-progress one is deleted too, which
+   * cancels its ingestion: every ingestion step finds it deleted, and the run
+   * ends by removing what an unfinished step left (the UI still asks first,
+   * as the spec says, but nobody is left unable to delete a stuck upload).
+   */
   async deleteDocuments(ownerId: string, documentIds: string[], ctx: RequestContext): Promise<void> {
     const documents = await Promise.all(documentIds.map((id) => this.ownedDocument(ownerId, id)));
-    if (documents.some((d) => isInProgress(d.status))) {
-      throw new DomainError("DOCUMENT_IN_PROGRESS", "Please remove in-progress files before deleting documents.");
-    }
     let position = 0;
     for (const document of documents) {
       const result = await this.execute(document.id, ownerId, ctx, { type: "Delete", now: this.clock.now() });
@@ -231,12 +260,6 @@ export class LibraryService {
     }
     const form = parseInput(documentLinkSchema, { url: input.url });
     return { url: form.url, name: decodeURIComponent(new URL(form.url).pathname.split("/").pop() || form.url), maxDepth: null };
-  }
-
-  private async checkAllowance(ownerId: string, pages: number) {
-    const { used, limit } = await this.remainingPages(ownerId);
-    const error = pageAllowanceError(pages, used, limit);
-    if (error) throw new DomainError("PAGE_LIMIT", error);
   }
 
   private uploadSignature(documentId: string, ownerId: string, expires: number) {

@@ -5,4 +5,6 @@ export interface AppSettings {
   isProduction: boolean;
   /** Grace period before a scheduled account deletion purges (ms). */
   accountDeletionGraceMs: number;
+  /** How long a registered upload waits for its file before it fails (ms). */
+  uploadDeadlineMs: number;
 }

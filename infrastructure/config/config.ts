@@ -41,6 +41,8 @@ const schema = z.object({
   EGRESS_ALLOW_PRIVATE_HOSTS: z.string().default(""),
   /** Overrides the account-deletion grace period (7 days in production, 10 minutes elsewhere); for tests. */
   ACCOUNT_DELETION_GRACE_MS: z.coerce.number().int().min(1000).optional(),
+  /** How long a registered upload waits for its file before it fails with 'The upload did not complete' (default 1 hour). */
+  UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -94,6 +96,8 @@ export interface AppConfig {
   egressAllowPrivateHosts: string[];
   /** Grace period before a scheduled account deletion purges (ms). */
   accountDeletionGraceMs: number;
+  /** How long a registered upload waits for its file (ms). */
+  uploadDeadlineMs: number;
   publicUrl: string;
   mailFrom: string;
   /** null: OpenID sign-in is not configured (the buttons say so). */
@@ -153,6 +157,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminUsernames: list(env.ADMIN_USERNAMES),
     egressAllowPrivateHosts: list(env.EGRESS_ALLOW_PRIVATE_HOSTS),
     accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
+    uploadDeadlineMs: env.UPLOAD_DEADLINE_MS,
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     oidc:

@@ -1,16 +1,21 @@
 import { defineContextModule } from "#application/shared/context-module";
+import { AllowancePolicy } from "#application/shared/allowance-policy";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
+import { UploadReactions } from "#application/library/upload-reactions";
 import { documentsProjector } from "#projections/library/documents.projector";
 import { ingestionWorkflow } from "#workflows/ingestion";
+import { uploadDeadlineWorkflow } from "#workflows/upload-deadline";
 
 /** Documents: upload and links, ingestion into searchable chunks (the worked example of docs/decisions/050). */
 export const libraryModule = defineContextModule({
   name: "library",
-  streamCategories: ["document"],
-  services: [LibraryService, LibraryQueries, IngestionActivities],
+  // The page allowance belongs to billing; its streams live here until billing has a module (docs/decisions/090).
+  streamCategories: ["document", "page-allowance"],
+  services: [LibraryService, LibraryQueries, IngestionActivities, AllowancePolicy, UploadReactions],
   projectors: [documentsProjector],
-  workflows: [ingestionWorkflow],
-  activities: (resolve) => resolve(IngestionActivities).registry(),
+  reactors: (resolve) => resolve(UploadReactions).reactors(),
+  workflows: [ingestionWorkflow, uploadDeadlineWorkflow],
+  activities: (resolve) => ({ ...resolve(IngestionActivities).registry(), ...resolve(UploadReactions).activities() }),
 });
