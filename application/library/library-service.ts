@@ -167,7 +167,7 @@ export class LibraryService {
    */
   async abandonUpload(ownerId: string, documentId: string, ctx: RequestContext): Promise<void> {
     const state = await this.load(documentId);
-    if (!state.exists || state.ownerId !== ownerId) return;
+    if (!state.exists || state.ownerId !== ownerId || state.status === "DELETED") return;
     await this.execute(documentId, ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
   }
 
