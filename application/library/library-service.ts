@@ -166,17 +166,12 @@ export class LibraryService {
    * dropped connection): the upload ends now, as it would at its deadline.
    */
   async abandonUpload(ownerId: string, documentId: string, ctx: RequestContext): Promise<void> {
-    const state = await this.load(documentId);
-    if (!state.exists || state.ownerId !== ownerId || state.status === "DELETED") return;
-    await this.execute(documentId, ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
+    await this.endWaitingUpload(documentId, ctx, ownerId);
   }
 
   /** The upload deadline passed: fails the document unless its file came. */
   async expireUpload(documentId: string): Promise<{ abandoned: boolean }> {
-    const state = await this.load(documentId);
-    if (!state.exists || state.status === "DELETED") return { abandoned: false };
-    const result = await this.execute(documentId, state.ownerId, null, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
-    return { abandoned: result.events.length > 0 };
+    return { abandoned: await this.endWaitingUpload(documentId, null) };
   }
 
   /** Document, website and video links: registered and handed to ingestion, which fetches them. */
@@ -260,6 +255,14 @@ export class LibraryService {
     }
     const form = parseInput(documentLinkSchema, { url: input.url });
     return { url: form.url, name: decodeURIComponent(new URL(form.url).pathname.split("/").pop() || form.url), maxDepth: null };
+  }
+
+  /** Fails an upload still waiting for its file (the decider leaves any other alone); true when it did. */
+  private async endWaitingUpload(documentId: string, ctx: RequestContext | null, ownerId?: string): Promise<boolean> {
+    const state = await this.load(documentId);
+    if (!state.exists || state.status === "DELETED" || (ownerId !== undefined && state.ownerId !== ownerId)) return false;
+    const result = await this.execute(documentId, state.ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
+    return result.events.length > 0;
   }
 
   private uploadSignature(documentId: string, ownerId: string, expires: number) {
