@@ -33,4 +33,6 @@ export const TOKENS = {
   BuiltInModel: Symbol.for("BuiltInModel"),
   KeyCipher: Symbol.for("KeyCipher"),
   ModelProviders: Symbol.for("ModelProviders"),
+  /** Plan limits (application/shared/allowance-policy.ts); billing replaces the default. */
+  AllowancePolicy: Symbol.for("AllowancePolicy"),
 } as const;

@@ -9,13 +9,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { v7 as uuidv7 } from "uuid";
+import { z } from "zod";
 import type Database from "better-sqlite3";
 import type { NewEvent, RecordedEvent } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import type { Decider, DomainEvent } from "#domain/shared/decider";
+import { eventData } from "#domain/shared/event-schemas";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteEventStore } from "#infrastructure/embedded/sqlite/sqlite-event-store";
 import { SqliteReadModelStore } from "#infrastructure/embedded/sqlite/sqlite-read-model-store";
@@ -93,16 +95,21 @@ async function main(): Promise<void> {
 
     // (a) single-event commands through the real write path: read stream, fold, decide, append with expected version.
     const commands = STREAMS * COMMANDS_PER_STREAM;
+    const counters = new Aggregate(store, ids, {
+      decider: counter,
+      streamId: (id) => `counter-${id}`,
+      events: { CounterIncremented: { version: 1, data: eventData({ by: z.number(), total: z.number() }) } },
+    });
     let started = performance.now();
     for (let round = 0; round < COMMANDS_PER_STREAM; round++) {
       for (let s = 0; s < STREAMS; s++) {
-        await handleCommand(store, ids, counter, `counter-${s}`, { by: 1 }, { metadata });
+        await counters.handle(String(s), { by: 1 }, { metadata });
       }
     }
     let ms = performance.now() - started;
     const commandEvents = await store.readAll(0, commands);
     results.push({
-      name: "(a) handleCommand, 1 event/append",
+      name: "(a) Aggregate.handle (validated), 1 event/append",
       events: commands,
       perSecond: (commands / ms) * 1000,
       reference: "raw insert, 1 row/tx",

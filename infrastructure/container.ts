@@ -18,6 +18,7 @@ import type {
 import type { Projector } from "#application/ports/projection";
 import { ExtractiveModel } from "#application/conversation/extractive-model";
 import type { AppSettings } from "#application/shared/app-settings";
+import { DefaultPlanAllowance } from "#application/shared/allowance-policy";
 import type { Resolve } from "#application/shared/context-module";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./modules/index";
@@ -141,6 +142,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
+  constant(TOKENS.AllowancePolicy, new DefaultPlanAllowance());
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
     const smtp = new SmtpMailer(config.raw.SMTP_URL!, config.mailFrom, logger);

@@ -9,22 +9,24 @@ import type { AnswerEvent, ChatTurn, LanguageModel, Passage } from "#application
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SearchIndex } from "#application/ports/search-index";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate, type Loaded } from "#application/shared/aggregate";
+import { refuseDuringImpersonation } from "#application/shared/impersonation-guard";
+import type { AllowancePolicy } from "#application/shared/allowance-policy";
+import { readableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { chatImageBlobKey, chatImageProblem, chatImageType, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
 import { embeddingSpace } from "#domain/workspace/workspace";
-import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
+import { usageMonthKey } from "#domain/billing/plans";
 import {
   type Citation,
   type ConversationCommand,
   type ConversationEvent,
-  conversationDecider,
-  conversationStreamId,
+  type ConversationState,
   SELECTED_TEXT_LIMIT,
 } from "#domain/conversation/conversation";
-import { fold } from "#domain/shared/decider";
+import { conversationAggregate } from "#domain/conversation/conversation-events";
 import { DomainError } from "#domain/shared/domain-error";
 import { CONVERSATIONS, type ConversationReadModel, MESSAGE_USAGE, MESSAGES, type MessageReadModel, type MessageUsageReadModel } from "#projections/conversation/conversations.projector";
 import { EndMarkerGuard } from "./end-marker-guard";
@@ -69,7 +71,12 @@ export class ConversationService {
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.Egress) private readonly egress: Egress,
-  ) {}
+    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+  ) {
+    this.conversations = new Aggregate(events, ids, conversationAggregate);
+  }
+
+  private readonly conversations: Aggregate<ConversationCommand, ConversationEvent, ConversationState>;
 
   /** Idempotent by conversation id (the workspace launch starts the first one). */
   async start(input: { conversationId: string; workspaceId: string; ownerId: string; title?: string }, ctx: RequestContext | null) {
@@ -98,14 +105,14 @@ export class ConversationService {
    */
   async attachImage(ownerId: string, conversationId: string, bytes: Buffer, ctx: RequestContext): Promise<{ mediaId: string }> {
     await this.owned(ownerId, conversationId);
-    this.refuseImpersonation(ctx);
+    refuseDuringImpersonation(ctx);
     return this.keepImage(ownerId, conversationId, bytes, null, ctx);
   }
 
   /** Fetches an image link through the egress rules (ARCHITECTURE §8) and keeps the image like an upload. */
   async attachImageLink(ownerId: string, conversationId: string, link: string, ctx: RequestContext): Promise<{ mediaId: string }> {
     await this.owned(ownerId, conversationId);
-    this.refuseImpersonation(ctx);
+    refuseDuringImpersonation(ctx);
     let body: Buffer;
     try {
       ({ body } = await this.egress.fetch({ url: link, maxBytes: MAX_IMAGE_BYTES, timeoutMs: 15_000 }));
@@ -142,7 +149,6 @@ export class ConversationService {
 
   async rate(ownerId: string, conversationId: string, messageId: string, rating: "false" | null, ctx: RequestContext) {
     await this.owned(ownerId, conversationId);
-    this.refuseImpersonation(ctx);
     const result = await this.execute(conversationId, ownerId, ctx, { type: "RateAnswer", answerId: messageId, rating, now: this.clock.now() });
     await this.projections.waitForPosition(result.position);
   }
@@ -160,7 +166,8 @@ export class ConversationService {
     ctx: RequestContext,
     signal?: AbortSignal,
   ): AsyncGenerator<AnswerStreamEvent> {
-    this.refuseImpersonation(ctx);
+    // Refused before any retrieval or model call, not only at the first append.
+    refuseDuringImpersonation(ctx);
     const conversation = await this.owned(ownerId, conversationId);
     const workspace = await this.workspaces.get(ownerId, conversation.workspaceId);
     if (workspace.documents.length === 0) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please add files to chat");
@@ -171,7 +178,9 @@ export class ConversationService {
     let question: string;
     let selectedText: string | null;
     const language = input.language?.trim() || "English";
-    const asked = input.regenerateQuestionId ? await this.question(conversationId, input.regenerateQuestionId) : null;
+    // The stream is read (and its personal data opened) once per question; each append hands on the state it leaves.
+    let current = await this.conversations.load(conversationId);
+    const asked = input.regenerateQuestionId ? askedQuestion(current.events, input.regenerateQuestionId) : null;
     const mediaIds = asked ? asked.mediaIds : (input.mediaIds ?? []);
     // A question with images goes to the workspace's image model (Workspace Settings: "Reads images you add to the chat").
     const model = await this.modelFor(ownerId, workspace, mediaIds.length > 0 ? "image" : "text");
@@ -180,13 +189,13 @@ export class ConversationService {
       questionId = input.regenerateQuestionId;
       question = asked.text;
       selectedText = asked.selectedText;
-      await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() });
+      current = (await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() }, current)).after;
     } else {
       await this.checkAllowance(ownerId);
       questionId = newQuestionId;
       question = input.text.trim();
       selectedText = input.selectedText ? cut(input.selectedText.trim(), SELECTED_TEXT_LIMIT) : null;
-      await this.execute(conversationId, ownerId, ctx, {
+      current = (await this.execute(conversationId, ownerId, ctx, {
         type: "AskQuestion",
         questionId,
         answerId,
@@ -196,8 +205,9 @@ export class ConversationService {
         language,
         model: model.id,
         now: this.clock.now(),
-      });
+      }, current)).after;
     }
+    const history = turnsBefore(current.events, questionId);
 
     const started = performance.now();
     let firstTokenMs: number | null = null;
@@ -213,7 +223,6 @@ export class ConversationService {
         vectors: this.denseSearch(ownerId, workspace),
         documentName: (id) => names.get(id),
       });
-      const history = await this.history(conversationId, questionId);
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
       const stream: AsyncIterable<AnswerEvent> = model.streamAnswer({ question, selectedText: selectedText ?? undefined, history, passages, language, images }, signal);
       for await (const event of stream) {
@@ -236,7 +245,7 @@ export class ConversationService {
           usage: event.usage,
           firstTokenMs,
           now: this.clock.now(),
-        });
+        }, current);
         yield {
           type: "end",
           metadata: { message_id: answerId, question_id: questionId, conversation_id: conversationId, citations, model: model.id, usage: event.usage, first_token_ms: firstTokenMs },
@@ -246,7 +255,7 @@ export class ConversationService {
       throw new Error("The model ended without finishing its answer.");
     } catch (error) {
       const reason = signal?.aborted ? "The connection was closed before the answer finished." : error instanceof Error ? error.message : String(error);
-      await this.execute(conversationId, ownerId, ctx, { type: "InterruptAnswer", answerId, partialText: sent, reason, now: this.clock.now() });
+      await this.execute(conversationId, ownerId, ctx, { type: "InterruptAnswer", answerId, partialText: sent, reason, now: this.clock.now() }, current);
       throw error instanceof DomainError ? error : new DomainError("MESSAGE_CREATION_FAILURE", "The answer could not be completed. Please regenerate it.");
     }
   }
@@ -299,8 +308,7 @@ export class ConversationService {
   /** The owner's conversation; another user's id answers like a missing one. */
   async owned(ownerId: string, conversationId: string): Promise<ConversationReadModel> {
     const conversation = await this.readModels.collection<ConversationReadModel>(CONVERSATIONS).get(conversationId);
-    if (!conversation || conversation.ownerId !== ownerId) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
-    return conversation;
+    return readableBy(conversation, ownerId, () => new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found"));
   }
 
   /** The models a user can choose: the built-in one and their keysets' (ModelCatalog). */
@@ -345,42 +353,37 @@ export class ConversationService {
     );
   }
 
-  private refuseImpersonation(ctx: RequestContext) {
-    if (ctx.impersonatorId) throw new DomainError("IMPERSONATION_READ_ONLY", "An admin acting as this user cannot send messages.");
-  }
-
   private async checkAllowance(ownerId: string) {
-    const limit = PLANS[DEFAULT_PLAN].limits.messagesPerMonth;
+    const limit = (await this.allowances.limit(ownerId, "messagesPerMonth")) ?? Number.POSITIVE_INFINITY;
     const used = await this.readModels.collection<MessageUsageReadModel>(MESSAGE_USAGE).count({ ownerId, month: usageMonthKey(this.clock.now()) });
     if (used >= limit) throw new DomainError("MESSAGE_CREATION_FAILURE", `You have used the ${limit} messages of your plan this month.`);
   }
 
-  /** The question's text from the log (the read model may lag behind a question just asked). */
-  private async question(conversationId: string, questionId: string) {
-    const events = (await this.events.readStream(conversationStreamId(conversationId))) as unknown as ConversationEvent[];
-    const asked = events.find((e) => e.type === "QuestionAsked" && e.data.messageId === questionId);
-    if (!asked || asked.type !== "QuestionAsked" || !asked.data.personal) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
-    return { ...asked.data.personal, mediaIds: asked.data.mediaIds ?? [] };
+  /** `loaded`: the conversation as this request last saw it (a concurrent write is still detected and retried). */
+  private execute(conversationId: string, ownerId: string, ctx: RequestContext | null, command: ConversationCommand, loaded?: Loaded<ConversationEvent, ConversationState>) {
+    return this.conversations.handle(conversationId, command, { metadata: eventMetadata(ctx, ownerId, `conversation-${conversationId}`), loaded });
   }
+}
 
-  /** Earlier completed turns, oldest first, up to the question being answered. */
-  private async history(conversationId: string, questionId: string): Promise<ChatTurn[]> {
-    const events = (await this.events.readStream(conversationStreamId(conversationId))) as unknown as ConversationEvent[];
-    const turns: ChatTurn[] = [];
-    for (const event of events) {
-      if (event.type === "QuestionAsked") {
-        if (event.data.messageId === questionId) break;
-        turns.push({ role: "user", text: event.data.personal?.text ?? "" });
-      } else if (event.type === "AnswerCompleted") {
-        turns.push({ role: "assistant", text: event.data.personal?.text ?? "" });
-      }
+/** The question's text from the log (the read model may lag behind a question just asked). */
+function askedQuestion(events: ConversationEvent[], questionId: string) {
+  const asked = events.find((e) => e.type === "QuestionAsked" && e.data.messageId === questionId);
+  if (!asked || asked.type !== "QuestionAsked" || !asked.data.personal) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
+  return { ...asked.data.personal, mediaIds: asked.data.mediaIds ?? [] };
+}
+
+/** Earlier completed turns, oldest first, up to the question being answered. */
+function turnsBefore(events: ConversationEvent[], questionId: string): ChatTurn[] {
+  const turns: ChatTurn[] = [];
+  for (const event of events) {
+    if (event.type === "QuestionAsked") {
+      if (event.data.messageId === questionId) break;
+      turns.push({ role: "user", text: event.data.personal?.text ?? "" });
+    } else if (event.type === "AnswerCompleted") {
+      turns.push({ role: "assistant", text: event.data.personal?.text ?? "" });
     }
-    return turns.slice(-HISTORY_TURNS);
   }
-
-  private execute(conversationId: string, ownerId: string, ctx: RequestContext | null, command: ConversationCommand) {
-    return handleCommand(this.events, this.ids, conversationDecider, conversationStreamId(conversationId), command, { metadata: eventMetadata(ctx, ownerId, `conversation-${conversationId}`) });
-  }
+  return turns.slice(-HISTORY_TURNS);
 }
 
 /** Citations show only for documents of the workspace and pages they have, once per document-page pair (spec 001 §5). */

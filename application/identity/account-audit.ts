@@ -2,8 +2,9 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { EventStore, RecordedEvent } from "#application/ports/event-store";
 import type { SecretHasher } from "#application/ports/sessions";
-import { fold } from "#domain/shared/decider";
-import { type UserEvent, userDecider, userStreamId } from "#domain/identity/user";
+import { foldRecorded } from "#application/shared/aggregate";
+import { userStreamId } from "#domain/identity/user";
+import { userAggregate } from "#domain/identity/user-events";
 import { reservationHolders, reservationStreamFor } from "./reservations";
 
 /** One line of an account's history, as the admin page and `npm run audit` print it. */
@@ -48,7 +49,7 @@ export class AccountAudit {
 
   async history(userId: string, searchedUsername?: string): Promise<AccountHistory> {
     const userEvents = await this.events.readStream(userStreamId(userId));
-    const state = fold(userDecider, userEvents as unknown as UserEvent[]);
+    const { state } = foldRecorded(userAggregate, userEvents);
     const reservationStreams = new Set<string>();
     const username = state.registered && state.username ? state.username : searchedUsername;
     if (username) reservationStreams.add(reservationStreamFor(this.secrets, "username", username));

@@ -10,13 +10,14 @@ import type { SearchIndex } from "#application/ports/search-index";
 import type { SecretHasher, SessionStore } from "#application/ports/sessions";
 import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
 import type { AppSettings } from "#application/shared/app-settings";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
 import type { RequestContext } from "#application/shared/request-context";
-import { fold } from "#domain/shared/decider";
 import { deleteAccountSchema } from "#domain/identity/profile";
-import { reservationDecider, type ReservationKind } from "#domain/identity/reservation";
-import { type UserCommand, type UserEvent, type UserState, userDecider, userStreamId } from "#domain/identity/user";
+import type { ReservationCommand, ReservationEvent, ReservationKind, ReservationState } from "#domain/identity/reservation";
+import { reservationAggregate } from "#domain/identity/identity-events";
+import { userAggregate } from "#domain/identity/user-events";
+import type { UserCommand, UserEvent, UserState } from "#domain/identity/user";
 import {
   type AccountDeletionActivityName,
   type AccountDeletionInput,
@@ -43,7 +44,11 @@ export class AccountDeletionService {
     @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
-  ) {}
+  ) {
+    this.users = new Aggregate(events, ids, userAggregate);
+  }
+
+  private readonly users: Aggregate<UserCommand, UserEvent, UserState>;
 
   async schedule(userId: string, input: unknown, ctx: RequestContext): Promise<{ purgeAt: string }> {
     const form = parseInput(deleteAccountSchema, input);
@@ -69,9 +74,7 @@ export class AccountDeletionService {
   }
 
   private execute(userId: string, command: UserCommand, ctx: RequestContext) {
-    return handleCommand(this.events, this.ids, userDecider, userStreamId(userId), command, {
-      metadata: requestMetadata(ctx, userId),
-    });
+    return this.users.handle(userId, command, { metadata: requestMetadata(ctx, userId) });
   }
 }
 
@@ -95,7 +98,13 @@ export class AccountDeletionActivities {
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
-  ) {}
+  ) {
+    this.users = new Aggregate(events, ids, userAggregate);
+    this.reservations = new Aggregate(events, ids, reservationAggregate);
+  }
+
+  private readonly users: Aggregate<UserCommand, UserEvent, UserState>;
+  private readonly reservations: Aggregate<ReservationCommand, ReservationEvent, ReservationState>;
 
   registry(): ActivitiesFor<AccountDeletionActivityName> {
     const step = <R>(fn: (input: AccountDeletionInput) => Promise<R>) => (input: unknown) => fn(input as AccountDeletionInput);
@@ -150,10 +159,7 @@ export class AccountDeletionActivities {
     ];
     for (const [kind, value] of values) {
       if (!value) continue; // already shredded: nothing readable to release
-      const result = await handleCommand(
-        this.events,
-        this.ids,
-        reservationDecider,
+      const result = await this.reservations.handle(
         reservationStreamFor(this.secrets, kind, value),
         { type: "Release", userId, now: this.clock.now() },
         { metadata: { correlationId: accountDeletionWorkflowId(userId), actorId: "system" } },
@@ -164,11 +170,11 @@ export class AccountDeletionActivities {
   }
 
   private async load(userId: string): Promise<UserState> {
-    return fold(userDecider, (await this.events.readStream(userStreamId(userId))) as unknown as UserEvent[]);
+    return (await this.users.load(userId)).state;
   }
 
   private execute(userId: string, command: UserCommand) {
-    return handleCommand(this.events, this.ids, userDecider, userStreamId(userId), command, {
+    return this.users.handle(userId, command, {
       metadata: { correlationId: accountDeletionWorkflowId(userId), actorId: "system", subjectId: userId },
     });
   }

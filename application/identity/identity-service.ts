@@ -7,11 +7,10 @@ import type { IdGenerator } from "#application/ports/ids";
 import type { Mailer } from "#application/ports/mailer";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { PasswordHasher, RateLimiter, SecretHasher, SessionRecord, SessionStore } from "#application/ports/sessions";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import type { RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
 import type { AppSettings } from "#application/shared/app-settings";
-import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   changePasswordSchema,
@@ -25,15 +24,16 @@ import {
   signupSchema,
   usernameSchema,
 } from "#domain/identity/credentials";
-import { type ReservationKind, reservationDecider } from "#domain/identity/reservation";
+import type { ReservationCommand, ReservationEvent, ReservationKind, ReservationState } from "#domain/identity/reservation";
+import { reservationAggregate } from "#domain/identity/identity-events";
+import { userAggregate } from "#domain/identity/user-events";
 import {
   type ExternalIdentity,
   isPurged,
   type LoginMethod,
+  type UserCommand,
   type UserEvent,
   type UserState,
-  userDecider,
-  userStreamId,
 } from "#domain/identity/user";
 import { reservationStreamFor } from "./reservations";
 
@@ -76,7 +76,13 @@ export class IdentityService {
     @inject(TOKENS.SessionStore) private readonly sessions: SessionStore,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
-  ) {}
+  ) {
+    this.users = new Aggregate(events, ids, userAggregate);
+    this.reservations = new Aggregate(events, ids, reservationAggregate);
+  }
+
+  private readonly users: Aggregate<UserCommand, UserEvent, UserState>;
+  private readonly reservations: Aggregate<ReservationCommand, ReservationEvent, ReservationState>;
 
   async register(input: unknown, ctx: RequestContext): Promise<{ userId: string }> {
     const form = parseInput(signupSchema, input);
@@ -94,12 +100,7 @@ export class IdentityService {
     }
 
     const code = this.newCode();
-    await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      {
+    await this.users.handle(userId, {
         type: "RegisterUser",
         userId,
         username: form.username,
@@ -132,12 +133,7 @@ export class IdentityService {
     const user = await this.loadUser(userId);
     if (!user.registered || user.confirmed) return;
     const code = this.newCode();
-    await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      { type: "IssueVerificationCode", codeId: this.ids.next(), codeHash: this.codeHash(code), purpose: "signup", now: this.clock.now() },
+    await this.users.handle(userId, { type: "IssueVerificationCode", codeId: this.ids.next(), codeHash: this.codeHash(code), purpose: "signup", now: this.clock.now() },
       { metadata: this.metadata(ctx, userId) },
     );
     await this.sendCode(user.email, code);
@@ -148,12 +144,7 @@ export class IdentityService {
     await this.throttle(`confirm:${ctx.clientAddress}`, LIMITS.confirmPerAddress);
     const userId = await this.userIdFor("username", form.username);
     if (!userId) throw new DomainError("CODE_INVALID", "Invalid verification code provided, please try again.");
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      { type: "ConfirmSignup", codeHash: this.codeHash(form.code), now: this.clock.now() },
+    const result = await this.users.handle(userId, { type: "ConfirmSignup", codeHash: this.codeHash(form.code), now: this.clock.now() },
       { metadata: this.metadata(ctx, userId) },
     );
     if (result.events.some((e) => e.type === "VerificationCodeRejected")) {
@@ -205,12 +196,7 @@ export class IdentityService {
     if (!user.registered || !user.confirmed) return;
     const code = this.newCode();
     try {
-      await handleCommand(
-        this.events,
-        this.ids,
-        userDecider,
-        userStreamId(userId),
-        { type: "IssueVerificationCode", codeId: this.ids.next(), codeHash: this.codeHash(code), purpose: "password-reset", now: this.clock.now() },
+      await this.users.handle(userId, { type: "IssueVerificationCode", codeId: this.ids.next(), codeHash: this.codeHash(code), purpose: "password-reset", now: this.clock.now() },
         { metadata: this.metadata(ctx, userId) },
       );
     } catch (error) {
@@ -231,12 +217,7 @@ export class IdentityService {
     if (!user.registered || !user.codes.some((c) => c.purpose === "password-reset")) {
       throw new DomainError("CODE_INVALID", INVALID_CODE_MESSAGE);
     }
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      { type: "ResetPassword", codeHash: this.codeHash(form.code), passwordHash: await this.passwords.hash(form.password), now: this.clock.now() },
+    const result = await this.users.handle(userId, { type: "ResetPassword", codeHash: this.codeHash(form.code), passwordHash: await this.passwords.hash(form.password), now: this.clock.now() },
       { metadata: this.metadata(ctx, userId) },
     );
     if (result.events.some((e) => e.type === "VerificationCodeRejected")) {
@@ -267,12 +248,7 @@ export class IdentityService {
       throw new DomainError("WRONG_PASSWORD", "The old password is incorrect.", "oldPassword");
     }
     await this.limiter.reset(key);
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      { type: "ChangePassword", passwordHash: await this.passwords.hash(form.newPassword), now: this.clock.now() },
+    const result = await this.users.handle(userId, { type: "ChangePassword", passwordHash: await this.passwords.hash(form.newPassword), now: this.clock.now() },
       { metadata: this.metadata(ctx, userId) },
     );
     await this.projections.waitForPosition(result.position);
@@ -280,12 +256,7 @@ export class IdentityService {
 
   /** 'Log out of all Devices': every session of the account, this one included. */
   async logOutEverywhere(userId: string, ctx: RequestContext): Promise<void> {
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      { type: "RevokeAllSessions", reason: "user-request", now: this.clock.now() },
+    const result = await this.users.handle(userId, { type: "RevokeAllSessions", reason: "user-request", now: this.clock.now() },
       { metadata: this.metadata(ctx, userId) },
     );
     await this.sessions.revokeAllForUser(userId);
@@ -304,7 +275,7 @@ export class IdentityService {
   ): Promise<{ userId: string; outcome: ExternalSignInOutcome }> {
     await this.throttle(`external-sign-in:${ctx.clientAddress}`, LIMITS.externalSignInPerAddress);
     const identityStream = this.reservationStream("oidc", `${claims.issuer}\n${claims.subject}`);
-    const holder = fold(reservationDecider, (await this.events.readStream(identityStream)) as never).holder;
+    const holder = (await this.reservations.load(identityStream)).state.holder;
     if (holder && (await this.loadUser(holder)).registered) return { userId: holder, outcome: "signed-in" };
 
     if (!claims.email || !claims.emailVerified) {
@@ -323,12 +294,7 @@ export class IdentityService {
     if (existing && (await this.loadUser(existing)).registered) {
       const metadata = this.metadata(ctx, existing);
       await this.reserveStream(identityStream, existing, metadata, "IDENTITY_TAKEN", "This sign-in is linked to another account.");
-      const result = await handleCommand(
-        this.events,
-        this.ids,
-        userDecider,
-        userStreamId(existing),
-        { type: "LinkExternalIdentity", identity, now },
+      const result = await this.users.handle(existing, { type: "LinkExternalIdentity", identity, now },
         { metadata },
       );
       await this.projections.waitForPosition(result.position);
@@ -346,12 +312,7 @@ export class IdentityService {
       await this.releaseStream(identityStream, userId, metadata);
       throw error;
     }
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      { type: "RegisterExternalUser", userId, username, email, identity, now },
+    const result = await this.users.handle(userId, { type: "RegisterExternalUser", userId, username, email, identity, now },
       { metadata },
     );
     await this.projections.waitForPosition(result.position);
@@ -395,12 +356,7 @@ export class IdentityService {
     const ref = this.sessionRef(token);
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(userId),
-      { type: "RecordLogin", sessionRef: ref, method, now },
+    const result = await this.users.handle(userId, { type: "RecordLogin", sessionRef: ref, method, now },
       { metadata: this.metadata(ctx, userId) },
     );
     await this.sessions.create({ ref, userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), impersonatorId: null });
@@ -417,20 +373,14 @@ export class IdentityService {
     const session = await this.resolveSession(token);
     if (!session) return;
     await this.sessions.revoke(session.ref);
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      userDecider,
-      userStreamId(session.userId),
-      { type: "RecordLogout", sessionRef: session.ref, now: this.clock.now() },
+    const result = await this.users.handle(session.userId, { type: "RecordLogout", sessionRef: session.ref, now: this.clock.now() },
       { metadata: this.metadata(ctx, session.userId) },
     );
     await this.projections.waitForPosition(result.position);
   }
 
   private async loadUser(userId: string): Promise<UserState> {
-    const recorded = await this.events.readStream(userStreamId(userId));
-    return fold(userDecider, recorded as unknown as UserEvent[]);
+    return (await this.users.load(userId)).state;
   }
 
   private reservationStream(kind: ReservationKind, value: string) {
@@ -439,8 +389,7 @@ export class IdentityService {
 
   /** Resolves a username or email to its account through the reservation stream (consistent, unlike a read model). */
   private async userIdFor(kind: ReservationKind, value: string): Promise<string | null> {
-    const recorded = await this.events.readStream(this.reservationStream(kind, value));
-    return fold(reservationDecider, recorded as never).holder;
+    return (await this.reservations.load(this.reservationStream(kind, value))).state.holder;
   }
 
   private reserve(kind: ReservationKind, value: string, userId: string, metadata: EventMetadata, takenCode: string, takenMessage: string) {
@@ -448,16 +397,13 @@ export class IdentityService {
   }
 
   private async reserveStream(streamId: string, userId: string, metadata: EventMetadata, takenCode: string, takenMessage: string) {
-    const current = fold(reservationDecider, (await this.events.readStream(streamId)) as never);
-    const ownerIsRegistered =
-      current.holder !== null && (await this.events.readStream(userStreamId(current.holder))).length > 0;
-    await handleCommand(
-      this.events,
-      this.ids,
-      reservationDecider,
+    const current = await this.reservations.load(streamId);
+    const holder = current.state.holder;
+    const ownerIsRegistered = holder !== null && (await this.users.load(holder)).version >= 0;
+    await this.reservations.handle(
       streamId,
       { type: "Reserve", userId, now: this.clock.now(), ownerIsRegistered, takenCode, takenMessage },
-      { metadata: { ...metadata, subjectId: undefined } },
+      { metadata: { ...metadata, subjectId: undefined }, loaded: current },
     );
   }
 
@@ -466,14 +412,7 @@ export class IdentityService {
   }
 
   private async releaseStream(streamId: string, userId: string, metadata: EventMetadata) {
-    await handleCommand(
-      this.events,
-      this.ids,
-      reservationDecider,
-      streamId,
-      { type: "Release", userId, now: this.clock.now() },
-      { metadata: { ...metadata, subjectId: undefined } },
-    );
+    await this.reservations.handle(streamId, { type: "Release", userId, now: this.clock.now() }, { metadata: { ...metadata, subjectId: undefined } });
   }
 
   private async throttle(key: string, rule: { limit: number; windowMs: number }, code = "RATE_LIMITED") {

@@ -7,9 +7,10 @@ import type { KeyCipher } from "#application/ports/key-cipher";
 import type { LanguageModel } from "#application/ports/language-model";
 import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import { handleCommand } from "#application/shared/command-handler";
-import { type KeysetEvent, type KeysetState, keysetDecider, keysetNotFound, keysetStreamId } from "#domain/identity/keyset";
-import { fold } from "#domain/shared/decider";
+import { Aggregate } from "#application/shared/aggregate";
+import { accessPolicy, readableBy } from "#application/shared/access-policy";
+import { type KeysetCommand, type KeysetEvent, type KeysetState, keysetNotFound } from "#domain/identity/keyset";
+import { keysetAggregate } from "#domain/identity/identity-events";
 import { DomainError } from "#domain/shared/domain-error";
 import { BUILT_IN_KEYSET } from "#domain/workspace/workspace";
 import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
@@ -46,7 +47,11 @@ export class KeysetModels {
     @inject(TOKENS.KeyCipher) private readonly cipher: KeyCipher,
     @inject(TOKENS.ModelProviders) private readonly providers: ModelProviders,
     @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
-  ) {}
+  ) {
+    this.keysets = new Aggregate(events, ids, keysetAggregate);
+  }
+
+  private readonly keysets: Aggregate<KeysetCommand, KeysetEvent, KeysetState>;
 
   get builtIn(): LanguageModel {
     return this.builtInModel;
@@ -62,7 +67,7 @@ export class KeysetModels {
       if (error instanceof DomainError && error.code === "KEYSET_NOT_FOUND") return this.builtInModel;
       throw error;
     }
-    await handleCommand(this.events, this.ids, keysetDecider, keysetStreamId(choice.keysetId), { type: "RecordUse", ownerId, now: this.clock.now() }, {
+    await this.keysets.handle(choice.keysetId, { type: "RecordUse", ownerId, now: this.clock.now() }, {
       metadata: { correlationId: `keyset-use-${choice.keysetId}`, actorId: ownerId, subjectId: ownerId },
     });
     return this.providers.languageModel(keyset, choice.model || keyset.model || "");
@@ -123,11 +128,10 @@ export class KeysetModels {
     }
     let keyset: { ownerId: string; provider: string; subProvider: string; models: string[]; model: string | null } | null =
       (await this.readModels.collection<KeysetReadModel>(KEYSETS).get(choice.keysetId)) ?? null;
-    if (!keyset || keyset.ownerId !== userId) {
+    if (!accessPolicy.canRead(keyset, userId)) {
       // The read model may lag behind a keyset just added: the log decides.
       const state = await this.state(choice.keysetId);
-      if (!state.exists || state.deleted || state.ownerId !== userId) throw keysetNotFound();
-      keyset = state;
+      keyset = readableBy(state.exists && !state.deleted ? state : null, userId, keysetNotFound);
     }
     if (purpose === "embedding") {
       const listed = keyset.models.length > 0 ? keyset.models : keyset.model ? [keyset.model] : [];
@@ -140,11 +144,11 @@ export class KeysetModels {
   /** The keyset with its key in clear, for one provider call. Re-seals a key sealed under a previous secret. */
   async unsealed(ownerId: string, keysetId: string): Promise<ProviderKeyset> {
     const state = await this.state(keysetId);
-    if (!state.exists || state.deleted || state.ownerId !== ownerId || !state.personal) throw keysetNotFound();
+    if (!state.exists || state.deleted || !state.personal || !accessPolicy.canRead(state, ownerId)) throw keysetNotFound();
     const sealed = state.personal.sealedKey;
     const apiKey = sealed ? this.cipher.open(sealed) : "";
     if (sealed && this.cipher.isStale(sealed)) {
-      await handleCommand(this.events, this.ids, keysetDecider, keysetStreamId(keysetId), { type: "EditKeyset", ownerId, sealedKey: this.cipher.seal(apiKey), now: this.clock.now() }, {
+      await this.keysets.handle(keysetId, { type: "EditKeyset", ownerId, sealedKey: this.cipher.seal(apiKey), now: this.clock.now() }, {
         metadata: { correlationId: `keyset-reseal-${keysetId}`, actorId: ownerId, subjectId: ownerId },
       });
     }
@@ -152,7 +156,6 @@ export class KeysetModels {
   }
 
   async state(keysetId: string): Promise<KeysetState> {
-    const events = (await this.events.readStream(keysetStreamId(keysetId))) as unknown as KeysetEvent[];
-    return fold(keysetDecider, events);
+    return (await this.keysets.load(keysetId)).state;
   }
 }

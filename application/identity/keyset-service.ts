@@ -7,8 +7,10 @@ import type { KeyCipher } from "#application/ports/key-cipher";
 import type { ModelProviders } from "#application/ports/model-providers";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
+import { refuseDuringImpersonation } from "#application/shared/impersonation-guard";
 import { parseInput } from "#application/shared/parse";
+import { readableBy } from "#application/shared/access-policy";
 import type { RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
@@ -17,16 +19,18 @@ import {
   chooseDefaultSchema,
   editKeysetSchema,
   type KeysetCommand,
-  keysetDecider,
+  type KeysetEvent,
+  type KeysetState,
   keysetNotFound,
-  keysetStreamId,
   type ModelDefault,
+  type ModelDefaultsCommand,
+  type ModelDefaultsEvent,
+  type ModelDefaultsState,
   type ModelScope,
-  modelDefaultsDecider,
-  modelDefaultsStreamId,
   PROVIDERS,
   type Provider,
 } from "#domain/identity/keyset";
+import { keysetAggregate, modelDefaultsAggregate } from "#domain/identity/identity-events";
 import { DomainError } from "#domain/shared/domain-error";
 import { BUILT_IN_KEYSET, DEFAULT_CHAT_PREFERENCE } from "#domain/workspace/workspace";
 import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
@@ -66,7 +70,13 @@ export class KeysetService {
     @inject(KeysetModels) private readonly models: KeysetModels,
     @inject(WorkspaceQueries) private readonly workspaceQueries: WorkspaceQueries,
     @inject(WorkspaceService) private readonly workspaces: WorkspaceService,
-  ) {}
+  ) {
+    this.keysets = new Aggregate(events, ids, keysetAggregate);
+    this.modelDefaults = new Aggregate(events, ids, modelDefaultsAggregate);
+  }
+
+  private readonly keysets: Aggregate<KeysetCommand, KeysetEvent, KeysetState>;
+  private readonly modelDefaults: Aggregate<ModelDefaultsCommand, ModelDefaultsEvent, ModelDefaultsState>;
 
   async list(ownerId: string): Promise<KeysetView[]> {
     return this.readModels.collection<KeysetReadModel>(KEYSETS).find({ ownerId }, { sort: [{ field: "createdAt", direction: "asc" }] });
@@ -74,13 +84,12 @@ export class KeysetService {
 
   async get(ownerId: string, keysetId: string): Promise<KeysetView> {
     const keyset = KEYSET_ID.test(keysetId) ? await this.readModels.collection<KeysetReadModel>(KEYSETS).get(keysetId) : null;
-    if (!keyset || keyset.ownerId !== ownerId) throw keysetNotFound();
-    return keyset;
+    return readableBy(keyset, ownerId, keysetNotFound);
   }
 
   /** Checks the key with the provider, then saves it sealed. Answers the models the provider offers. */
   async add(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ keysetId: string; models: string[] }> {
-    this.refuseImpersonation(ctx);
+    refuseDuringImpersonation(ctx); // before the key is sent to the provider
     const form = parseInput(addKeysetSchema, input);
     const rules = PROVIDERS[form.provider];
     const endpoint = rules.needsEndpoint || (form.provider === "AWS" && form.endpoint) ? form.endpoint || null : null;
@@ -106,7 +115,7 @@ export class KeysetService {
 
   /** Rename, replace the key, change endpoint or model; a changed key, endpoint or model is checked again. */
   async edit(ownerId: string, keysetId: string, input: unknown, ctx: RequestContext): Promise<{ models: string[] }> {
-    this.refuseImpersonation(ctx);
+    refuseDuringImpersonation(ctx); // before the key is sent to the provider
     const form = parseInput(editKeysetSchema, input);
     const current = await this.models.unsealed(ownerId, this.checkedId(keysetId));
     const rules = PROVIDERS[current.provider as Provider];
@@ -137,15 +146,11 @@ export class KeysetService {
    * (spec 001 §4 Keyset deletion), each as its own recorded change.
    */
   async delete(ownerId: string, keysetId: string, ctx: RequestContext): Promise<void> {
-    this.refuseImpersonation(ctx);
     const id = this.checkedId(keysetId);
     let position = (await this.execute(id, ownerId, ctx, { type: "DeleteKeyset", ownerId, now: this.clock.now() })).position;
     const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
-    const fallback = await handleCommand(
-      this.events,
-      this.ids,
-      modelDefaultsDecider,
-      modelDefaultsStreamId(ownerId),
+    const fallback = await this.modelDefaults.handle(
+      ownerId,
       { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now: this.clock.now() },
       { metadata: this.metadata(ctx, ownerId) },
     );
@@ -193,25 +198,16 @@ export class KeysetService {
   }
 
   async chooseDefault(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
-    this.refuseImpersonation(ctx);
     const form = parseInput(chooseDefaultSchema, input);
     // The built-in keyset stands for "keyword search only" among embedding defaults (new workspaces start without one).
     const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET;
     if (!keywordOnly) await this.models.assertAvailable(userId, form, form.scope === "embedding" ? "embedding" : "chat");
-    const result = await handleCommand(
-      this.events,
-      this.ids,
-      modelDefaultsDecider,
-      modelDefaultsStreamId(userId),
+    const result = await this.modelDefaults.handle(
+      userId,
       { type: "ChooseDefault", scope: form.scope as ModelScope, keysetId: form.keysetId, model: form.model, now: this.clock.now() },
       { metadata: this.metadata(ctx, userId) },
     );
     await this.projections.waitForPosition(result.position);
-  }
-
-  /** Impersonation is read-only (ARCHITECTURE §8), enforced here and not only in the UI. */
-  private refuseImpersonation(ctx: RequestContext) {
-    if (ctx.impersonatorId) throw new DomainError("IMPERSONATION_READ_ONLY", "An admin acting as this user cannot change their keys.");
   }
 
   private checkedId(keysetId: string): string {
@@ -220,7 +216,7 @@ export class KeysetService {
   }
 
   private execute(keysetId: string, ownerId: string, ctx: RequestContext, command: KeysetCommand) {
-    return handleCommand(this.events, this.ids, keysetDecider, keysetStreamId(keysetId), command, { metadata: this.metadata(ctx, ownerId) });
+    return this.keysets.handle(keysetId, command, { metadata: this.metadata(ctx, ownerId) });
   }
 
   private metadata(ctx: RequestContext, ownerId: string) {

@@ -6,13 +6,14 @@ import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { AppSettings } from "#application/shared/app-settings";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
+import { refuseDuringImpersonation } from "#application/shared/impersonation-guard";
 import { parseInput } from "#application/shared/parse";
 import type { RequestContext } from "#application/shared/request-context";
-import { fold } from "#domain/shared/decider";
 import { DomainError } from "#domain/shared/domain-error";
 import { checkCroppedPicture, onboardingSchema, profileSchema } from "#domain/identity/profile";
-import { type UserCommand, userDecider, userStreamId } from "#domain/identity/user";
+import { type UserCommand, type UserEvent, type UserState, userDecider } from "#domain/identity/user";
+import { userAggregate } from "#domain/identity/user-events";
 import { requestMetadata } from "./account-deletion";
 
 /** Where a user's profile pictures live; a fresh key per upload, never the file's name. */
@@ -28,7 +29,11 @@ export class ProfileService {
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
-  ) {}
+  ) {
+    this.users = new Aggregate(events, ids, userAggregate);
+  }
+
+  private readonly users: Aggregate<UserCommand, UserEvent, UserState>;
 
   /**
    * The onboarding form. The email field is shown read-only; it is validated
@@ -65,15 +70,14 @@ export class ProfileService {
   }
 
   private async execute(userId: string, command: UserCommand, ctx: RequestContext, beforeAppend?: () => Promise<void>) {
-    const stream = userStreamId(userId);
-    if (beforeAppend) {
+    const loaded = beforeAppend ? await this.users.load(userId) : undefined;
+    if (beforeAppend && loaded) {
       // Run the decider once without appending, so a refused command stores no blob.
-      userDecider.decide(command, fold(userDecider, (await this.events.readStream(stream)) as never));
+      refuseDuringImpersonation(ctx);
+      userDecider.decide(command, loaded.state);
       await beforeAppend();
     }
-    const result = await handleCommand(this.events, this.ids, userDecider, stream, command, {
-      metadata: requestMetadata(ctx, userId),
-    });
+    const result = await this.users.handle(userId, command, { metadata: requestMetadata(ctx, userId), loaded });
     await this.projections.waitForPosition(result.position);
     return result;
   }

@@ -1,8 +1,9 @@
 import type { EventStore } from "#application/ports/event-store";
 import type { SecretHasher } from "#application/ports/sessions";
-import { fold } from "#domain/shared/decider";
+import { loadAggregate } from "#application/shared/aggregate";
 import { normaliseEmail, normaliseUsername } from "#domain/identity/credentials";
-import { type ReservationKind, reservationDecider, reservationStreamId } from "#domain/identity/reservation";
+import { reservationAggregate } from "#domain/identity/identity-events";
+import { type ReservationKind, reservationStreamId } from "#domain/identity/reservation";
 
 /**
  * The reservation stream of a username, email or OpenID identity
@@ -18,18 +19,15 @@ export function reservationStreamFor(secrets: SecretHasher, kind: ReservationKin
 
 /** Who holds the value now (strongly consistent), or null. */
 export async function reservationHolder(events: EventStore, secrets: SecretHasher, kind: ReservationKind, value: string) {
-  const recorded = await events.readStream(reservationStreamFor(secrets, kind, value));
-  return fold(reservationDecider, recorded as never).holder;
+  return (await loadAggregate(events, reservationAggregate, reservationStreamFor(secrets, kind, value))).state.holder;
 }
 
 /** Everyone who ever held the value, newest last (the audit finds a purged account this way). */
 export async function reservationHolders(events: EventStore, secrets: SecretHasher, kind: ReservationKind, value: string) {
-  const recorded = await events.readStream(reservationStreamFor(secrets, kind, value));
+  const { events: recorded } = await loadAggregate(events, reservationAggregate, reservationStreamFor(secrets, kind, value));
   const holders: string[] = [];
   for (const event of recorded) {
-    if (event.type !== "ValueReserved") continue;
-    const userId = String((event.data as { userId: string }).userId);
-    if (!holders.includes(userId)) holders.push(userId);
+    if (event.type === "ValueReserved" && !holders.includes(event.data.userId)) holders.push(event.data.userId);
   }
   return holders;
 }

@@ -7,7 +7,6 @@ import type { SearchIndex } from "#application/ports/search-index";
 import { type ExtractedPage, ExtractionError, type FileKind, type TextExtractor } from "#application/ports/text-extraction";
 import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
 import type { ActivitiesFor } from "#application/ports/workflow";
-import { AllowancePolicy } from "#application/shared/allowance-policy";
 import { eventMetadata } from "#application/shared/request-context";
 import { DomainError } from "#domain/shared/domain-error";
 import { chunkPages } from "#domain/library/chunking";
@@ -15,6 +14,7 @@ import { parseVideoLink } from "#domain/library/link-rules";
 import { MAX_FILE_BYTES } from "#domain/library/upload-rules";
 import type { IngestionActivityName, IngestionInput, StepOutcome } from "#workflows/ingestion";
 import { LibraryService, pagesBlobKey, sourceBlobKey } from "./library-service";
+import { PageAllowance } from "./page-allowance";
 
 /** Characters per page for sources without pages of their own (video transcripts). */
 const TRANSCRIPT_PAGE_CHARS = 3000;
@@ -39,7 +39,7 @@ export class IngestionActivities {
     @inject(TOKENS.VideoSource) private readonly video: VideoSource,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(TOKENS.Transcriber) private readonly transcriber: Transcriber,
-    @inject(AllowancePolicy) private readonly allowance: AllowancePolicy,
+    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
   ) {}
 
   registry(): ActivitiesFor<IngestionActivityName> {
@@ -53,7 +53,7 @@ export class IngestionActivities {
       "library.activate": step((i) => this.activate(i)),
       "library.fail": async (input) => {
         const { documentId, reason } = input as IngestionInput & { reason: string };
-        const state = await this.library.load(documentId);
+        const { state } = await this.library.loadDocument(documentId);
         if (!state.exists) return null;
         if (state.status === "DELETED") await this.discard(documentId, state.ownerId);
         else await this.library.execute(documentId, state.ownerId, null, { type: "Fail", reason, now: this.clock.now() });
@@ -63,7 +63,7 @@ export class IngestionActivities {
   }
 
   private async document(documentId: string) {
-    const state = await this.library.load(documentId);
+    const { state } = await this.library.loadDocument(documentId);
     return state.exists && state.status !== "DELETED" ? state : null;
   }
 
@@ -176,14 +176,14 @@ export class IngestionActivities {
     if (!doc.pagesBlobKey) return failed("The document's text is missing. Please upload it again.");
     const metadata = eventMetadata(null, doc.ownerId, `ingestion-${documentId}`);
     try {
-      await this.allowance.reservePages(doc.ownerId, new Date(doc.registeredAt), documentId, doc.pageCount, metadata, this.clock.now());
+      await this.pageAllowance.reservePages(doc.ownerId, new Date(doc.registeredAt), documentId, doc.pageCount, metadata, this.clock.now());
     } catch (error) {
       if (error instanceof DomainError && error.code === "PAGE_LIMIT") return failed(error.message);
       throw error;
     }
     // Deleted while its pages were being held: the release that followed the deletion may have come first.
     if (!(await this.document(documentId))) {
-      await this.allowance.releasePages(doc.ownerId, new Date(doc.registeredAt), documentId, metadata, this.clock.now());
+      await this.pageAllowance.releasePages(doc.ownerId, new Date(doc.registeredAt), documentId, metadata, this.clock.now());
       return failed("Document Not Found");
     }
     return ok;
@@ -221,14 +221,14 @@ export class IngestionActivities {
   }
 
   private async registration(documentId: string) {
-    const events = await this.library.events(documentId);
+    const { events } = await this.library.loadDocument(documentId);
     const registered = events.find((e) => e.type === "DocumentRegistered");
     if (!registered || registered.type !== "DocumentRegistered") throw new Error(`document ${documentId} has no registration`);
     return { sourceUrl: registered.data.personal?.sourceUrl ?? null, settings: registered.data.settings, maxDepth: registered.data.settings.maxDepth };
   }
 
   private async receivedKind(documentId: string): Promise<string | null> {
-    const events = await this.library.events(documentId);
+    const { events } = await this.library.loadDocument(documentId);
     const received = events.find((e) => e.type === "DocumentFileReceived");
     return received?.type === "DocumentFileReceived" ? received.data.kind : null;
   }

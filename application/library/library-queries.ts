@@ -3,6 +3,7 @@ import { TOKENS } from "#application/tokens";
 import type { BlobStore, StoredBlob } from "#application/ports/blob-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ExtractedPage, LayoutBlock } from "#application/ports/text-extraction";
+import { accessPolicy } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import { DOCUMENTS, type DocumentReadModel } from "#projections/library/documents.projector";
 
@@ -45,7 +46,7 @@ export class LibraryQueries {
   /** The owner's document; another user's id answers exactly like a missing one. */
   async getDocument(ownerId: string, documentId: string): Promise<DocumentReadModel> {
     const document = await this.documents.get(documentId);
-    if (!document || document.ownerId !== ownerId) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
+    if (!accessPolicy.canRead(document, ownerId)) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
     return document;
   }
 

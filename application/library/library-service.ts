@@ -10,22 +10,21 @@ import type { SecretHasher } from "#application/ports/sessions";
 import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
 import type { WorkflowEngine } from "#application/ports/workflow";
-import { AllowancePolicy } from "#application/shared/allowance-policy";
+import { Aggregate } from "#application/shared/aggregate";
 import type { AppSettings } from "#application/shared/app-settings";
-import { handleCommand } from "#application/shared/command-handler";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
-import { fold } from "#domain/shared/decider";
+import { accessPolicy, readableBy } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   type DocumentCommand,
   type DocumentEvent,
   type DocumentSource,
-  documentDecider,
-  documentStreamId,
+  type DocumentState,
   type IngestionSettings,
   UPLOAD_DID_NOT_COMPLETE,
 } from "#domain/library/document";
+import { documentAggregate } from "#domain/library/document-events";
 import { documentLinkSchema, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
 import {
   extensionOf,
@@ -36,6 +35,7 @@ import {
 } from "#domain/library/upload-rules";
 import { DOCUMENTS, type DocumentReadModel } from "#projections/library/documents.projector";
 import { ingestionWorkflow } from "#workflows/ingestion";
+import { PageAllowance } from "./page-allowance";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
 const UPLOAD_URL_TTL_MS = 15 * 60_000;
@@ -61,13 +61,17 @@ export class LibraryService {
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
     @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
-    @inject(AllowancePolicy) private readonly allowance: AllowancePolicy,
+    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
-  ) {}
+  ) {
+    this.documents = new Aggregate(eventStore, ids, documentAggregate);
+  }
+
+  private readonly documents: Aggregate<DocumentCommand, DocumentEvent, DocumentState>;
 
   /** Pages left this month on the owner's plan: measured pages of documents being ingested or ready. */
   async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
-    return this.allowance.pages(ownerId, this.clock.now());
+    return this.pageAllowance.pages(ownerId, this.clock.now());
   }
 
   /**
@@ -81,7 +85,7 @@ export class LibraryService {
       throw new DomainError("FILE_TOO_LARGE", `"${payload.document_name}" is larger than ${Math.round((isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES) / 1024 / 1024)} MB.`);
     }
     // The declared count only gives the early answer; extraction's count is the one that is held (library.reservePages).
-    await this.allowance.checkDeclaredPages(ownerId, payload.page_count, this.clock.now());
+    await this.pageAllowance.checkDeclaredPages(ownerId, payload.page_count, this.clock.now());
     const documentId = this.ids.next();
     await this.execute(documentId, ownerId, ctx, {
       type: "RegisterDocument",
@@ -112,7 +116,7 @@ export class LibraryService {
    * generated key, checks that content and name agree, then starts ingestion.
    */
   async receiveUpload(documentId: string, token: string, body: Buffer, contentType: string, ctx: RequestContext): Promise<void> {
-    const state = await this.load(documentId);
+    const { state, events } = await this.documents.load(documentId);
     const [expiresText, signature] = token.split(".");
     const expires = Number(expiresText);
     if (
@@ -125,7 +129,7 @@ export class LibraryService {
       throw new DomainError("UPLOAD_URL_INVALID", "This upload link is invalid or has expired. Please upload the file again.");
     }
     if (state.blobKey) return; // a retried PUT of an upload already received
-    const name = await this.documentName(documentId, state.ownerId);
+    const name = documentName(events, state.ownerId);
     const limit = state.source === "audio" ? MAX_AUDIO_BYTES : MAX_FILE_BYTES;
     if (body.length === 0 || body.length > limit) {
       await this.execute(documentId, state.ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
@@ -221,27 +225,21 @@ export class LibraryService {
   /** The owner's document, or DOCUMENT_NOT_FOUND — also for another user's id (never reveal it exists). */
   async ownedDocument(ownerId: string, documentId: string): Promise<DocumentReadModel> {
     const document = await this.readModels.collection<DocumentReadModel>(DOCUMENTS).get(documentId);
-    if (!document || document.ownerId !== ownerId) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
-    return document;
+    return readableBy(document, ownerId, () => new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found"));
   }
 
   async execute(documentId: string, ownerId: string, ctx: RequestContext | null, command: DocumentCommand) {
-    return handleCommand(this.eventStore, this.ids, documentDecider, documentStreamId(documentId), command, { metadata: eventMetadata(ctx, ownerId, `ingestion-${documentId}`) });
+    return this.documents.handle(documentId, command, { metadata: eventMetadata(ctx, ownerId, `ingestion-${documentId}`) });
   }
 
-  async events(documentId: string): Promise<DocumentEvent[]> {
-    return (await this.eventStore.readStream(documentStreamId(documentId))) as unknown as DocumentEvent[];
+  /** The document's events and state, straight from its stream (the read model may lag). */
+  async loadDocument(documentId: string) {
+    return this.documents.load(documentId);
   }
 
-  async load(documentId: string) {
-    return fold(documentDecider, await this.events(documentId));
-  }
-
-  /** The name from the event log (the read model may lag right after registration). */
+  /** The owner's name for the document ("" for anyone else's or an unknown id). */
   async documentName(documentId: string, ownerId: string): Promise<string> {
-    const registered = (await this.events(documentId)).find((e) => e.type === "DocumentRegistered");
-    if (!registered || registered.type !== "DocumentRegistered" || registered.data.ownerId !== ownerId) return "";
-    return registered.data.personal?.name ?? "";
+    return documentName((await this.documents.load(documentId)).events, ownerId);
   }
 
   private parseLink(input: { source: string; url: unknown; maxDepth?: unknown }) {
@@ -259,7 +257,7 @@ export class LibraryService {
 
   /** Fails an upload still waiting for its file (the decider leaves any other alone); true when it did. */
   private async endWaitingUpload(documentId: string, ctx: RequestContext | null, ownerId?: string): Promise<boolean> {
-    const state = await this.load(documentId);
+    const { state } = await this.documents.load(documentId);
     if (!state.exists || state.status === "DELETED" || (ownerId !== undefined && state.ownerId !== ownerId)) return false;
     const result = await this.execute(documentId, state.ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
     return result.events.length > 0;
@@ -271,6 +269,13 @@ export class LibraryService {
 }
 
 export const ingestionWorkflowId = (documentId: string) => `ingestion-${documentId}`;
+
+/** The name from the event log (the read model may lag right after registration). */
+function documentName(events: DocumentEvent[], ownerId: string): string {
+  const registered = events.find((e) => e.type === "DocumentRegistered");
+  if (registered?.type !== "DocumentRegistered" || !accessPolicy.canRead(registered.data, ownerId)) return "";
+  return registered.data.personal?.name ?? "";
+}
 
 function hostAndPath(url: string) {
   const parsed = new URL(url);

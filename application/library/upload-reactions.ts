@@ -4,12 +4,12 @@ import type { Clock } from "#application/ports/clock";
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Reactor } from "#application/ports/reactor";
 import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
-import { AllowancePolicy } from "#application/shared/allowance-policy";
 import type { AppSettings } from "#application/shared/app-settings";
 import { readEvent } from "#domain/shared/event-schemas";
 import { documentAggregate } from "#domain/library/document-events";
 import { type UploadDeadlineActivityName, uploadDeadlineWorkflow, uploadDeadlineWorkflowId } from "#workflows/upload-deadline";
 import { LibraryService } from "./library-service";
+import { PageAllowance } from "./page-allowance";
 
 const documentIdOf = (event: RecordedEvent) => event.streamId.slice("document-".length);
 
@@ -30,7 +30,7 @@ const reactionMetadata = (event: RecordedEvent, ownerId: string) => ({
 export class UploadReactions {
   constructor(
     @inject(LibraryService) private readonly library: LibraryService,
-    @inject(AllowancePolicy) private readonly allowance: AllowancePolicy,
+    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
     @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -61,8 +61,8 @@ export class UploadReactions {
   /** A ready document's pages count for good; any other ending frees them. */
   private async releasePages(recorded: RecordedEvent): Promise<void> {
     const documentId = documentIdOf(recorded);
-    const state = await this.library.load(documentId);
+    const { state } = await this.library.loadDocument(documentId);
     if (!state.exists || state.activated) return;
-    await this.allowance.releasePages(state.ownerId, new Date(state.registeredAt), documentId, reactionMetadata(recorded, state.ownerId), this.clock.now());
+    await this.pageAllowance.releasePages(state.ownerId, new Date(state.registeredAt), documentId, reactionMetadata(recorded, state.ownerId), this.clock.now());
   }
 }

@@ -1,6 +1,6 @@
 import type { DomainEvent } from "#domain/shared/decider";
 import { type AggregateDefinition, readEvent, writeEvent } from "#domain/shared/event-schemas";
-import type { EventMetadata, EventStore, NewEvent } from "#application/ports/event-store";
+import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from "#application/ports/event-store";
 import { WrongExpectedVersionError } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import { refuseDuringImpersonation } from "./impersonation-guard";
@@ -19,6 +19,8 @@ export interface CommandResult<Event extends DomainEvent, State = unknown> {
   streamVersion: number;
   /** The state after the new events. */
   state: State;
+  /** The aggregate after the new events: hand it to the next command on the same stream to skip a re-read. */
+  after: Loaded<Event, State>;
 }
 
 export interface CommandContext<Event extends DomainEvent = DomainEvent, State = unknown> {
@@ -31,6 +33,24 @@ export interface CommandContext<Event extends DomainEvent = DomainEvent, State =
   eventIds?: (index: number) => string;
   /** State the caller loaded already (saves reading and decrypting the stream again); a conflict reloads. */
   loaded?: Loaded<Event, State>;
+}
+
+/** Reads an aggregate's stream: every event upcast and validated, then folded. */
+export async function loadAggregate<Command, Event extends DomainEvent, State>(
+  store: Pick<EventStore, "readStream">,
+  definition: AggregateDefinition<Command, Event, State>,
+  id: string,
+): Promise<Loaded<Event, State>> {
+  return foldRecorded(definition, await store.readStream(definition.streamId(id)));
+}
+
+/** An aggregate from events already read (the audit reads the raw log with its metadata): validated, upcast, folded. */
+export function foldRecorded<Command, Event extends DomainEvent, State>(
+  definition: AggregateDefinition<Command, Event, State>,
+  recorded: readonly RecordedEvent[],
+): Loaded<Event, State> {
+  const events = recorded.map((stored) => readEvent(definition.events, stored));
+  return { state: events.reduce(definition.decider.evolve, definition.decider.initialState()), version: recorded.length - 1, events };
 }
 
 /**
@@ -50,11 +70,8 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
     return this.definition.streamId(id);
   }
 
-  async load(id: string): Promise<Loaded<Event, State>> {
-    const recorded = await this.store.readStream(this.definition.streamId(id));
-    const events = recorded.map((stored) => readEvent(this.definition.events, stored));
-    const { decider } = this.definition;
-    return { state: events.reduce(decider.evolve, decider.initialState()), version: recorded.length - 1, events };
+  load(id: string): Promise<Loaded<Event, State>> {
+    return loadAggregate(this.store, this.definition, id);
   }
 
   async handle(id: string, command: Command, context: CommandContext<Event, State>): Promise<CommandResult<Event, State>> {
@@ -66,7 +83,7 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
     for (let attempt = 1; ; attempt++) {
       loaded ??= await this.load(id);
       const decided = decider.decide(command, loaded.state);
-      if (decided.length === 0) return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state };
+      if (decided.length === 0) return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state, after: loaded };
       const toAppend: NewEvent[] = decided.map((event, index) => ({
         eventId: context.eventIds?.(index) ?? this.ids.next(),
         type: event.type,
@@ -77,7 +94,8 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
       try {
         const result = await this.store.append(streamId, toAppend, loaded.version < 0 ? "no_stream" : loaded.version);
         const state = decided.reduce(decider.evolve, loaded.state);
-        return { events: decided, position: result.position, streamVersion: result.nextExpectedVersion, state };
+        const after = { state, version: result.nextExpectedVersion, events: [...loaded.events, ...decided] };
+        return { events: decided, position: result.position, streamVersion: result.nextExpectedVersion, state, after };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
         loaded = undefined;

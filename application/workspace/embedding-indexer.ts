@@ -5,11 +5,11 @@ import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { SearchIndex } from "#application/ports/search-index";
 import type { ActivitiesFor } from "#application/ports/workflow";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import { KeysetModels } from "#application/identity/keyset-models";
-import { fold } from "#domain/shared/decider";
 import { isDomainError } from "#domain/shared/domain-error";
-import { embeddingSpace, type ModelChoice, type WorkspaceCommand, type WorkspaceEvent, workspaceDecider, workspaceStreamId } from "#domain/workspace/workspace";
+import { embeddingSpace, type ModelChoice, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState } from "#domain/workspace/workspace";
+import { workspaceAggregate } from "#domain/workspace/workspace-events";
 import type { EmbeddingActivityName, EmbeddingPlan, EmbeddingStepOutcome, WorkspaceEmbeddingInput } from "#workflows/workspace-embedding";
 
 /** Texts per provider call: small enough for every provider's batch limit and request size. */
@@ -30,7 +30,11 @@ export class EmbeddingIndexer {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
-  ) {}
+  ) {
+    this.workspaces = new Aggregate(events, ids, workspaceAggregate);
+  }
+
+  private readonly workspaces: Aggregate<WorkspaceCommand, WorkspaceEvent, WorkspaceState>;
 
   activities(): ActivitiesFor<EmbeddingActivityName> {
     return {
@@ -87,13 +91,13 @@ export class EmbeddingIndexer {
 
   /** The run's workspace, or null when the workspace is gone or a newer run was requested. */
   private async current({ workspaceId, revision }: WorkspaceEmbeddingInput) {
-    const state = fold(workspaceDecider, (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[]);
+    const { state } = await this.workspaces.load(workspaceId);
     if (!state.exists || state.status === "DELETED" || state.embeddingRevision !== revision || !state.embedding) return null;
     return { ownerId: state.ownerId, choice: state.embedding, documentIds: state.documentIds };
   }
 
   private execute(workspaceId: string, ownerId: string, command: WorkspaceCommand) {
-    return handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, {
+    return this.workspaces.handle(workspaceId, command, {
       metadata: { correlationId: `workspace-embedding-${workspaceId}`, actorId: ownerId, subjectId: ownerId },
     });
   }

@@ -2,6 +2,7 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { LibraryQueries } from "#application/library/library-queries";
+import { accessPolicy } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import { CONVERSATIONS, type ConversationReadModel } from "#projections/conversation/conversations.projector";
 import type { DocumentReadModel } from "#projections/library/documents.projector";
@@ -58,7 +59,7 @@ export class WorkspaceQueries {
   /** One workspace with its documents and chats; another user's id answers WORKSPACE_NOT_EXIST. */
   async get(ownerId: string, workspaceId: string): Promise<WorkspaceDetail> {
     const ws = await this.workspaces.get(workspaceId);
-    if (!ws || ws.ownerId !== ownerId) throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
+    if (!accessPolicy.canRead(ws, ownerId)) throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
     const documents = (
       await Promise.all(ws.documentIds.map((id) => this.library.getDocument(ownerId, id).catch(() => null)))
     ).filter((d): d is DocumentReadModel => d !== null);

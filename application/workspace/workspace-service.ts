@@ -7,23 +7,24 @@ import type { IdGenerator } from "#application/ports/ids";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
-import { handleCommand } from "#application/shared/command-handler";
+import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
+import type { AllowancePolicy } from "#application/shared/allowance-policy";
+import { changeableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { ConversationService } from "#application/conversation/conversation-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
-import { DEFAULT_PLAN, PLANS, usageMonthKey } from "#domain/billing/plans";
-import { fold } from "#domain/shared/decider";
+import { usageMonthKey } from "#domain/billing/plans";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   type AttachResult,
   DEFAULT_CHAT_PREFERENCE,
   type WorkspaceCommand,
   type WorkspaceEvent,
-  workspaceDecider,
-  workspaceStreamId,
+  type WorkspaceState,
 } from "#domain/workspace/workspace";
+import { workspaceAggregate } from "#domain/workspace/workspace-events";
 import {
   attachDocumentsSchema,
   chatPreferenceSchema,
@@ -50,7 +51,12 @@ export class WorkspaceService {
     @inject(LibraryQueries) private readonly library: LibraryQueries,
     @inject(ConversationService) private readonly conversations: ConversationService,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
-  ) {}
+    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+  ) {
+    this.workspaces = new Aggregate(events, ids, workspaceAggregate);
+  }
+
+  private readonly workspaces: Aggregate<WorkspaceCommand, WorkspaceEvent, WorkspaceState>;
 
   /** Creates the workspace and starts its launch workflow; the launch screen follows its progress. */
   async create(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ workspaceId: string }> {
@@ -130,7 +136,7 @@ export class WorkspaceService {
     const used = await this.readModels
       .collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE)
       .count({ ownerId, month: usageMonthKey(this.clock.now()) });
-    return { used, limit: PLANS[DEFAULT_PLAN].limits.workspacesPerMonth };
+    return { used, limit: await this.allowances.limit(ownerId, "workspacesPerMonth") };
   }
 
   /** The launch workflow's activities. */
@@ -146,9 +152,8 @@ export class WorkspaceService {
           const results = await this.attachResults(ws.ownerId, pending);
           await this.execute(workspaceId, ws.ownerId, null, { type: "AttachDocuments", results, now: this.clock.now(), duringLaunch: true });
         }
-        const after = await this.load(workspaceId);
+        const { state: after, events } = await this.workspaces.load(workspaceId);
         if (after.exists && after.documentIds.length === 0) {
-          const events = (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[];
           const reasons = events.flatMap((e) => (e.type === "DocumentsAttached" ? e.data.results.map((r) => r.reason) : [])).filter(Boolean);
           return { ok: false, reason: `None of the chosen documents could be attached: ${[...new Set(reasons)].join("; ")}` };
         }
@@ -207,20 +212,18 @@ export class WorkspaceService {
   }
 
   private async load(workspaceId: string) {
-    return fold(workspaceDecider, (await this.events.readStream(workspaceStreamId(workspaceId))) as unknown as WorkspaceEvent[]);
+    return (await this.workspaces.load(workspaceId)).state;
   }
 
   /** The owner's live workspace, or WORKSPACE_NOT_EXIST — also for another user's id. */
   private async owned(ownerId: string, workspaceId: string) {
     const ws = await this.load(workspaceId);
-    if (!ws.exists || ws.status === "DELETED" || ws.ownerId !== ownerId) {
-      throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
-    }
-    return ws;
+    const live = ws.exists && ws.status !== "DELETED" ? ws : null;
+    return changeableBy(live, ownerId, () => new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist"));
   }
 
   private async execute(workspaceId: string, ownerId: string, ctx: RequestContext | null, command: WorkspaceCommand) {
-    const result = await handleCommand(this.events, this.ids, workspaceDecider, workspaceStreamId(workspaceId), command, {
+    const result = await this.workspaces.handle(workspaceId, command, {
       metadata: eventMetadata(ctx, ownerId, workspaceLaunchWorkflowId(workspaceId)),
     });
     // A chosen embedding model, or documents joining a workspace that has one: (re-)embed in the background.

@@ -8,7 +8,7 @@ export const pageAllowanceAggregate: AggregateDefinition<PageAllowanceCommand, P
   events: {
     PagesReserved: {
       version: 1,
-      data: eventData({ documentId: z.string(), pages: z.number().int().min(0), limit: z.number().int().min(0), reservedAt: isoTime }),
+      data: eventData({ documentId: z.string(), pages: z.number().int().min(0), limit: z.number().int().min(0).nullable(), reservedAt: isoTime }),
     },
     PagesReleased: { version: 1, data: eventData({ documentId: z.string(), releasedAt: isoTime }) },
   },

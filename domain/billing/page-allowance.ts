@@ -19,12 +19,12 @@ export function pageAllowanceError(requestedPages: number, usedPages: number, li
 }
 
 export type PageAllowanceEvent =
-  | DomainEvent<"PagesReserved", { documentId: string; pages: number; limit: number; reservedAt: string }>
+  | DomainEvent<"PagesReserved", { documentId: string; pages: number; limit: number | null; reservedAt: string }>
   | DomainEvent<"PagesReleased", { documentId: string; releasedAt: string }>;
 
 export type PageAllowanceCommand =
-  /** Holds `pages` for the document (replacing what it held), if they fit under `limit`. */
-  | { type: "ReservePages"; documentId: string; pages: number; limit: number; now: Date }
+  /** Holds `pages` for the document (replacing what it held), if they fit under `limit` (null: the plan has none). */
+  | { type: "ReservePages"; documentId: string; pages: number; limit: number | null; now: Date }
   | { type: "ReleasePages"; documentId: string; now: Date };
 
 export interface PageAllowanceState {
@@ -39,7 +39,7 @@ export function decide(command: PageAllowanceCommand, state: PageAllowanceState)
   switch (command.type) {
     case "ReservePages": {
       if (state.held[command.documentId] === command.pages) return [];
-      const error = pageAllowanceError(command.pages, pagesUsed(state, command.documentId), command.limit);
+      const error = command.limit === null ? null : pageAllowanceError(command.pages, pagesUsed(state, command.documentId), command.limit);
       if (error) throw new DomainError("PAGE_LIMIT", error);
       return [
         {

@@ -1,8 +1,8 @@
 import { defineContextModule } from "#application/shared/context-module";
-import { AllowancePolicy } from "#application/shared/allowance-policy";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
+import { PageAllowance } from "#application/library/page-allowance";
 import { UploadReactions } from "#application/library/upload-reactions";
 import { documentsProjector } from "#projections/library/documents.projector";
 import { ingestionWorkflow } from "#workflows/ingestion";
@@ -13,7 +13,7 @@ export const libraryModule = defineContextModule({
   name: "library",
   // The page allowance belongs to billing; its streams live here until billing has a module (docs/decisions/090).
   streamCategories: ["document", "page-allowance"],
-  services: [LibraryService, LibraryQueries, IngestionActivities, AllowancePolicy, UploadReactions],
+  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance, UploadReactions],
   projectors: [documentsProjector],
   reactors: (resolve) => resolve(UploadReactions).reactors(),
   workflows: [ingestionWorkflow, uploadDeadlineWorkflow],

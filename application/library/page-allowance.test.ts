@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DomainError } from "#domain/shared/domain-error";
 import { createTestRuntime } from "../../tests/support/test-runtime";
-import { AllowancePolicy } from "./allowance-policy";
+import { PageAllowance } from "./page-allowance";
 
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
 afterEach(async () => env?.cleanup());
 
 const metadata = { correlationId: "c", actorId: "u1", subjectId: "u1" };
 
-describe("the allowance policy's page reservations", () => {
+describe("a user's page allowance", () => {
   it("let only what fits through when many documents reserve the last pages at the same moment", async () => {
     env = await createTestRuntime();
-    const policy = env.runtime.container.get(AllowancePolicy);
+    const policy = env.runtime.container.get(PageAllowance);
     const now = env.clock.now();
     await policy.reservePages("u1", now, "earlier", 190, metadata, now);
 
@@ -29,7 +29,7 @@ describe("the allowance policy's page reservations", () => {
 
   it("keeps each month apart", async () => {
     env = await createTestRuntime();
-    const policy = env.runtime.container.get(AllowancePolicy);
+    const policy = env.runtime.container.get(PageAllowance);
     const march = new Date("2026-03-15T00:00:00Z");
     const april = new Date("2026-04-02T00:00:00Z");
     await policy.reservePages("u1", march, "a", 200, metadata, march);
