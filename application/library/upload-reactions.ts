@@ -6,63 +6,62 @@ import type { Reactor } from "#application/ports/reactor";
 import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
 import type { AppSettings } from "#application/shared/app-settings";
 import { readEvent } from "#domain/shared/event-schemas";
+import { documentStreamId } from "#domain/library/document";
 import { documentAggregate } from "#domain/library/document-events";
 import { type UploadDeadlineActivityName, uploadDeadlineWorkflow, uploadDeadlineWorkflowId } from "#workflows/upload-deadline";
 import { LibraryService } from "./library-service";
 import { PageAllowance } from "./page-allowance";
 
-const documentIdOf = (event: RecordedEvent) => event.streamId.slice("document-".length);
+/** What follows an upload's events (docs/decisions/091). */
 
-/** Metadata of what a reaction appends: caused by the event, in its correlation. */
-const reactionMetadata = (event: RecordedEvent, ownerId: string) => ({
-  correlationId: event.metadata.correlationId,
-  causationId: event.eventId,
-  actorId: ownerId,
-  subjectId: ownerId,
-});
+const documentIdOf = (event: RecordedEvent) => event.streamId.slice(documentStreamId("").length);
 
-/**
- * What follows an upload's events (docs/decisions/091): a registered file
- * upload gets its deadline; a document that fails, or is deleted before it was
- * ready, gives back the pages it held on the owner's allowance.
- */
+/** Only files and recordings wait for a PUT; links are fetched by ingestion itself. */
+const UPLOADED_SOURCES: readonly string[] = ["file", "audio"];
+
+/** A registered upload gets its deadline: one run per document, so a replayed event starts nothing twice. */
 @injectable()
-export class UploadReactions {
+export class UploadDeadlineStarter implements Reactor {
+  readonly name = "library.upload-deadline";
+  readonly eventTypes = ["DocumentRegistered"];
+
   constructor(
-    @inject(LibraryService) private readonly library: LibraryService,
-    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
     @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
-    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  reactors(): Reactor[] {
-    return [
-      { name: "library.upload-deadline", eventTypes: ["DocumentRegistered"], react: (event) => this.startDeadline(event) },
-      { name: "library.page-release", eventTypes: ["DocumentFailed", "DocumentDeleted"], react: (event) => this.releasePages(event) },
-    ];
-  }
-
-  activities(): ActivitiesFor<UploadDeadlineActivityName> {
-    return {
-      "library.abandonUpload": (input) => this.library.expireUpload((input as { documentId: string }).documentId),
-    };
-  }
-
-  /** Only files and recordings wait for a PUT; links are fetched by ingestion itself. */
-  private async startDeadline(recorded: RecordedEvent): Promise<void> {
+  async react(recorded: RecordedEvent): Promise<void> {
     const event = readEvent(documentAggregate.events, recorded);
-    if (event.type !== "DocumentRegistered" || (event.data.source !== "file" && event.data.source !== "audio")) return;
+    if (event.type !== "DocumentRegistered" || !UPLOADED_SOURCES.includes(event.data.source)) return;
     const deadline = new Date(new Date(event.data.registeredAt).getTime() + this.settings.uploadDeadlineMs);
     const documentId = documentIdOf(recorded);
     await this.workflows.start(uploadDeadlineWorkflow, uploadDeadlineWorkflowId(documentId), { documentId, deadline: deadline.toISOString() });
   }
+}
 
-  /** A ready document's pages count for good; any other ending frees them. */
-  private async releasePages(recorded: RecordedEvent): Promise<void> {
+/** A document that fails, or is deleted before it was ready, gives back the pages it held; a ready one keeps them. */
+@injectable()
+export class PageRelease implements Reactor {
+  readonly name = "library.page-release";
+  readonly eventTypes = ["DocumentFailed", "DocumentDeleted"];
+
+  constructor(
+    @inject(LibraryService) private readonly library: LibraryService,
+    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  async react(recorded: RecordedEvent): Promise<void> {
     const documentId = documentIdOf(recorded);
     const { state } = await this.library.loadDocument(documentId);
     if (!state.exists || state.activated) return;
-    await this.pageAllowance.releasePages(state.ownerId, new Date(state.registeredAt), documentId, reactionMetadata(recorded, state.ownerId), this.clock.now());
+    // Caused by the event, in its correlation.
+    const metadata = { correlationId: recorded.metadata.correlationId, causationId: recorded.eventId, actorId: state.ownerId, subjectId: state.ownerId };
+    await this.pageAllowance.releasePages(state.ownerId, new Date(state.registeredAt), documentId, metadata, this.clock.now());
   }
+}
+
+/** The upload deadline workflow's one activity. */
+export function uploadDeadlineActivities(library: LibraryService): ActivitiesFor<UploadDeadlineActivityName> {
+  return { "library.abandonUpload": (input) => library.expireUpload((input as { documentId: string }).documentId) };
 }
