@@ -66,6 +66,8 @@ export interface RuntimeOptions {
   providers?: ProviderRegistryOptions;
   /** Wraps the activity registry (tracing; crash tests make a step hang). */
   decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
+  /** Wraps the workflow engine services and reactors use (the reactor crash test makes a start hang). */
+  decorateWorkflowEngine?: (engine: WorkflowEngine) => WorkflowEngine;
   /** The Temporal worker runs activities only: no projections, no embedded workflows. */
   role?: "app" | "worker";
 }
@@ -123,8 +125,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   let reactions: ProjectionRunner | null = null;
   const readYourWrites: ProjectionWaiter = {
     async waitForPosition(position, timeoutMs) {
-      const projected = await projections.waitForPosition(position, timeoutMs);
-      return projected && reactions ? reactions.waitForPosition(position, timeoutMs) : projected;
+      if (!(await projections.waitForPosition(position, timeoutMs))) return false;
+      if (!reactions) return true;
+      if (!(await reactions.waitForPosition(position, timeoutMs))) return false;
+      // What the reactions appended in turn (workspaces reset after a keyset deletion) is on screen too.
+      return projections.waitForPosition(await eventStore.headPosition(), timeoutMs);
     },
   };
   constant(TOKENS.ProjectionWaiter, readYourWrites);
@@ -155,7 +160,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
   if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
-  for (const module of contextModules) for (const service of module.services) container.bind(service).toSelf();
+  for (const module of contextModules) for (const service of [...module.services, ...module.reactors]) container.bind(service).toSelf();
   const resolve: Resolve = (service) => container.get(service);
 
   // Services that start workflows are built before the engine, which needs their activities: they get the engine through this delegate.
@@ -194,7 +199,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
           taskQueue: config.raw.TEMPORAL_TASK_QUEUE,
         })
       : embeddedEngine!;
-  engine = workflows;
+  engine = options.decorateWorkflowEngine ? options.decorateWorkflowEngine(workflows) : workflows;
 
   let jobs: JobQueue;
   if (config.adapters.jobs === "bullmq") {
@@ -219,7 +224,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       stoppers.push(() => embeddedEngine.stop());
     }
     // Reactors start workflows, so they run once the engine is there.
-    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors(resolve)), logger);
+    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors.map(resolve)), logger);
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());

@@ -28,6 +28,9 @@ export const INGESTION_STEPS = [
   "library.activate",
 ] as const;
 
+/** One ingestion run per document. */
+export const ingestionWorkflowId = (documentId: string) => `ingestion-${documentId}`;
+
 /** Every activity this workflow calls (the library module provides them). */
 export type IngestionActivityName = (typeof INGESTION_STEPS)[number] | "library.fail";
 

@@ -2,7 +2,8 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { Clock } from "#application/ports/clock";
-import type { EventMetadata, EventStore } from "#application/ports/event-store";
+import type { EventMetadata, EventStore, RecordedEvent } from "#application/ports/event-store";
+import type { Reactor } from "#application/ports/reactor";
 import type { IdGenerator } from "#application/ports/ids";
 import type { SubjectKeyStore } from "#application/ports/personal-data";
 import type { ProjectionWaiter } from "#application/ports/projection";
@@ -17,7 +18,7 @@ import { deleteAccountSchema } from "#domain/identity/profile";
 import type { ReservationCommand, ReservationEvent, ReservationKind, ReservationState } from "#domain/identity/reservation";
 import { reservationAggregate } from "#domain/identity/identity-events";
 import { userAggregate } from "#domain/identity/user-events";
-import type { UserCommand, UserEvent, UserState } from "#domain/identity/user";
+import { type UserCommand, type UserEvent, type UserState, userStreamId } from "#domain/identity/user";
 import {
   type AccountDeletionActivityName,
   type AccountDeletionInput,
@@ -41,7 +42,6 @@ export class AccountDeletionService {
     @inject(TOKENS.EventStore) private readonly events: EventStore,
     @inject(TOKENS.Ids) private readonly ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
   ) {
@@ -58,18 +58,14 @@ export class AccountDeletionService {
       ctx,
     );
     const scheduled = result.events.find((e) => e.type === "AccountDeletionScheduled");
-    const id = accountDeletionWorkflowId(userId);
-    // One run per user: the first schedule starts it; a later one wakes the run that waits after a retrieval.
-    const run = await this.workflows.describe(id);
-    if (!run) await this.workflows.start<AccountDeletionInput>(accountDeletionWorkflow, id, { userId });
-    else await this.workflows.signal(id, "schedule", { at: this.clock.now().toISOString() });
+    // AccountDeletionReactor starts (or wakes) the deletion run; waiting covers it.
     await this.projections.waitForPosition(result.position);
     return { purgeAt: scheduled && scheduled.type === "AccountDeletionScheduled" ? scheduled.data.purgeAt : "" };
   }
 
   async retrieve(userId: string, ctx: RequestContext): Promise<void> {
     const result = await this.execute(userId, { type: "RetrieveAccount", now: this.clock.now() }, ctx);
-    await this.workflows.signal(accountDeletionWorkflowId(userId), "retrieve", { at: this.clock.now().toISOString() });
+    // AccountDeletionReactor wakes the waiting run; waiting covers it.
     await this.projections.waitForPosition(result.position);
   }
 
@@ -80,6 +76,28 @@ export class AccountDeletionService {
 
 export function requestMetadata(ctx: RequestContext, subjectId: string): EventMetadata {
   return { correlationId: ctx.requestId, actorId: ctx.actorId ?? subjectId, impersonatorId: ctx.impersonatorId, subjectId };
+}
+
+/**
+ * Follows the user stream's deletion decisions: the first schedule starts the
+ * user's one deletion run, a later schedule or a retrieval wakes it (the run
+ * re-reads the account, so a replayed event changes nothing).
+ */
+@injectable()
+export class AccountDeletionReactor implements Reactor {
+  readonly name = "identity.account-deletion";
+  readonly eventTypes = ["AccountDeletionScheduled", "AccountRetrieved"];
+
+  constructor(@inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine) {}
+
+  async react(event: RecordedEvent): Promise<void> {
+    const userId = event.streamId.slice(userStreamId("").length);
+    const id = accountDeletionWorkflowId(userId);
+    const at = event.recordedAt;
+    if (event.type === "AccountRetrieved") return this.workflows.signal(id, "retrieve", { at });
+    if (!(await this.workflows.describe(id))) await this.workflows.start<AccountDeletionInput>(accountDeletionWorkflow, id, { userId });
+    else await this.workflows.signal(id, "schedule", { at });
+  }
 }
 
 /**

@@ -12,8 +12,6 @@ import { refuseDuringImpersonation } from "#application/shared/impersonation-gua
 import { parseInput } from "#application/shared/parse";
 import { readableBy } from "#application/shared/access-policy";
 import type { RequestContext } from "#application/shared/request-context";
-import { WorkspaceQueries } from "#application/workspace/workspace-queries";
-import { WorkspaceService } from "#application/workspace/workspace-service";
 import {
   addKeysetSchema,
   chooseDefaultSchema,
@@ -32,7 +30,7 @@ import {
 } from "#domain/identity/keyset";
 import { keysetAggregate, modelDefaultsAggregate } from "#domain/identity/identity-events";
 import { DomainError } from "#domain/shared/domain-error";
-import { BUILT_IN_KEYSET, DEFAULT_CHAT_PREFERENCE } from "#domain/workspace/workspace";
+import { BUILT_IN_KEYSET } from "#domain/workspace/workspace";
 import { KEYSETS, type KeysetReadModel, MODEL_DEFAULTS, type ModelDefaultsReadModel } from "#projections/identity/keysets.projector";
 import { KeysetModels } from "./keyset-models";
 
@@ -68,8 +66,6 @@ export class KeysetService {
     @inject(TOKENS.KeyCipher) private readonly cipher: KeyCipher,
     @inject(TOKENS.ModelProviders) private readonly providers: ModelProviders,
     @inject(KeysetModels) private readonly models: KeysetModels,
-    @inject(WorkspaceQueries) private readonly workspaceQueries: WorkspaceQueries,
-    @inject(WorkspaceService) private readonly workspaces: WorkspaceService,
   ) {
     this.keysets = new Aggregate(events, ids, keysetAggregate);
     this.modelDefaults = new Aggregate(events, ids, modelDefaultsAggregate);
@@ -155,23 +151,7 @@ export class KeysetService {
       { metadata: this.metadata(ctx, ownerId) },
     );
     position = Math.max(position, fallback.position);
-    const { workspaces } = await this.workspaceQueries.list(ownerId);
-    for (const workspace of workspaces) {
-      const preference = workspace.chatPreference;
-      if (!preference) continue;
-      const uses = (choice: { keysetId: string } | null) => choice?.keysetId === id;
-      if (!uses(preference.text) && !uses(preference.image) && !uses(preference.embedding)) continue;
-      await this.workspaces.changeChatPreference(
-        ownerId,
-        workspace.id,
-        {
-          text: uses(preference.text) ? DEFAULT_CHAT_PREFERENCE.text : preference.text,
-          image: uses(preference.image) ? DEFAULT_CHAT_PREFERENCE.image : preference.image,
-          embedding: uses(preference.embedding) ? DEFAULT_CHAT_PREFERENCE.embedding : preference.embedding,
-        },
-        ctx,
-      );
-    }
+    // Workspaces that used the keyset fall back by reacting to KeysetDeleted (workspace context); the wait covers that too.
     await this.projections.waitForPosition(position);
   }
 

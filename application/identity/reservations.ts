@@ -17,11 +17,6 @@ export function reservationStreamFor(secrets: SecretHasher, kind: ReservationKin
   return reservationStreamId(kind, secrets.hash(`reservation:${kind}`, normalised));
 }
 
-/** Who holds the value now (strongly consistent), or null. */
-export async function reservationHolder(events: EventStore, secrets: SecretHasher, kind: ReservationKind, value: string) {
-  return (await loadAggregate(events, reservationAggregate, reservationStreamFor(secrets, kind, value))).state.holder;
-}
-
 /** Everyone who ever held the value, newest last (the audit finds a purged account this way). */
 export async function reservationHolders(events: EventStore, secrets: SecretHasher, kind: ReservationKind, value: string) {
   const { events: recorded } = await loadAggregate(events, reservationAggregate, reservationStreamFor(secrets, kind, value));

@@ -9,7 +9,6 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SecretHasher } from "#application/ports/sessions";
 import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
-import type { WorkflowEngine } from "#application/ports/workflow";
 import { Aggregate } from "#application/shared/aggregate";
 import type { AppSettings } from "#application/shared/app-settings";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
@@ -34,7 +33,6 @@ import {
   registerUploadSchema,
 } from "#domain/library/upload-rules";
 import { DOCUMENTS, type DocumentReadModel } from "#projections/library/documents.projector";
-import { ingestionWorkflow } from "#workflows/ingestion";
 import { PageAllowance } from "./page-allowance";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
@@ -59,7 +57,6 @@ export class LibraryService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
-    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
@@ -148,8 +145,9 @@ export class LibraryService {
       contentType: contentType || "application/octet-stream",
       metadata: { document_id: documentId, user_id: state.ownerId },
     });
+    let received;
     try {
-      await this.execute(documentId, state.ownerId, ctx, {
+      received = await this.execute(documentId, state.ownerId, ctx, {
         type: "ReceiveFile",
         blobKey,
         size: body.length,
@@ -162,7 +160,8 @@ export class LibraryService {
       await this.blobs.deletePrefix(`documents/${state.ownerId}/${documentId}/`);
       throw error;
     }
-    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+    // Ingestion is started by a reactor (IngestionStarter), so a crash here cannot lose it; wait until it has.
+    await this.projections.waitForPosition(received.position);
   }
 
   /**
@@ -200,7 +199,7 @@ export class LibraryService {
       settings,
       now: this.clock.now(),
     });
-    await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
+    // The projections show it and IngestionStarter has started fetching it.
     await this.projections.waitForPosition(result.position);
     return { documentId };
   }
@@ -267,8 +266,6 @@ export class LibraryService {
     return this.secrets.hash("upload-url", `${documentId}:${ownerId}:${expires}`);
   }
 }
-
-export const ingestionWorkflowId = (documentId: string) => `ingestion-${documentId}`;
 
 /** The name from the event log (the read model may lag right after registration). */
 function documentName(events: DocumentEvent[], ownerId: string): string {

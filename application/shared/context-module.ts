@@ -25,8 +25,8 @@ export interface ContextModule {
   readonly services: readonly ServiceClass[];
   /** Read models this context owns. */
   readonly projectors: readonly Projector[];
-  /** Side effects that follow events (starting a workflow, a reaction to another context's event). */
-  readonly reactors: (resolve: Resolve) => readonly Reactor[];
+  /** Side effects that follow events (starting a workflow, a reaction to another context's event); bound like services. */
+  readonly reactors: readonly ServiceClass<Reactor>[];
   /** Durable workflows this context runs. */
   readonly workflows: readonly WorkflowDefinition<any, any>[];
   /** The activities its workflows call, by name (each workflow file types its contract). */
@@ -35,7 +35,7 @@ export interface ContextModule {
 
 /** Keeps the literal shape checked while letting each module say only what it has. */
 export function defineContextModule(module: Partial<ContextModule> & Pick<ContextModule, "name" | "streamCategories" | "services">): ContextModule {
-  return { projectors: [], workflows: [], reactors: () => [], activities: () => ({}), ...module };
+  return { projectors: [], workflows: [], reactors: [], activities: () => ({}), ...module };
 }
 
 /** Stream category -> context, longest category first so `chat-layout-…` is not read as `chat`. */

@@ -2,11 +2,11 @@ import { inject, injectable } from "inversify";
 import { v5 as uuidv5 } from "uuid";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
-import type { EventStore } from "#application/ports/event-store";
+import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
+import type { ActivitiesFor } from "#application/ports/workflow";
 import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
 import type { AllowancePolicy } from "#application/shared/allowance-policy";
@@ -14,6 +14,7 @@ import { changeableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { ConversationService } from "#application/conversation/conversation-service";
 import { LibraryQueries } from "#application/library/library-queries";
+import { WorkspaceQueries } from "./workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { usageMonthKey } from "#domain/billing/plans";
 import { DomainError } from "#domain/shared/domain-error";
@@ -33,8 +34,7 @@ import {
   workspaceSessionSchema,
 } from "#domain/workspace/workspace-rules";
 import { WORKSPACE_USAGE, type WorkspaceUsageReadModel } from "#projections/workspace/workspaces.projector";
-import { workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
-import { type LaunchActivityName, type LaunchStepOutcome, workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
+import { type LaunchActivityName, type LaunchStepOutcome, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
 
 /** Namespace for ids derived from a workspace id, so launch steps are idempotent across retries. */
 const DERIVED_IDS = "6f1f3c1e-4a8e-4d0a-9a53-5d6f0b9f7c21";
@@ -46,12 +46,12 @@ export class WorkspaceService {
     @inject(TOKENS.ReadModelStore) private readonly readModels: ReadModelStore,
     @inject(TOKENS.Ids) private readonly ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
     @inject(ConversationService) private readonly conversations: ConversationService,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
     @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+    @inject(WorkspaceQueries) private readonly queries: WorkspaceQueries,
   ) {
     this.workspaces = new Aggregate(events, ids, workspaceAggregate);
   }
@@ -76,7 +76,7 @@ export class WorkspaceService {
       chatPreference: form.chatPreference ?? (await this.keysetModels.chatPreferenceFor(ownerId).catch(() => DEFAULT_CHAT_PREFERENCE)),
       now: this.clock.now(),
     });
-    await this.workflows.start(workspaceLaunchWorkflow, workspaceLaunchWorkflowId(workspaceId), { workspaceId });
+    // The launch is started by a reactor (WorkspaceWorkflowStarter); the launch screen can follow it once this returns.
     await this.projections.waitForPosition(result.position);
     return { workspaceId };
   }
@@ -122,6 +122,27 @@ export class WorkspaceService {
       position = Math.max(position, result.position);
     }
     await this.projections.waitForPosition(position);
+  }
+
+  /**
+   * After a keyset was deleted: every workspace of the owner whose chat
+   * preference used it falls back to the built-in keyset and model, each as
+   * its own recorded change (spec 001 §4 Keyset deletion). Run by a reactor,
+   * so it does not wait for read models.
+   */
+  async fallBackFromKeyset(ownerId: string, keysetId: string, metadata: EventMetadata): Promise<void> {
+    const { workspaces } = await this.queries.list(ownerId);
+    const uses = (choice: { keysetId: string } | null) => choice?.keysetId === keysetId;
+    for (const workspace of workspaces) {
+      const preference = workspace.chatPreference;
+      if (!preference || (!uses(preference.text) && !uses(preference.image) && !uses(preference.embedding))) continue;
+      const chatPreference = {
+        text: uses(preference.text) ? DEFAULT_CHAT_PREFERENCE.text : preference.text,
+        image: uses(preference.image) ? DEFAULT_CHAT_PREFERENCE.image : preference.image,
+        embedding: uses(preference.embedding) ? DEFAULT_CHAT_PREFERENCE.embedding : preference.embedding,
+      };
+      await this.workspaces.handle(workspace.id, { type: "ChangeChatPreference", chatPreference, now: this.clock.now() }, { metadata });
+    }
   }
 
   /** Only the built-in keyset or the owner's own keysets (another user's keyset id answers KEYSET_NOT_FOUND). */
@@ -223,16 +244,9 @@ export class WorkspaceService {
   }
 
   private async execute(workspaceId: string, ownerId: string, ctx: RequestContext | null, command: WorkspaceCommand) {
-    const result = await this.workspaces.handle(workspaceId, command, {
+    // A chosen embedding model, or documents joining a workspace that has one, re-embed in the background (WorkspaceWorkflowStarter).
+    return this.workspaces.handle(workspaceId, command, {
       metadata: eventMetadata(ctx, ownerId, workspaceLaunchWorkflowId(workspaceId)),
     });
-    // A chosen embedding model, or documents joining a workspace that has one: (re-)embed in the background.
-    for (const event of result.events) {
-      if (event.type === "EmbeddingIndexRequested") {
-        const { revision } = event.data;
-        await this.workflows.start(workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId(workspaceId, revision), { workspaceId, revision });
-      }
-    }
-    return result;
   }
 }

@@ -24,7 +24,6 @@ export interface TokenUsage {
 /** Selected text in a question is cut at this length (spec 001 §2). */
 export const SELECTED_TEXT_LIMIT = 230;
 /** The marker between a selected-text prefix and the question (spec 001 §2). */
-export const SELECTED_TEXT_MARKER = "@@@";
 
 export type ConversationEvent =
   | DomainEvent<

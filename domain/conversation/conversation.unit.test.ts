@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fold } from "#domain/shared/decider";
+import { DeciderSpecification } from "#domain/shared/decider-specification";
 import { chatImageProblem, chatImageType, MAX_IMAGE_BYTES } from "./chat-image";
 import { type ConversationCommand, type ConversationEvent, conversationDecider, titleFrom } from "./conversation";
 
@@ -8,52 +8,52 @@ const started = conversationDecider.decide(
   { type: "StartConversation", conversationId: "c1", workspaceId: "w1", ownerId: "u1", title: "", now },
   conversationDecider.initialState(),
 );
-const given = (events: ConversationEvent[]) => ({ when: (c: ConversationCommand) => conversationDecider.decide(c, fold(conversationDecider, events)) });
+const given = (events: ConversationEvent[]) => DeciderSpecification.for(conversationDecider).given(events);
 const ask = (questionId: string, answerId: string, text = "What is osmosis?"): ConversationCommand => ({
   type: "AskQuestion", questionId, answerId, text, selectedText: null, mediaIds: [], language: "English", model: "m", now,
 });
 
 describe("a conversation", () => {
   it("is titled by its first question", () => {
-    const events = given(started).when(ask("q1", "a1"));
+    const events = given(started).when(ask("q1", "a1")).events();
     expect(events.map((e) => e.type)).toEqual(["ConversationRenamed", "QuestionAsked", "AnswerStarted"]);
     expect(titleFrom("x".repeat(80))).toHaveLength(58);
   });
 
   it("takes no new question while an answer is still streaming", () => {
-    const asked = [...started, ...given(started).when(ask("q1", "a1"))];
-    expect(() => given(asked).when(ask("q2", "a2"))).toThrow("Please wait until the current answer has finished.");
+    const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
+    given(asked).when(ask("q2", "a2")).thenThrows("MESSAGE_CREATION_FAILURE", "Please wait until the current answer has finished.");
   });
 
   it("completes an answer once; a late interruption changes nothing", () => {
-    const asked = [...started, ...given(started).when(ask("q1", "a1"))];
-    const done = given(asked).when({ type: "CompleteAnswer", answerId: "a1", text: "Water moves.", citations: [], usage: { inputTokens: 1, outputTokens: 2 }, firstTokenMs: 5, now });
+    const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
+    const done = given(asked).when({ type: "CompleteAnswer", answerId: "a1", text: "Water moves.", citations: [], usage: { inputTokens: 1, outputTokens: 2 }, firstTokenMs: 5, now }).events();
     expect(done[0].type).toBe("AnswerCompleted");
-    expect(given([...asked, ...done]).when({ type: "InterruptAnswer", answerId: "a1", partialText: "", reason: "x", now })).toEqual([]);
+    given([...asked, ...done]).when({ type: "InterruptAnswer", answerId: "a1", partialText: "", reason: "x", now }).then([]);
   });
 
   it("rates only finished answers", () => {
-    const asked = [...started, ...given(started).when(ask("q1", "a1"))];
-    expect(() => given(asked).when({ type: "RateAnswer", answerId: "a1", rating: "false", now })).toThrow("Only finished answers can be rated.");
+    const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
+    given(asked).when({ type: "RateAnswer", answerId: "a1", rating: "false", now }).thenThrows("MESSAGE_NOT_FINISHED", "Only finished answers can be rated.");
   });
 
   it("regenerates an answer to a question it knows", () => {
-    const asked = [...started, ...given(started).when(ask("q1", "a1"))];
-    const interrupted = given(asked).when({ type: "InterruptAnswer", answerId: "a1", partialText: "Wat", reason: "closed", now });
-    const again = given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "q1", answerId: "a2", model: "m", now });
+    const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
+    const interrupted = given(asked).when({ type: "InterruptAnswer", answerId: "a1", partialText: "Wat", reason: "closed", now }).events();
+    const again = given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "q1", answerId: "a2", model: "m", now }).events();
     expect(again).toEqual([{ type: "AnswerStarted", data: { messageId: "a2", questionId: "q1", model: "m", startedAt: now.toISOString() } }]);
-    expect(() => given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "nope", answerId: "a3", model: "m", now })).toThrow("Message not found");
+    given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "nope", answerId: "a3", model: "m", now }).thenThrows("MESSAGE_NOT_FOUND", "Message not found");
   });
 
   it("takes a question about images attached to it, and no image it has not seen", () => {
     const attach = (mediaId: string): ConversationCommand => ({ type: "AttachImage", mediaId, contentType: "image/png", size: 10, link: null, now });
-    const attached = [...started, ...given(started).when(attach("m1"))];
+    const attached = [...started, ...given(started).when(attach("m1")).events()];
     expect(attached.at(-1)?.type).toBe("ImageAttached");
-    expect(given(attached).when(attach("m1"))).toEqual([]);
-    expect(given(attached).when({ ...ask("q1", "a1"), mediaIds: ["m1"] } as ConversationCommand).map((e) => e.type)).toContain("QuestionAsked");
-    expect(() => given(attached).when({ ...ask("q1", "a1"), mediaIds: ["m1", "elsewhere"] } as ConversationCommand)).toThrow("An attached image was not found. Please attach it again.");
+    given(attached).when(attach("m1")).then([]);
+    expect(given(attached).when({ ...ask("q1", "a1"), mediaIds: ["m1"] } as ConversationCommand).events().map((e) => e.type)).toContain("QuestionAsked");
+    given(attached).when({ ...ask("q1", "a1"), mediaIds: ["m1", "elsewhere"] } as ConversationCommand).thenThrows("MESSAGE_CREATION_FAILURE", "An attached image was not found. Please attach it again.");
     const six = ["m1", "m1", "m1", "m1", "m1", "m1"];
-    expect(() => given(attached).when({ ...ask("q1", "a1"), mediaIds: six } as ConversationCommand)).toThrow("at most 5 images");
+    given(attached).when({ ...ask("q1", "a1"), mediaIds: six } as ConversationCommand).thenThrows("MESSAGE_CREATION_FAILURE", "A question can carry at most 5 images.");
   });
 });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "#domain/shared/domain-error";
-import { fold } from "#domain/shared/decider";
+import { DeciderSpecification } from "#domain/shared/decider-specification";
 import { checkCroppedPicture, checkPictureSource, onboardingSchema, profileSchema } from "./profile";
 import { type ProfileDetails, type UserCommand, type UserEvent, userDecider } from "./user";
 
@@ -31,45 +30,30 @@ const scheduled: UserEvent[] = [
   { type: "AccountDeletionScheduled", data: { reason: "Lack of Use", scheduledAt: t0.toISOString(), purgeAt: at(GRACE).toISOString() } },
 ];
 
-const given = (events: UserEvent[]) => ({
-  when: (command: UserCommand) => userDecider.decide(command, fold(userDecider, events)),
-  state: () => fold(userDecider, events),
-});
-
-function expectError(fn: () => unknown, code: string, message?: string) {
-  let caught: unknown = null;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(DomainError);
-  expect((caught as DomainError).code).toBe(code);
-  if (message) expect((caught as DomainError).message).toBe(message);
-}
+const given = (events: UserEvent[]) => DeciderSpecification.for(userDecider).given(events);
 
 describe("onboarding and profile", () => {
   it("completes onboarding once, with the profile under personal", () => {
-    const events = given(registered).when({ type: "CompleteOnboarding", profile, now: t0 });
+    const events = given(registered).when({ type: "CompleteOnboarding", profile, now: t0 }).events();
     expect(events).toEqual([{ type: "ProfileCompleted", data: { personal: profile, completedAt: t0.toISOString() } }]);
     expect(given([...registered, ...events]).state()).toMatchObject({ onboarded: true, profile });
-    expectError(() => given(onboarded).when({ type: "CompleteOnboarding", profile, now: t0 }), "ALREADY_ONBOARDED");
+    given(onboarded).when({ type: "CompleteOnboarding", profile, now: t0 }).thenThrows("ALREADY_ONBOARDED");
   });
 
   it("updates the profile, and records nothing when nothing changed", () => {
     const changed = { ...profile, occupation: "Lawyer" };
-    expect(given(onboarded).when({ type: "UpdateProfile", profile: changed, now: t0 })[0]).toMatchObject({
+    expect(given(onboarded).when({ type: "UpdateProfile", profile: changed, now: t0 }).events()[0]).toMatchObject({
       type: "ProfileUpdated",
       data: { personal: changed },
     });
-    expect(given(onboarded).when({ type: "UpdateProfile", profile, now: t0 })).toEqual([]);
-    expectError(() => given(registered).when({ type: "UpdateProfile", profile, now: t0 }), "NOT_ONBOARDED");
+    given(onboarded).when({ type: "UpdateProfile", profile, now: t0 }).then([]);
+    given(registered).when({ type: "UpdateProfile", profile, now: t0 }).thenThrows("NOT_ONBOARDED");
   });
 
   it("changes the picture and remembers the previous key", () => {
-    const first = given(onboarded).when({ type: "ChangeProfilePicture", pictureKey: "avatars/u1/a.png", now: t0 });
+    const first = given(onboarded).when({ type: "ChangeProfilePicture", pictureKey: "avatars/u1/a.png", now: t0 }).events();
     expect(first[0]).toMatchObject({ type: "ProfilePictureChanged", data: { pictureKey: "avatars/u1/a.png", previousKey: null } });
-    const second = given([...onboarded, ...first]).when({ type: "ChangeProfilePicture", pictureKey: "avatars/u1/b.png", now: t0 });
+    const second = given([...onboarded, ...first]).when({ type: "ChangeProfilePicture", pictureKey: "avatars/u1/b.png", now: t0 }).events();
     expect(second[0]).toMatchObject({ data: { previousKey: "avatars/u1/a.png" } });
   });
 
@@ -81,45 +65,42 @@ describe("onboarding and profile", () => {
 
 describe("account deletion", () => {
   it("is scheduled with a reason and a purge time after the grace period", () => {
-    const events = given(onboarded).when({ type: "ScheduleAccountDeletion", reason: "Lack of Use", graceMs: GRACE, now: t0 });
+    const events = given(onboarded).when({ type: "ScheduleAccountDeletion", reason: "Lack of Use", graceMs: GRACE, now: t0 }).events();
     expect(events).toEqual([
       { type: "AccountDeletionScheduled", data: { reason: "Lack of Use", scheduledAt: t0.toISOString(), purgeAt: at(GRACE).toISOString() } },
     ]);
     expect(given(scheduled).state()).toMatchObject({ status: "PENDING_DELETE", purgeAt: at(GRACE).getTime() });
-    expectError(
-      () => given(scheduled).when({ type: "ScheduleAccountDeletion", reason: "Other", graceMs: GRACE, now: t0 }),
-      "DELETION_ALREADY_SCHEDULED",
-    );
+    given(scheduled).when({ type: "ScheduleAccountDeletion", reason: "Other", graceMs: GRACE, now: t0 }).thenThrows("DELETION_ALREADY_SCHEDULED");
   });
 
   it("refuses every change while pending, but allows login, logout and retrieval", () => {
     const refuse = "Your account is scheduled for deletion. Retrieve it to make changes.";
-    expectError(() => given(scheduled).when({ type: "UpdateProfile", profile: { ...profile, lastName: "B" }, now: t0 }), "ACCOUNT_PENDING_DELETE", refuse);
-    expectError(() => given(scheduled).when({ type: "ChangeProfilePicture", pictureKey: "k", now: t0 }), "ACCOUNT_PENDING_DELETE", refuse);
-    expect(given(scheduled).when({ type: "RecordLogin", sessionRef: "s1", now: t0 })[0].type).toBe("UserLoggedIn");
-    const retrieved = given(scheduled).when({ type: "RetrieveAccount", now: at(60_000) });
+    given(scheduled).when({ type: "UpdateProfile", profile: { ...profile, lastName: "B" }, now: t0 }).thenThrows("ACCOUNT_PENDING_DELETE", refuse);
+    given(scheduled).when({ type: "ChangeProfilePicture", pictureKey: "k", now: t0 }).thenThrows("ACCOUNT_PENDING_DELETE", refuse);
+    expect(given(scheduled).when({ type: "RecordLogin", sessionRef: "s1", now: t0 }).events()[0].type).toBe("UserLoggedIn");
+    const retrieved = given(scheduled).when({ type: "RetrieveAccount", now: at(60_000) }).events();
     expect(retrieved).toEqual([{ type: "AccountRetrieved", data: { retrievedAt: at(60_000).toISOString() } }]);
     expect(given([...scheduled, ...retrieved]).state()).toMatchObject({ status: "ACTIVE", purgeAt: null });
   });
 
   it("cannot retrieve an account that is not pending deletion", () => {
-    expectError(() => given(onboarded).when({ type: "RetrieveAccount", now: t0 }), "NOT_PENDING_DELETE");
+    given(onboarded).when({ type: "RetrieveAccount", now: t0 }).thenThrows("NOT_PENDING_DELETE");
   });
 
   it("starts the purge only when pending and due, then completes it once", () => {
-    expect(given(scheduled).when({ type: "StartPurge", now: at(GRACE - 1) })).toEqual([]);
-    expect(given(onboarded).when({ type: "StartPurge", now: at(GRACE) })).toEqual([]);
-    const started = given(scheduled).when({ type: "StartPurge", now: at(GRACE) });
+    given(scheduled).when({ type: "StartPurge", now: at(GRACE - 1) }).then([]);
+    given(onboarded).when({ type: "StartPurge", now: at(GRACE) }).then([]);
+    const started = given(scheduled).when({ type: "StartPurge", now: at(GRACE) }).events();
     expect(started).toEqual([{ type: "AccountPurgeStarted", data: { startedAt: at(GRACE).toISOString() } }]);
     const purging = [...scheduled, ...started];
-    expect(given(purging).when({ type: "StartPurge", now: at(GRACE) })).toEqual([]);
-    expectError(() => given(purging).when({ type: "RetrieveAccount", now: at(GRACE) }), "USER_NOT_FOUND");
-    expectError(() => given(purging).when({ type: "RecordLogin", sessionRef: "s", now: at(GRACE) }), "USER_NOT_FOUND");
-    const purged = given(purging).when({ type: "CompletePurge", now: at(GRACE + 1) });
+    given(purging).when({ type: "StartPurge", now: at(GRACE) }).then([]);
+    given(purging).when({ type: "RetrieveAccount", now: at(GRACE) }).thenThrows("USER_NOT_FOUND");
+    given(purging).when({ type: "RecordLogin", sessionRef: "s", now: at(GRACE) }).thenThrows("USER_NOT_FOUND");
+    const purged = given(purging).when({ type: "CompletePurge", now: at(GRACE + 1) }).events();
     expect(purged).toEqual([{ type: "AccountPurged", data: { purgedAt: at(GRACE + 1).toISOString() } }]);
     expect(JSON.stringify(purged)).not.toMatch(/ada|Lovelace/i);
-    expect(given([...purging, ...purged]).when({ type: "CompletePurge", now: at(GRACE + 2) })).toEqual([]);
-    expectError(() => given(scheduled).when({ type: "CompletePurge", now: at(GRACE) }), "PURGE_NOT_STARTED");
+    given([...purging, ...purged]).when({ type: "CompletePurge", now: at(GRACE + 2) }).then([]);
+    given(scheduled).when({ type: "CompletePurge", now: at(GRACE) }).thenThrows("PURGE_NOT_STARTED");
   });
 });
 

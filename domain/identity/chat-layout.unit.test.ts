@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fold } from "#domain/shared/decider";
+import { DeciderSpecification } from "#domain/shared/decider-specification";
 import { type ChatLayoutEvent, chatLayoutChangeSchema, chatLayoutDecider, DEFAULT_CHAT_LAYOUT } from "./chat-layout";
 
 const now = new Date("2026-05-01T12:00:00Z");
 const change = (history: ChatLayoutEvent[], c: Record<string, unknown>) =>
-  chatLayoutDecider.decide({ type: "ChangeChatLayout", change: chatLayoutChangeSchema.parse(c), now }, fold(chatLayoutDecider, history));
+  DeciderSpecification.for(chatLayoutDecider).given(history).when({ type: "ChangeChatLayout", change: chatLayoutChangeSchema.parse(c), now });
 
 describe("a user's chat layout", () => {
   it("starts at the spec's defaults: Medium, English, on the right, 47% wide", () => {
@@ -12,10 +12,12 @@ describe("a user's chat layout", () => {
   });
 
   it("records the whole layout when something changes, and nothing when nothing does", () => {
-    const moved = change([], { isChatOnLeft: true, fontSize: "Large" });
-    expect(moved).toEqual([{ type: "ChatLayoutChanged", data: { layout: { ...DEFAULT_CHAT_LAYOUT, isChatOnLeft: true, fontSize: "Large" }, changedAt: now.toISOString() } }]);
-    expect(change(moved, { isChatOnLeft: true })).toEqual([]);
-    expect(change(moved, { chatbotWidth: 60 })[0]?.data.layout).toMatchObject({ isChatOnLeft: true, fontSize: "Large", chatbotWidth: 60 });
+    change([], { isChatOnLeft: true, fontSize: "Large" }).then([
+      { type: "ChatLayoutChanged", data: { layout: { ...DEFAULT_CHAT_LAYOUT, isChatOnLeft: true, fontSize: "Large" }, changedAt: now.toISOString() } },
+    ]);
+    const moved = change([], { isChatOnLeft: true, fontSize: "Large" }).events();
+    change(moved, { isChatOnLeft: true }).thenNothing();
+    change(moved, { chatbotWidth: 60 }).then((events) => expect(events[0]?.data.layout).toMatchObject({ isChatOnLeft: true, fontSize: "Large", chatbotWidth: 60 }));
   });
 
   it("refuses values outside the spec's ranges and lists, with a reason", () => {

@@ -38,13 +38,11 @@ export const signupSchema = z.object({
   password: newPasswordSchema,
   refCode: z.string().trim().max(64).optional(),
 });
-export type SignupInput = z.infer<typeof signupSchema>;
 
 export const loginSchema = z.object({
   username: usernameSchema,
   password: z.string({ required_error: "Password is required" }).min(1, "Password is required").max(200),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 /** Six one-digit boxes, joined. */
 export const verificationCodeSchema = z
@@ -65,14 +63,12 @@ export const resetPasswordSchema = z.object({
   code: verificationCodeSchema,
   password: newPasswordSchema,
 });
-export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 /** Change password (spec 001 §5): both required ('Password is required'); the new one follows the sign-up rules. */
 export const changePasswordSchema = z.object({
   oldPassword: z.string({ required_error: "Password is required" }).min(1, "Password is required").max(200),
   newPassword: newPasswordSchema,
 });
-export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 /** Uniqueness is by normalised value: usernames and emails compare case-insensitively. */
 export const normaliseUsername = (username: string) => username.trim().toLowerCase();

@@ -29,7 +29,6 @@ export type Provider = keyof typeof PROVIDERS;
 export const PROVIDER_NAMES = Object.keys(PROVIDERS) as Provider[];
 
 /** The product's own provider: listed, never addable (it is the built-in keyset). */
-export const BUILT_IN_PROVIDER = "DocuChat";
 
 export const KEY_NAME_MAX = 60;
 export const API_KEY_MAX = 4096;
@@ -58,8 +57,6 @@ export const addKeysetSchema = z
     }
     if (rules.needsModel && value.model === "") ctx.addIssue({ code: "custom", path: ["model"], message: "Model is required" });
   });
-export type AddKeysetInput = z.input<typeof addKeysetSchema>;
-export type AddKeysetForm = z.output<typeof addKeysetSchema>;
 
 /** Edit: every field optional; an empty API key keeps the stored one. */
 export const editKeysetSchema = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fold } from "#domain/shared/decider";
+import { DeciderSpecification } from "#domain/shared/decider-specification";
 import {
   addKeysetSchema,
   type KeysetCommand,
@@ -23,8 +23,8 @@ const add: KeysetCommand = {
   sealedKey: "kX:v1.sealed",
   now,
 };
-const given = (events: KeysetEvent[]) => fold(keysetDecider, events);
-const added = keysetDecider.decide(add, given([]));
+const given = (events: KeysetEvent[]) => DeciderSpecification.for(keysetDecider).given(events);
+const added = given([]).when(add).events();
 
 describe("keyset decider", () => {
   it("adds a keyset with the name and sealed key as personal data", () => {
@@ -37,7 +37,7 @@ describe("keyset decider", () => {
   });
 
   it("refuses a sub-provider the provider does not have", () => {
-    expect(() => keysetDecider.decide({ ...add, subProvider: "Gemini" }, given([]))).toThrow(/sub-provider/);
+    given([]).when({ ...add, subProvider: "Gemini" }).thenThrows("VALIDATION", "Choose a sub-provider of this provider");
   });
 
   it("answers another user's keyset like a missing one, for every command", () => {
@@ -46,38 +46,41 @@ describe("keyset decider", () => {
       { type: "DeleteKeyset", ownerId: "bob", now },
       { type: "RecordUse", ownerId: "bob", now },
     ] as KeysetCommand[]) {
-      expect(() => keysetDecider.decide(command, given(added))).toThrow(expect.objectContaining({ code: "KEYSET_NOT_FOUND" }));
+      given(added).when(command).thenThrows("KEYSET_NOT_FOUND");
     }
   });
 
   it("edits: rename keeps the key; an unchanged edit records nothing", () => {
-    const [edited] = keysetDecider.decide({ type: "EditKeyset", ownerId: "alice", name: "Renamed", now }, given(added));
-    expect(edited).toMatchObject({ type: "KeysetEdited", data: { personal: { name: "Renamed", sealedKey: "kX:v1.sealed" }, keyReplaced: false } });
-    expect(keysetDecider.decide({ type: "EditKeyset", ownerId: "alice", name: "Work key", now }, given(added))).toEqual([]);
+    given(added)
+      .when({ type: "EditKeyset", ownerId: "alice", name: "Renamed", now })
+      .then(([edited]) => expect(edited).toMatchObject({ type: "KeysetEdited", data: { personal: { name: "Renamed", sealedKey: "kX:v1.sealed" }, keyReplaced: false } }));
+    given(added).when({ type: "EditKeyset", ownerId: "alice", name: "Work key", now }).thenNothing();
   });
 
   it("a deleted keyset is gone", () => {
-    const deleted = [...added, ...keysetDecider.decide({ type: "DeleteKeyset", ownerId: "alice", now }, given(added))];
-    expect(() => keysetDecider.decide({ type: "DeleteKeyset", ownerId: "alice", now }, given(deleted))).toThrow(expect.objectContaining({ code: "KEYSET_NOT_FOUND" }));
+    const deleted = [...added, ...given(added).when({ type: "DeleteKeyset", ownerId: "alice", now }).events()];
+    given(deleted).when({ type: "DeleteKeyset", ownerId: "alice", now }).thenThrows("KEYSET_NOT_FOUND");
   });
 
   it("records use at most once a minute", () => {
-    const used = [...added, ...keysetDecider.decide({ type: "RecordUse", ownerId: "alice", now }, given(added))];
-    expect(keysetDecider.decide({ type: "RecordUse", ownerId: "alice", now: new Date(now.getTime() + 30_000) }, given(used))).toEqual([]);
-    expect(keysetDecider.decide({ type: "RecordUse", ownerId: "alice", now: new Date(now.getTime() + 61_000) }, given(used))).toHaveLength(1);
+    const used = [...added, ...given(added).when({ type: "RecordUse", ownerId: "alice", now }).events()];
+    given(used).when({ type: "RecordUse", ownerId: "alice", now: new Date(now.getTime() + 30_000) }).thenNothing();
+    given(used).when({ type: "RecordUse", ownerId: "alice", now: new Date(now.getTime() + 61_000) }).then((events) => expect(events).toHaveLength(1));
   });
 });
 
 describe("model defaults decider", () => {
   const builtIn = { keysetId: "docuchat", model: "docuchat-extractive" };
   it("falls back to the built-in keyset for exactly the scopes that used a deleted keyset", () => {
+    const defaults = DeciderSpecification.for(modelDefaultsDecider);
     const history: ModelDefaultsEvent[] = [
-      ...modelDefaultsDecider.decide({ type: "ChooseDefault", scope: "text", keysetId: "k1", model: "gpt-4o", now }, {}),
-      ...modelDefaultsDecider.decide({ type: "ChooseDefault", scope: "image", keysetId: "k2", model: "gpt-4o", now }, {}),
+      ...defaults.given([]).when({ type: "ChooseDefault", scope: "text", keysetId: "k1", model: "gpt-4o", now }).events(),
+      ...defaults.given([]).when({ type: "ChooseDefault", scope: "image", keysetId: "k2", model: "gpt-4o", now }).events(),
     ];
-    const state = fold(modelDefaultsDecider, history);
-    const events = modelDefaultsDecider.decide({ type: "FallBackFrom", keysetId: "k1", fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now }, state);
-    expect(events.map((e) => [e.data.scope, e.data.keysetId, e.data.reason])).toEqual([["text", "docuchat", "keyset-deleted"]]);
+    defaults
+      .given(history)
+      .when({ type: "FallBackFrom", keysetId: "k1", fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now })
+      .then((events) => expect(events.map((e) => [e.data.scope, e.data.keysetId, e.data.reason])).toEqual([["text", "docuchat", "keyset-deleted"]]));
   });
 });
 

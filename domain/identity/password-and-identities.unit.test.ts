@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "#domain/shared/domain-error";
-import { fold } from "#domain/shared/decider";
+import { DeciderSpecification } from "#domain/shared/decider-specification";
 import { type ExternalIdentity, type UserCommand, type UserEvent, userDecider, VERIFICATION_CODE_TTL_MS } from "./user";
 
 /** Given/when/then for password reset and change, session revocation and linked identities. */
@@ -23,32 +22,21 @@ const resetIssued: UserEvent = {
 };
 const google: ExternalIdentity = { issuer: "https://accounts.google.com", providerName: "Google", identityKey: "k1", subject: "sub-1", email: "alice@example.com" };
 
-const given = (events: UserEvent[]) => ({ when: (command: UserCommand) => userDecider.decide(command, fold(userDecider, events)) });
-const state = (events: UserEvent[]) => fold(userDecider, events);
-
-function expectDomainError(fn: () => unknown, code: string) {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected DomainError ${code}`);
-}
+const given = (events: UserEvent[]) => DeciderSpecification.for(userDecider).given(events);
+const state = (events: UserEvent[]) => given(events).state();
 
 describe("password reset", () => {
   it("issues a reset code that expires in ten minutes", () => {
-    const [event] = given(loggedIn).when({ type: "IssueVerificationCode", codeId: "r1", codeHash: "h-reset", purpose: "password-reset", now: at(10) });
+    const [event] = given(loggedIn).when({ type: "IssueVerificationCode", codeId: "r1", codeHash: "h-reset", purpose: "password-reset", now: at(10) }).events();
     expect(event).toMatchObject({ type: "VerificationCodeIssued", data: { purpose: "password-reset", expiresAt: at(10 + VERIFICATION_CODE_TTL_MS).toISOString() } });
   });
 
   it("does not resend a reset code within 30 seconds", () => {
-    expectDomainError(() => given([...loggedIn, resetIssued]).when({ type: "IssueVerificationCode", codeId: "r2", codeHash: "x", purpose: "password-reset", now: at(20_000) }), "RATE_LIMITED");
+    given([...loggedIn, resetIssued]).when({ type: "IssueVerificationCode", codeId: "r2", codeHash: "x", purpose: "password-reset", now: at(20_000) }).thenThrows("RATE_LIMITED");
   });
 
   it("sets the new password with the right code and revokes every open session", () => {
-    const events = given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(60_000) });
+    const events = given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(60_000) }).events();
     expect(events).toEqual([
       { type: "PasswordReset", data: { codeId: "r1", personal: { passwordHash: "new" }, resetAt: at(60_000).toISOString() } },
       { type: "AllSessionsRevoked", data: { sessionRefs: ["s1", "s2"], reason: "password-reset", revokedAt: at(60_000).toISOString() } },
@@ -58,31 +46,31 @@ describe("password reset", () => {
   });
 
   it("does not accept the sign-up code as a reset code", () => {
-    expectDomainError(() => given(confirmed).when({ type: "ResetPassword", codeHash: "h-signup", passwordHash: "new", now: at(20) }), "CODE_INVALID");
+    given(confirmed).when({ type: "ResetPassword", codeHash: "h-signup", passwordHash: "new", now: at(20) }).thenThrows("CODE_INVALID");
   });
 
   it("records a wrong code as a rejected attempt and locks after five", () => {
-    expect(given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "nope", passwordHash: "new", now: at(20) })[0].type).toBe("VerificationCodeRejected");
+    expect(given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "nope", passwordHash: "new", now: at(20) }).events()[0].type).toBe("VerificationCodeRejected");
     const rejections: UserEvent[] = [1, 2, 3, 4, 5].map((attempt) => ({ type: "VerificationCodeRejected", data: { codeId: "r1", attempt, rejectedAt: at(20 + attempt).toISOString() } }));
-    expectDomainError(() => given([...loggedIn, resetIssued, ...rejections]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(40) }), "CODE_ATTEMPTS_EXCEEDED");
+    given([...loggedIn, resetIssued, ...rejections]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(40) }).thenThrows("CODE_ATTEMPTS_EXCEEDED");
   });
 
   it("refuses an expired code, and a code used once", () => {
-    expectDomainError(() => given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(10 + VERIFICATION_CODE_TTL_MS) }), "CODE_EXPIRED");
-    const used = given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(20) });
-    expectDomainError(() => given([...loggedIn, resetIssued, ...used]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "newer", now: at(30) }), "CODE_INVALID");
+    given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(10 + VERIFICATION_CODE_TTL_MS) }).thenThrows("CODE_EXPIRED");
+    const used = given([...loggedIn, resetIssued]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "new", now: at(20) }).events();
+    given([...loggedIn, resetIssued, ...used]).when({ type: "ResetPassword", codeHash: "h-reset", passwordHash: "newer", now: at(30) }).thenThrows("CODE_INVALID");
   });
 });
 
 describe("password change and sessions", () => {
   it("changes the password, keeping it under personal data", () => {
-    expect(given(loggedIn).when({ type: "ChangePassword", passwordHash: "new", now: at(5) })).toEqual([
+    given(loggedIn).when({ type: "ChangePassword", passwordHash: "new", now: at(5) }).then([
       { type: "PasswordChanged", data: { personal: { passwordHash: "new" }, changedAt: at(5).toISOString() } },
     ]);
   });
 
   it("logs out of all devices by revoking every open session", () => {
-    const events = given(loggedIn).when({ type: "RevokeAllSessions", reason: "user-request", now: at(5) });
+    const events = given(loggedIn).when({ type: "RevokeAllSessions", reason: "user-request", now: at(5) }).events();
     expect(events).toEqual([{ type: "AllSessionsRevoked", data: { sessionRefs: ["s1", "s2"], reason: "user-request", revokedAt: at(5).toISOString() } }]);
     expect(state([...loggedIn, ...events])).toMatchObject({ openSessions: [] });
   });
@@ -90,29 +78,29 @@ describe("password change and sessions", () => {
 
 describe("external identities", () => {
   it("registers a confirmed account without a password from a provider's identity", () => {
-    const events = given([]).when({ type: "RegisterExternalUser", userId: "u2", username: "bob", email: "bob@example.com", identity: { ...google, email: "bob@example.com" }, now: t0 });
+    const events = given([]).when({ type: "RegisterExternalUser", userId: "u2", username: "bob", email: "bob@example.com", identity: { ...google, email: "bob@example.com" }, now: t0 }).events();
     expect(events.map((e) => e.type)).toEqual(["UserRegistered", "ExternalIdentityLinked"]);
     expect(events[1].data).toMatchObject({ issuer: google.issuer, identityKey: "k1", personal: { subject: "sub-1", email: "bob@example.com" } });
     expect(state(events)).toMatchObject({ confirmed: true, passwordHash: null });
     // It may log in at once.
-    expect(given(events).when({ type: "RecordLogin", sessionRef: "s", method: "oidc", now: at(1) })[0].data).toMatchObject({ method: "oidc" });
+    expect(given(events).when({ type: "RecordLogin", sessionRef: "s", method: "oidc", now: at(1) }).events()[0].data).toMatchObject({ method: "oidc" });
   });
 
   it("links to a confirmed account and keeps its password", () => {
-    const events = given(confirmed).when({ type: "LinkExternalIdentity", identity: google, now: at(5) });
+    const events = given(confirmed).when({ type: "LinkExternalIdentity", identity: google, now: at(5) }).events();
     expect(events[0]).toMatchObject({ type: "ExternalIdentityLinked", data: { confirmedAccount: false } });
     expect(state([...confirmed, ...events])).toMatchObject({ passwordHash: "old", externalIdentities: [{ providerName: "Google", email: "alice@example.com" }] });
   });
 
   it("linking an unconfirmed account confirms it and drops the pre-registered password", () => {
-    const events = given(registered).when({ type: "LinkExternalIdentity", identity: google, now: at(5) });
+    const events = given(registered).when({ type: "LinkExternalIdentity", identity: google, now: at(5) }).events();
     expect(events[0]).toMatchObject({ data: { confirmedAccount: true } });
     expect(state([...registered, ...events])).toMatchObject({ confirmed: true, passwordHash: null });
   });
 
   it("links the same identity only once, and a second identity of one provider not at all", () => {
-    const linked = [...confirmed, ...given(confirmed).when({ type: "LinkExternalIdentity", identity: google, now: at(5) })];
-    expect(given(linked).when({ type: "LinkExternalIdentity", identity: google, now: at(6) })).toEqual([]);
-    expectDomainError(() => given(linked).when({ type: "LinkExternalIdentity", identity: { ...google, identityKey: "k2", subject: "sub-2" }, now: at(6) }), "PROVIDER_ALREADY_LINKED");
+    const linked = [...confirmed, ...given(confirmed).when({ type: "LinkExternalIdentity", identity: google, now: at(5) }).events()];
+    given(linked).when({ type: "LinkExternalIdentity", identity: google, now: at(6) }).then([]);
+    given(linked).when({ type: "LinkExternalIdentity", identity: { ...google, identityKey: "k2", subject: "sub-2" }, now: at(6) }).thenThrows("PROVIDER_ALREADY_LINKED");
   });
 });

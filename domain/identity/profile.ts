@@ -45,7 +45,6 @@ export function onboardingSchema(isProduction: boolean) {
     language: languageField,
   });
 }
-export type OnboardingForm = z.infer<ReturnType<typeof onboardingSchema>>;
 
 export const profileSchema = z.object({
   firstName: name("First name"),
@@ -61,7 +60,6 @@ export const profileSchema = z.object({
     .min(1, "Please select a language")
     .refine((v) => isLanguage(v), "Please select a language"),
 });
-export type ProfileForm = z.infer<typeof profileSchema>;
 
 /** Field -> first message, for forms. */
 export function formErrors(error: z.ZodError): Record<string, string> {
@@ -120,7 +118,6 @@ export const DELETION_REASONS = [
   "Poor User Experience",
   "Other",
 ] as const;
-export type DeletionReason = (typeof DELETION_REASONS)[number];
 export const DELETION_CONFIRMATION = "Delete My Account";
 
 export const deleteAccountSchema = z.object({

@@ -13,7 +13,7 @@ import { DomainError } from "#domain/shared/domain-error";
 export type ReservationKind = "username" | "email" | "oidc";
 
 /** A reservation whose account never got registered (crash between steps) may be taken over after this. */
-export const ABANDONED_RESERVATION_MS = 2 * 60 * 1000;
+const ABANDONED_RESERVATION_MS = 2 * 60 * 1000;
 
 export type ReservationEvent =
   | DomainEvent<"ValueReserved", { userId: string; reservedAt: string }>

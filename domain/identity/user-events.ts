@@ -6,7 +6,7 @@ const profile = personal({ firstName: z.string(), lastName: z.string(), occupati
 const codePurpose = z.enum(["signup", "password-reset"]);
 
 /** The user stream's events as they are stored (version 1 throughout). */
-export const userEventSchemas: EventSchemas<UserEvent> = {
+const userEventSchemas: EventSchemas<UserEvent> = {
   UserRegistered: {
     version: 1,
     data: eventData({

@@ -162,5 +162,4 @@ export const linkUploadSchema = z
   ])
   .transform((form) => (form.type === "YouTube" ? { type: form.type, url: form.url.url, videoId: form.url.videoId } : form));
 
-export type LinkUploadInput = z.input<typeof linkUploadSchema>;
 export type LinkUpload = z.output<typeof linkUploadSchema>;

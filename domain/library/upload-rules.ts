@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DOCUMENT_SOURCES, RAG_TYPES } from "./document";
+import { RAG_TYPES } from "./document";
 
 /** Upload rules (spec 000 §5 File upload), shared by the browser and the server. */
 
@@ -51,6 +51,3 @@ export const registerUploadSchema = z.object({
     .pipe(z.enum(["", ...RAG_TYPES]))
     .default(""),
 });
-export type RegisterUploadInput = z.input<typeof registerUploadSchema>;
-
-export const uploadSourceSchema = z.enum(DOCUMENT_SOURCES);

@@ -26,7 +26,6 @@ export const createWorkspaceSchema = workspaceDetailsSchema.extend({
     .max(MAX_DOCUMENTS_PER_WORKSPACE, "Can not upload more than 10 files"),
   chatPreference: chatPreferenceSchema.optional(),
 });
-export type CreateWorkspaceInput = z.input<typeof createWorkspaceSchema>;
 
 export const renameWorkspaceSchema = z.object({
   name: z.string().trim().min(1, "Workspace name is required").max(100, "Workspace name is too long"),

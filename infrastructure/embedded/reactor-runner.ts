@@ -5,7 +5,7 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import { ProjectionRunner, type ProjectionLogger } from "./projection-runner";
 
 /** Checkpoint names of reactors, apart from the projectors' (a rebuild never resets them). */
-export const reactorCheckpointName = (reactor: Reactor) => `reactor:${reactor.name}`;
+const reactorCheckpointName = (reactor: Reactor) => `reactor:${reactor.name}`;
 
 function asSubscriber(reactor: Reactor): Projector {
   const types = new Set(reactor.eventTypes);

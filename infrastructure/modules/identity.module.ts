@@ -1,6 +1,6 @@
 import { defineContextModule } from "#application/shared/context-module";
 import { AccountAudit } from "#application/identity/account-audit";
-import { AccountDeletionActivities, AccountDeletionService } from "#application/identity/account-deletion";
+import { AccountDeletionActivities, AccountDeletionReactor, AccountDeletionService } from "#application/identity/account-deletion";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
@@ -30,5 +30,6 @@ export const identityModule = defineContextModule({
   ],
   projectors: [usersProjector, keysetsProjector, chatLayoutsProjector],
   workflows: [accountDeletionWorkflow],
+  reactors: [AccountDeletionReactor],
   activities: (resolve) => resolve(AccountDeletionActivities).registry(),
 });

@@ -3,6 +3,7 @@ import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { PageAllowance } from "#application/library/page-allowance";
+import { IngestionStarter } from "#application/library/library-reactors";
 import { PageRelease, UploadDeadlineStarter, uploadDeadlineActivities } from "#application/library/upload-reactions";
 import { documentsProjector } from "#projections/library/documents.projector";
 import { ingestionWorkflow } from "#workflows/ingestion";
@@ -13,9 +14,9 @@ export const libraryModule = defineContextModule({
   name: "library",
   // The page allowance belongs to billing; its streams live here until billing has a module (docs/decisions/090).
   streamCategories: ["document", "page-allowance"],
-  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance, UploadDeadlineStarter, PageRelease],
+  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance],
   projectors: [documentsProjector],
-  reactors: (resolve) => [resolve(UploadDeadlineStarter), resolve(PageRelease)],
+  reactors: [IngestionStarter, UploadDeadlineStarter, PageRelease],
   workflows: [ingestionWorkflow, uploadDeadlineWorkflow],
   activities: (resolve) => ({ ...resolve(IngestionActivities).registry(), ...uploadDeadlineActivities(resolve(LibraryService)) }),
 });

@@ -2,6 +2,7 @@ import { defineContextModule } from "#application/shared/context-module";
 import { EmbeddingIndexer } from "#application/workspace/embedding-indexer";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
+import { KeysetDeletedReaction, WorkspaceWorkflowStarter } from "#application/workspace/workspace-reactors";
 import { workspacesProjector } from "#projections/workspace/workspaces.projector";
 import { workspaceEmbeddingWorkflow } from "#workflows/workspace-embedding";
 import { workspaceLaunchWorkflow } from "#workflows/workspace-launch";
@@ -13,5 +14,6 @@ export const workspaceModule = defineContextModule({
   services: [WorkspaceService, WorkspaceQueries, EmbeddingIndexer],
   projectors: [workspacesProjector],
   workflows: [workspaceLaunchWorkflow, workspaceEmbeddingWorkflow],
+  reactors: [WorkspaceWorkflowStarter, KeysetDeletedReaction],
   activities: (resolve) => ({ ...resolve(WorkspaceService).activities(), ...resolve(EmbeddingIndexer).activities() }),
 });
