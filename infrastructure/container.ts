@@ -19,7 +19,7 @@ import type { Projector } from "#application/ports/projection";
 import { ExtractiveModel } from "#application/conversation/extractive-model";
 import type { AppSettings } from "#application/shared/app-settings";
 import { DefaultPlanAllowance } from "#application/shared/allowance-policy";
-import type { Resolve } from "#application/shared/context-module";
+import { moduleActivities, type Resolve } from "#application/shared/context-module";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./modules/index";
 import type { AppConfig } from "./config/config";
@@ -180,7 +180,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
 
   const jobHandlers = options.jobHandlers ?? {};
   const registry: ActivityRegistry = {
-    ...Object.assign({}, ...contextModules.map((module) => module.activities(resolve))),
+    ...moduleActivities(contextModules, resolve),
     ...options.activities,
     ...jobActivities(jobHandlers),
   };

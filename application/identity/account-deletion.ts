@@ -2,7 +2,7 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { Clock } from "#application/ports/clock";
-import type { EventMetadata, EventStore, RecordedEvent } from "#application/ports/event-store";
+import type { EventStore, RecordedEvent } from "#application/ports/event-store";
 import type { Reactor } from "#application/ports/reactor";
 import type { IdGenerator } from "#application/ports/ids";
 import type { SubjectKeyStore } from "#application/ports/personal-data";
@@ -13,7 +13,8 @@ import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow"
 import type { AppSettings } from "#application/shared/app-settings";
 import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
-import type { RequestContext } from "#application/shared/request-context";
+import { aggregateIdIn } from "#domain/shared/decider";
+import { type RequestContext, requestMetadata } from "#application/shared/request-context";
 import { deleteAccountSchema } from "#domain/identity/profile";
 import type { ReservationCommand, ReservationEvent, ReservationKind, ReservationState } from "#domain/identity/reservation";
 import { reservationAggregate } from "#domain/identity/identity-events";
@@ -74,9 +75,6 @@ export class AccountDeletionService {
   }
 }
 
-export function requestMetadata(ctx: RequestContext, subjectId: string): EventMetadata {
-  return { correlationId: ctx.requestId, actorId: ctx.actorId ?? subjectId, impersonatorId: ctx.impersonatorId, subjectId };
-}
 
 /**
  * Follows the user stream's deletion decisions: the first schedule starts the
@@ -91,7 +89,7 @@ export class AccountDeletionReactor implements Reactor {
   constructor(@inject(TOKENS.WorkflowEngine) private readonly workflows: WorkflowEngine) {}
 
   async react(event: RecordedEvent): Promise<void> {
-    const userId = event.streamId.slice(userStreamId("").length);
+    const userId = aggregateIdIn(event.streamId, userStreamId);
     const id = accountDeletionWorkflowId(userId);
     const at = event.recordedAt;
     if (event.type === "AccountRetrieved") return this.workflows.signal(id, "retrieve", { at });

@@ -8,7 +8,7 @@ import type { Mailer } from "#application/ports/mailer";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { PasswordHasher, RateLimiter, SecretHasher, SessionRecord, SessionStore } from "#application/ports/sessions";
 import { Aggregate } from "#application/shared/aggregate";
-import type { RequestContext } from "#application/shared/request-context";
+import { type RequestContext, requestMetadata } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
 import type { AppSettings } from "#application/shared/app-settings";
 import { DomainError } from "#domain/shared/domain-error";
@@ -89,7 +89,7 @@ export class IdentityService {
     await this.throttle(`register:${ctx.clientAddress}`, LIMITS.registerPerAddress);
     const userId = this.ids.next();
     const now = this.clock.now();
-    const metadata = this.metadata(ctx, userId);
+    const metadata = requestMetadata(ctx, userId);
 
     await this.reserve("username", form.username, userId, metadata, "USERNAME_TAKEN", "Username already present");
     try {
@@ -134,7 +134,7 @@ export class IdentityService {
     if (!user.registered || user.confirmed) return;
     const code = this.newCode();
     await this.users.handle(userId, { type: "IssueVerificationCode", codeId: this.ids.next(), codeHash: this.codeHash(code), purpose: "signup", now: this.clock.now() },
-      { metadata: this.metadata(ctx, userId) },
+      { metadata: requestMetadata(ctx, userId) },
     );
     await this.sendCode(user.email, code);
   }
@@ -145,7 +145,7 @@ export class IdentityService {
     const userId = await this.userIdFor("username", form.username);
     if (!userId) throw new DomainError("CODE_INVALID", "Invalid verification code provided, please try again.");
     const result = await this.users.handle(userId, { type: "ConfirmSignup", codeHash: this.codeHash(form.code), now: this.clock.now() },
-      { metadata: this.metadata(ctx, userId) },
+      { metadata: requestMetadata(ctx, userId) },
     );
     if (result.events.some((e) => e.type === "VerificationCodeRejected")) {
       throw new DomainError("CODE_INVALID", "Invalid verification code provided, please try again.");
@@ -197,7 +197,7 @@ export class IdentityService {
     const code = this.newCode();
     try {
       await this.users.handle(userId, { type: "IssueVerificationCode", codeId: this.ids.next(), codeHash: this.codeHash(code), purpose: "password-reset", now: this.clock.now() },
-        { metadata: this.metadata(ctx, userId) },
+        { metadata: requestMetadata(ctx, userId) },
       );
     } catch (error) {
       // The per-account resend limit must not reveal that the account exists: the earlier code stays valid.
@@ -218,7 +218,7 @@ export class IdentityService {
       throw new DomainError("CODE_INVALID", INVALID_CODE_MESSAGE);
     }
     const result = await this.users.handle(userId, { type: "ResetPassword", codeHash: this.codeHash(form.code), passwordHash: await this.passwords.hash(form.password), now: this.clock.now() },
-      { metadata: this.metadata(ctx, userId) },
+      { metadata: requestMetadata(ctx, userId) },
     );
     if (result.events.some((e) => e.type === "VerificationCodeRejected")) {
       throw new DomainError("CODE_INVALID", INVALID_CODE_MESSAGE);
@@ -249,7 +249,7 @@ export class IdentityService {
     }
     await this.limiter.reset(key);
     const result = await this.users.handle(userId, { type: "ChangePassword", passwordHash: await this.passwords.hash(form.newPassword), now: this.clock.now() },
-      { metadata: this.metadata(ctx, userId) },
+      { metadata: requestMetadata(ctx, userId) },
     );
     await this.projections.waitForPosition(result.position);
   }
@@ -257,7 +257,7 @@ export class IdentityService {
   /** 'Log out of all Devices': every session of the account, this one included. */
   async logOutEverywhere(userId: string, ctx: RequestContext): Promise<void> {
     const result = await this.users.handle(userId, { type: "RevokeAllSessions", reason: "user-request", now: this.clock.now() },
-      { metadata: this.metadata(ctx, userId) },
+      { metadata: requestMetadata(ctx, userId) },
     );
     await this.sessions.revokeAllForUser(userId);
     await this.projections.waitForPosition(result.position);
@@ -292,7 +292,7 @@ export class IdentityService {
     const now = this.clock.now();
     const existing = await this.userIdFor("email", email);
     if (existing && (await this.loadUser(existing)).registered) {
-      const metadata = this.metadata(ctx, existing);
+      const metadata = requestMetadata(ctx, existing);
       await this.reserveStream(identityStream, existing, metadata, "IDENTITY_TAKEN", "This sign-in is linked to another account.");
       const result = await this.users.handle(existing, { type: "LinkExternalIdentity", identity, now },
         { metadata },
@@ -302,7 +302,7 @@ export class IdentityService {
     }
 
     const userId = this.ids.next();
-    const metadata = this.metadata(ctx, userId);
+    const metadata = requestMetadata(ctx, userId);
     await this.reserveStream(identityStream, userId, metadata, "IDENTITY_TAKEN", "This sign-in is linked to another account.");
     const username = await this.reserveDerivedUsername(email, userId, metadata);
     try {
@@ -357,7 +357,7 @@ export class IdentityService {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
     const result = await this.users.handle(userId, { type: "RecordLogin", sessionRef: ref, method, now },
-      { metadata: this.metadata(ctx, userId) },
+      { metadata: requestMetadata(ctx, userId) },
     );
     await this.sessions.create({ ref, userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), impersonatorId: null });
     await this.projections.waitForPosition(result.position);
@@ -374,7 +374,7 @@ export class IdentityService {
     if (!session) return;
     await this.sessions.revoke(session.ref);
     const result = await this.users.handle(session.userId, { type: "RecordLogout", sessionRef: session.ref, now: this.clock.now() },
-      { metadata: this.metadata(ctx, session.userId) },
+      { metadata: requestMetadata(ctx, session.userId) },
     );
     await this.projections.waitForPosition(result.position);
   }
@@ -454,14 +454,5 @@ export class IdentityService {
   private dummyHash(): Promise<string> {
     this.dummy ??= this.passwords.hash(randomBytes(16).toString("hex"));
     return this.dummy;
-  }
-
-  private metadata(ctx: RequestContext, subjectId: string): EventMetadata {
-    return {
-      correlationId: ctx.requestId,
-      actorId: ctx.actorId ?? subjectId,
-      impersonatorId: ctx.impersonatorId,
-      subjectId,
-    };
   }
 }

@@ -11,7 +11,7 @@ import { Aggregate } from "#application/shared/aggregate";
 import { refuseDuringImpersonation } from "#application/shared/impersonation-guard";
 import { parseInput } from "#application/shared/parse";
 import { readableBy } from "#application/shared/access-policy";
-import type { RequestContext } from "#application/shared/request-context";
+import { type RequestContext, requestMetadata } from "#application/shared/request-context";
 import {
   addKeysetSchema,
   chooseDefaultSchema,
@@ -148,7 +148,7 @@ export class KeysetService {
     const fallback = await this.modelDefaults.handle(
       ownerId,
       { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now: this.clock.now() },
-      { metadata: this.metadata(ctx, ownerId) },
+      { metadata: requestMetadata(ctx, ownerId) },
     );
     position = Math.max(position, fallback.position);
     // Workspaces that used the keyset fall back by reacting to KeysetDeleted (workspace context); the wait covers that too.
@@ -185,7 +185,7 @@ export class KeysetService {
     const result = await this.modelDefaults.handle(
       userId,
       { type: "ChooseDefault", scope: form.scope as ModelScope, keysetId: form.keysetId, model: form.model, now: this.clock.now() },
-      { metadata: this.metadata(ctx, userId) },
+      { metadata: requestMetadata(ctx, userId) },
     );
     await this.projections.waitForPosition(result.position);
   }
@@ -196,10 +196,6 @@ export class KeysetService {
   }
 
   private execute(keysetId: string, ownerId: string, ctx: RequestContext, command: KeysetCommand) {
-    return this.keysets.handle(keysetId, command, { metadata: this.metadata(ctx, ownerId) });
-  }
-
-  private metadata(ctx: RequestContext, ownerId: string) {
-    return { correlationId: ctx.requestId, actorId: ctx.actorId ?? ownerId, impersonatorId: ctx.impersonatorId, subjectId: ownerId };
+    return this.keysets.handle(keysetId, command, { metadata: requestMetadata(ctx, ownerId) });
   }
 }

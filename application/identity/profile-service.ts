@@ -9,12 +9,11 @@ import type { AppSettings } from "#application/shared/app-settings";
 import { Aggregate } from "#application/shared/aggregate";
 import { refuseDuringImpersonation } from "#application/shared/impersonation-guard";
 import { parseInput } from "#application/shared/parse";
-import type { RequestContext } from "#application/shared/request-context";
+import { type RequestContext, requestMetadata } from "#application/shared/request-context";
 import { DomainError } from "#domain/shared/domain-error";
 import { checkCroppedPicture, onboardingSchema, profileSchema } from "#domain/identity/profile";
 import { type UserCommand, type UserEvent, type UserState, userDecider } from "#domain/identity/user";
 import { userAggregate } from "#domain/identity/user-events";
-import { requestMetadata } from "./account-deletion";
 
 /** Where a user's profile pictures live; a fresh key per upload, never the file's name. */
 export const avatarBlobKey = (userId: string, pictureId: string) => `avatars/${userId}/${pictureId}.png`;

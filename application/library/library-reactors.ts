@@ -3,6 +3,7 @@ import { TOKENS } from "#application/tokens";
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Reactor } from "#application/ports/reactor";
 import type { WorkflowEngine } from "#application/ports/workflow";
+import { aggregateIdIn } from "#domain/shared/decider";
 import { readEvent } from "#domain/shared/event-schemas";
 import { documentAggregate } from "#domain/library/document-events";
 import { documentStreamId } from "#domain/library/document";
@@ -26,7 +27,7 @@ export class IngestionStarter implements Reactor {
   async react(recorded: RecordedEvent): Promise<void> {
     const event = readEvent(documentAggregate.events, recorded);
     if (event.type === "DocumentRegistered" && !FETCHED_SOURCES.includes(event.data.source)) return;
-    const documentId = recorded.streamId.slice(documentStreamId("").length);
+    const documentId = aggregateIdIn(recorded.streamId, documentStreamId);
     await this.workflows.start(ingestionWorkflow, ingestionWorkflowId(documentId), { documentId });
   }
 }

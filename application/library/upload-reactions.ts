@@ -5,6 +5,7 @@ import type { RecordedEvent } from "#application/ports/event-store";
 import type { Reactor } from "#application/ports/reactor";
 import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
 import type { AppSettings } from "#application/shared/app-settings";
+import { aggregateIdIn } from "#domain/shared/decider";
 import { readEvent } from "#domain/shared/event-schemas";
 import { documentStreamId } from "#domain/library/document";
 import { documentAggregate } from "#domain/library/document-events";
@@ -14,7 +15,7 @@ import { PageAllowance } from "./page-allowance";
 
 /** What follows an upload's events (docs/decisions/091). */
 
-const documentIdOf = (event: RecordedEvent) => event.streamId.slice(documentStreamId("").length);
+const documentIdOf = (event: RecordedEvent) => aggregateIdIn(event.streamId, documentStreamId);
 
 /** Only files and recordings wait for a PUT; links are fetched by ingestion itself. */
 const UPLOADED_SOURCES: readonly string[] = ["file", "audio"];

@@ -51,3 +51,15 @@ export function streamContexts(modules: readonly ContextModule[]): Record<string
   }
   return map;
 }
+
+/** Every module's activities in one registry; two contexts naming the same activity stop start-up. */
+export function moduleActivities(modules: readonly ContextModule[], resolve: Resolve): ActivityRegistry {
+  const registry: ActivityRegistry = {};
+  for (const module of modules) {
+    for (const [name, activity] of Object.entries(module.activities(resolve))) {
+      if (registry[name]) throw new Error(`Activity "${name}" is registered twice (${module.name})`);
+      registry[name] = activity;
+    }
+  }
+  return registry;
+}

@@ -3,6 +3,7 @@ import { TOKENS } from "#application/tokens";
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Reactor } from "#application/ports/reactor";
 import type { WorkflowEngine } from "#application/ports/workflow";
+import { aggregateIdIn } from "#domain/shared/decider";
 import { readEvent } from "#domain/shared/event-schemas";
 import { keysetStreamId } from "#domain/identity/keyset";
 import { workspaceStreamId } from "#domain/workspace/workspace";
@@ -10,8 +11,6 @@ import { workspaceAggregate } from "#domain/workspace/workspace-events";
 import { workspaceEmbeddingWorkflow, workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
 import { workspaceLaunchWorkflow, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
 import { WorkspaceService } from "./workspace-service";
-
-const idIn = (streamId: string, prefix: string) => streamId.slice(prefix.length);
 
 /**
  * A created workspace is launched; a requested embedding index is built. Run
@@ -27,7 +26,7 @@ export class WorkspaceWorkflowStarter implements Reactor {
 
   async react(recorded: RecordedEvent): Promise<void> {
     const event = readEvent(workspaceAggregate.events, recorded);
-    const workspaceId = idIn(recorded.streamId, workspaceStreamId(""));
+    const workspaceId = aggregateIdIn(recorded.streamId, workspaceStreamId);
     if (event.type === "WorkspaceCreated") {
       await this.workflows.start(workspaceLaunchWorkflow, workspaceLaunchWorkflowId(workspaceId), { workspaceId });
     } else if (event.type === "EmbeddingIndexRequested") {
@@ -52,7 +51,7 @@ export class KeysetDeletedReaction implements Reactor {
   async react(event: RecordedEvent): Promise<void> {
     const ownerId = event.metadata.subjectId;
     if (!ownerId) return;
-    await this.workspaces.fallBackFromKeyset(ownerId, idIn(event.streamId, keysetStreamId("")), {
+    await this.workspaces.fallBackFromKeyset(ownerId, aggregateIdIn(event.streamId, keysetStreamId), {
       correlationId: event.metadata.correlationId,
       causationId: event.eventId,
       actorId: event.metadata.actorId,

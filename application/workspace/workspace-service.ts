@@ -12,7 +12,6 @@ import { parseInput } from "#application/shared/parse";
 import type { AllowancePolicy } from "#application/shared/allowance-policy";
 import { changeableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
-import { ConversationService } from "#application/conversation/conversation-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { WorkspaceQueries } from "./workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
@@ -48,7 +47,6 @@ export class WorkspaceService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
-    @inject(ConversationService) private readonly conversations: ConversationService,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
     @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
     @inject(WorkspaceQueries) private readonly queries: WorkspaceQueries,
@@ -184,7 +182,7 @@ export class WorkspaceService {
         const ws = await this.load(workspaceId);
         if (!ws.exists) return { ok: false, reason: "Workspace does not exist" };
         const conversationId = uuidv5(`${workspaceId}:first-conversation`, DERIVED_IDS);
-        await this.conversations.start({ conversationId, workspaceId, ownerId: ws.ownerId }, null);
+        // The conversation context starts it on FirstConversationCreated (FirstConversationStarter).
         await this.execute(workspaceId, ws.ownerId, null, { type: "RecordFirstConversation", conversationId });
         return { ok: true };
       }),

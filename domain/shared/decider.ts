@@ -19,3 +19,6 @@ export function fold<Event extends DomainEvent, State>(
 ): State {
   return events.reduce(decider.evolve, decider.initialState());
 }
+
+/** The aggregate id in a stream id made by `streamIdOf` (`document-<id>` -> `<id>`). */
+export const aggregateIdIn = (streamId: string, streamIdOf: (id: string) => string): string => streamId.slice(streamIdOf("").length);

@@ -1,5 +1,6 @@
 import { defineContextModule } from "#application/shared/context-module";
 import { ConversationService } from "#application/conversation/conversation-service";
+import { FirstConversationStarter } from "#application/conversation/conversation-reactors";
 import { conversationsProjector } from "#projections/conversation/conversations.projector";
 
 /** Conversations: questions, streamed answers, ratings, images. */
@@ -8,4 +9,5 @@ export const conversationModule = defineContextModule({
   streamCategories: ["conversation"],
   services: [ConversationService],
   projectors: [conversationsProjector],
+  reactors: [FirstConversationStarter],
 });

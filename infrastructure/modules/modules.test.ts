@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { defineContextModule, streamContexts } from "#application/shared/context-module";
 import { contextOfStream } from "#infrastructure/production/kafka-relay";
 import { sandboxWorkflows } from "#workflows/temporal/sandbox-workflows";
 import { chatLayoutStreamId } from "#domain/identity/chat-layout";
@@ -20,6 +21,12 @@ describe("context modules", () => {
     expect(topicOf(documentStreamId("d1"))).toBe("library");
     expect(topicOf(workspaceStreamId("w1"))).toBe("workspace");
     expect(topicOf(conversationStreamId("c1"))).toBe("conversation");
+  });
+
+  it("refuse a stream category claimed by two contexts", () => {
+    const billing = defineContextModule({ name: "billing", streamCategories: ["subscription"], services: [] });
+    const thief = defineContextModule({ name: "community", streamCategories: ["subscription"], services: [] });
+    expect(() => streamContexts([billing, thief])).toThrow(/claimed by both billing and community/);
   });
 
   it("give each context a distinct name and each projector a distinct name", () => {

@@ -1,8 +1,10 @@
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { readEvent } from "#domain/shared/event-schemas";
+import { conversationAggregate } from "#domain/conversation/conversation-events";
 import { usageMonthKey } from "#domain/billing/plans";
-import type { Citation, ConversationEvent } from "#domain/conversation/conversation";
+import type { Citation } from "#domain/conversation/conversation";
 
 export interface ConversationReadModel {
   id: string;
@@ -64,7 +66,7 @@ export const conversationsProjector: Projector = {
     const conversationId = recorded.streamId.slice("conversation-".length);
     const conversations = store.collection<ConversationReadModel>(CONVERSATIONS);
     const messages = store.collection<MessageReadModel>(MESSAGES);
-    const event = recorded as unknown as ConversationEvent;
+    const event = readEvent(conversationAggregate.events, recorded);
     const at = recorded.recordedAt;
     const conversation = event.type === "ConversationStarted" ? null : await conversations.get(conversationId);
     if (event.type !== "ConversationStarted" && !conversation) return;

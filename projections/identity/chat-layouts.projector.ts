@@ -1,7 +1,9 @@
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { ChatLayout, ChatLayoutEvent } from "#domain/identity/chat-layout";
+import { readEvent } from "#domain/shared/event-schemas";
+import { chatLayoutAggregate } from "#domain/identity/identity-events";
+import type { ChatLayout } from "#domain/identity/chat-layout";
 
 /** Each user's chat layout; a user without a row has the defaults. A purged account's row goes with it. */
 export interface ChatLayoutReadModel extends ChatLayout {
@@ -21,7 +23,7 @@ export const chatLayoutsProjector: Projector = {
       return;
     }
     if (!recorded.streamId.startsWith("chat-layout-")) return;
-    const event = recorded as unknown as ChatLayoutEvent;
+    const event = readEvent(chatLayoutAggregate.events, recorded);
     if (event.type !== "ChatLayoutChanged") return;
     await layouts.upsert({ id: recorded.streamId.slice("chat-layout-".length), ...event.data.layout });
   },

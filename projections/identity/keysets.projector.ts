@@ -1,7 +1,9 @@
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { KeysetEvent, ModelDefault, ModelDefaultsEvent } from "#domain/identity/keyset";
+import { readEvent } from "#domain/shared/event-schemas";
+import { keysetAggregate, modelDefaultsAggregate } from "#domain/identity/identity-events";
+import type { ModelDefault } from "#domain/identity/keyset";
 
 /**
  * The saved keys list (no key material: the API key is read from the log,
@@ -42,7 +44,7 @@ export const keysetsProjector: Projector = {
     if (recorded.streamId.startsWith("keyset-")) {
       const keysets = store.collection<KeysetReadModel>(KEYSETS);
       const id = recorded.streamId.slice("keyset-".length);
-      const event = recorded as unknown as KeysetEvent;
+      const event = readEvent(keysetAggregate.events, recorded);
       switch (event.type) {
         case "KeysetAdded":
           // A shredded owner leaves no row behind.
@@ -74,7 +76,7 @@ export const keysetsProjector: Projector = {
       return;
     }
     if (recorded.streamId.startsWith("model-defaults-")) {
-      const event = recorded as unknown as ModelDefaultsEvent;
+      const event = readEvent(modelDefaultsAggregate.events, recorded);
       if (event.type !== "ModelDefaultsChanged") return;
       const userId = recorded.streamId.slice("model-defaults-".length);
       const defaults = store.collection<ModelDefaultsReadModel>(MODEL_DEFAULTS);

@@ -1,7 +1,8 @@
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { UserEvent } from "#domain/identity/user";
+import { readEvent } from "#domain/shared/event-schemas";
+import { userAggregate } from "#domain/identity/user-events";
 
 /** The account as screens need it. Rebuilt from `user-*` streams. */
 export interface UserReadModel {
@@ -45,7 +46,7 @@ export const usersProjector: Projector = {
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
     if (!recorded.streamId.startsWith("user-")) return;
     const users = store.collection<UserReadModel>(USERS);
-    const event = recorded as unknown as UserEvent;
+    const event = readEvent(userAggregate.events, recorded);
     const userId = recorded.streamId.slice("user-".length);
     switch (event.type) {
       case "UserRegistered": {

@@ -1,7 +1,9 @@
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { DocumentEvent, DocumentSource, DocumentStatus, IngestionSettings } from "#domain/library/document";
+import { readEvent } from "#domain/shared/event-schemas";
+import { documentAggregate } from "#domain/library/document-events";
+import type { DocumentSource, DocumentStatus, IngestionSettings } from "#domain/library/document";
 
 /** A document as My Documents, the wizard's file picker and the dashboard show it. */
 export interface DocumentReadModel {
@@ -43,7 +45,7 @@ export const documentsProjector: Projector = {
     }
     if (!recorded.streamId.startsWith("document-")) return;
     const documents = store.collection<DocumentReadModel>(DOCUMENTS);
-    const event = recorded as unknown as DocumentEvent;
+    const event = readEvent(documentAggregate.events, recorded);
     const id = recorded.streamId.slice("document-".length);
     const at = recorded.recordedAt;
     switch (event.type) {

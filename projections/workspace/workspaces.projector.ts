@@ -1,8 +1,10 @@
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { readEvent } from "#domain/shared/event-schemas";
+import { workspaceAggregate } from "#domain/workspace/workspace-events";
 import { usageMonthKey } from "#domain/billing/plans";
-import type { AttachResult, ChatPreference, WorkspaceEvent, WorkspaceSession, WorkspaceStatus, WorkspaceType } from "#domain/workspace/workspace";
+import type { AttachResult, ChatPreference, WorkspaceSession, WorkspaceStatus, WorkspaceType } from "#domain/workspace/workspace";
 
 export interface WorkspaceReadModel {
   id: string;
@@ -66,7 +68,7 @@ export const workspacesProjector: Projector = {
     if (!recorded.streamId.startsWith("workspace-")) return;
     const workspaces = store.collection<WorkspaceReadModel>(WORKSPACES);
     const id = recorded.streamId.slice("workspace-".length);
-    const event = recorded as unknown as WorkspaceEvent;
+    const event = readEvent(workspaceAggregate.events, recorded);
     const at = recorded.recordedAt;
     switch (event.type) {
       case "WorkspaceCreated": {

@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { WrongExpectedVersionError } from "#application/ports/event-store";
+import type { Decider, DomainEvent } from "#domain/shared/decider";
+import { type AggregateDefinition, eventData } from "#domain/shared/event-schemas";
+import { documentAggregate } from "#domain/library/document-events";
+import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
+import { SqliteEventStore } from "#infrastructure/embedded/sqlite/sqlite-event-store";
+import { PersonalDataEventStore } from "#infrastructure/security/personal-data-event-store";
+import { SqliteSubjectKeyStore } from "#infrastructure/security/sqlite-subject-key-store";
+import { Aggregate } from "./aggregate";
+
+/** A tally: `Add` records how much was added and the new total (version 2 of `Added`; version 1 had no total). */
+type TallyEvent = DomainEvent<"Added", { amount: number; total: number }>;
+type TallyCommand = { type: "Add"; amount: number };
+const tally: Decider<TallyCommand, TallyEvent, number> = {
+  initialState: () => 0,
+  decide: (command, total) => (command.amount === 0 ? [] : [{ type: "Added", data: { amount: command.amount, total: total + command.amount } }]),
+  evolve: (_total, event) => event.data.total,
+};
+const tallies: AggregateDefinition<TallyCommand, TallyEvent, number> = {
+  decider: tally,
+  streamId: (id) => `tally-${id}`,
+  events: {
+    Added: {
+      version: 2,
+      data: eventData({ amount: z.number().int(), total: z.number().int() }),
+      // Version 1 stored only the amount, and only ever one Added per stream.
+      upcasters: { 1: (data) => ({ ...data, total: data.amount }) },
+    },
+  },
+};
+
+let lastId = 0;
+const ids = { next: () => `id-${++lastId}` };
+const metadata = { correlationId: "test", actorId: "alice", subjectId: "alice" };
+
+let cleanup: () => void = () => undefined;
+afterEach(() => cleanup());
+
+function setup() {
+  const dir = mkdtempSync(path.join(tmpdir(), "aggregate-"));
+  const eventsDb = openDatabase(path.join(dir, "events.db"));
+  const keysDb = openDatabase(path.join(dir, "keys.db"));
+  const keys = new SqliteSubjectKeyStore(keysDb, "aggregate-test-secret-aggregate-test!");
+  const raw = new SqliteEventStore(eventsDb);
+  const store = new PersonalDataEventStore(raw, keys);
+  cleanup = () => {
+    eventsDb.close();
+    keysDb.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { raw, store, keys };
+}
+
+const stored = (data: Record<string, unknown>, schemaVersion = 2) => ({ eventId: `raw-${Math.random()}`, type: "Added", schemaVersion, data, metadata });
+
+describe("the aggregate helper", () => {
+  it("decides on the folded stream and appends at the next version, with the schema's version", async () => {
+    const { store } = setup();
+    const aggregate = new Aggregate(store, ids, tallies);
+    await aggregate.handle("t1", { type: "Add", amount: 2 }, { metadata });
+    const result = await aggregate.handle("t1", { type: "Add", amount: 3 }, { metadata });
+    expect(result).toMatchObject({ state: 5, streamVersion: 1, events: [{ data: { amount: 3, total: 5 } }] });
+    expect(await aggregate.load("t1")).toMatchObject({ state: 5, version: 1 });
+    expect((await store.readStream("tally-t1")).map((e) => e.schemaVersion)).toEqual([2, 2]);
+  });
+
+  it("lifts an event stored in an older version through its upcaster", async () => {
+    const { store } = setup();
+    await store.append("tally-old", [stored({ amount: 4 }, 1)], "no_stream");
+    const aggregate = new Aggregate(store, ids, tallies);
+    expect((await aggregate.load("old")).events).toEqual([{ type: "Added", data: { amount: 4, total: 4 } }]);
+    expect((await aggregate.handle("old", { type: "Add", amount: 1 }, { metadata })).state).toBe(5);
+  });
+
+  it("refuses to read a stored event that does not match its schema", async () => {
+    const { store } = setup();
+    await store.append("tally-bad", [stored({ amount: "four", total: 4 })], "no_stream");
+    await expect(new Aggregate(store, ids, tallies).load("bad")).rejects.toMatchObject({ code: "INVALID_EVENT" });
+  });
+
+  it("refuses to append an event its decider got wrong, and appends nothing", async () => {
+    const { store } = setup();
+    const sloppy = new Aggregate(store, ids, { ...tallies, decider: { ...tally, decide: (c: TallyCommand) => [{ type: "Added", data: { amount: c.amount, total: 0.5 } }] as TallyEvent[] } });
+    await expect(sloppy.handle("t1", { type: "Add", amount: 1 }, { metadata })).rejects.toMatchObject({ code: "INVALID_EVENT" });
+    expect(await store.readStream("tally-t1")).toEqual([]);
+  });
+
+  it("decides again when another writer appended since the state was loaded, a bounded number of times", async () => {
+    const { store } = setup();
+    const aggregate = new Aggregate(store, ids, tallies);
+    await aggregate.handle("t1", { type: "Add", amount: 1 }, { metadata });
+    const stale = await aggregate.load("t1");
+    await aggregate.handle("t1", { type: "Add", amount: 10 }, { metadata });
+    expect((await aggregate.handle("t1", { type: "Add", amount: 100 }, { metadata, loaded: stale })).state).toBe(111);
+    await expect(aggregate.handle("t1", { type: "Add", amount: 1 }, { metadata, loaded: stale, maxAttempts: 1 })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+  });
+
+  it("refuses every command while an admin impersonates, except one marked as allowed", async () => {
+    const { store } = setup();
+    const aggregate = new Aggregate(store, ids, tallies);
+    const impersonated = { ...metadata, impersonatorId: "admin-1" };
+    await expect(aggregate.handle("t1", { type: "Add", amount: 1 }, { metadata: impersonated })).rejects.toMatchObject({ code: "IMPERSONATION_READ_ONLY" });
+    expect(await store.readStream("tally-t1")).toEqual([]);
+    await aggregate.handle("t1", { type: "Add", amount: 1 }, { metadata: impersonated, allowDuringImpersonation: true });
+    expect((await store.readStream("tally-t1"))[0].metadata.impersonatorId).toBe("admin-1");
+  });
+
+  it("still reads a stream whose personal data was shredded", async () => {
+    const { store, keys } = setup();
+    const documents = new Aggregate(store, ids, documentAggregate);
+    const settings = { ocr: false, ragType: null, embedding: null, maxDepth: null };
+    const register = { type: "RegisterDocument" as const, documentId: "d1", ownerId: "alice", source: "file" as const, name: "tides.pdf", sourceUrl: null, declaredType: "application/pdf", declaredSize: 10, declaredPageCount: 1, settings, now: new Date() };
+    await documents.handle("d1", register, { metadata });
+    await keys.forget("alice");
+    const { state, events } = await documents.load("d1");
+    expect(events[0]).toMatchObject({ type: "DocumentRegistered", data: { ownerId: "alice", personal: null } });
+    expect(state).toMatchObject({ exists: true, ownerId: "alice" });
+  });
+});
