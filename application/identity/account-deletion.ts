@@ -92,8 +92,14 @@ export class AccountDeletionReactor implements Reactor {
     const userId = aggregateIdIn(event.streamId, userStreamId);
     const id = accountDeletionWorkflowId(userId);
     const at = event.recordedAt;
-    if (event.type === "AccountRetrieved") return this.workflows.signal(id, "retrieve", { at });
-    if (!(await this.workflows.describe(id))) await this.workflows.start<AccountDeletionInput>(accountDeletionWorkflow, id, { userId });
+    const run = await this.workflows.describe(id);
+    // A replayed event may find the run finished (the account purged): nothing is left to wake.
+    if (run && run.status !== "running") return;
+    if (event.type === "AccountRetrieved") {
+      if (run) await this.workflows.signal(id, "retrieve", { at });
+      return;
+    }
+    if (!run) await this.workflows.start<AccountDeletionInput>(accountDeletionWorkflow, id, { userId });
     else await this.workflows.signal(id, "schedule", { at });
   }
 }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { WrongExpectedVersionError } from "#application/ports/event-store";
 import type { Decider, DomainEvent } from "#domain/shared/decider";
 import { type AggregateDefinition, eventData } from "#domain/shared/event-schemas";
+import { conversationAggregate } from "#domain/conversation/conversation-events";
 import { documentAggregate } from "#domain/library/document-events";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteEventStore } from "#infrastructure/embedded/sqlite/sqlite-event-store";
@@ -120,5 +121,20 @@ describe("the aggregate helper", () => {
     const { state, events } = await documents.load("d1");
     expect(events[0]).toMatchObject({ type: "DocumentRegistered", data: { ownerId: "alice", personal: null } });
     expect(state).toMatchObject({ exists: true, ownerId: "alice" });
+  });
+
+  it("reads a question stored before images and answer languages existed", async () => {
+    const { store } = setup();
+    const at = "2026-01-01T00:00:00.000Z";
+    await store.append(
+      "conversation-c1",
+      [
+        { eventId: "s", type: "ConversationStarted", schemaVersion: 1, data: { conversationId: "c1", workspaceId: "w1", ownerId: "alice", startedAt: at, personal: { title: "" } }, metadata },
+        { eventId: "q", type: "QuestionAsked", schemaVersion: 1, data: { messageId: "q1", personal: { text: "Why tides?", selectedText: null }, askedAt: at }, metadata },
+      ],
+      "no_stream",
+    );
+    const { events } = await new Aggregate(store, ids, conversationAggregate).load("c1");
+    expect(events[1]).toMatchObject({ type: "QuestionAsked", data: { mediaIds: [], language: "English", personal: { text: "Why tides?" } } });
   });
 });

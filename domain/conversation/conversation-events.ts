@@ -32,9 +32,10 @@ export const conversationAggregate: AggregateDefinition<ConversationCommand, Con
       version: 1,
       data: eventData({
         messageId: z.string(),
-        personal: personal({ text: z.string(), selectedText: z.string().nullable() }),
-        mediaIds: z.array(z.string()),
-        language: z.string(),
+        personal: personal({ text: z.string(), selectedText: z.string().nullable().default(null) }),
+        // Questions asked before images and answer languages existed.
+        mediaIds: z.array(z.string()).default([]),
+        language: z.string().default("English"),
         askedAt: isoTime,
       }),
     },
@@ -44,9 +45,9 @@ export const conversationAggregate: AggregateDefinition<ConversationCommand, Con
       data: eventData({
         messageId: z.string(),
         personal: personal({ text: z.string() }),
-        citations: z.array(z.object({ documentId: z.string(), pageNumber: z.number() }).passthrough()),
-        usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
-        firstTokenMs: z.number().nullable(),
+        citations: z.array(z.object({ documentId: z.string(), pageNumber: z.number() }).passthrough()).default([]),
+        usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).default({ inputTokens: 0, outputTokens: 0 }),
+        firstTokenMs: z.number().nullable().default(null),
         completedAt: isoTime,
       }),
     },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AggregateDefinition, eventData, type EventSchemas, isoTime, personal } from "#domain/shared/event-schemas";
-import { type ChatLayout, type ChatLayoutCommand, type ChatLayoutEvent, chatLayoutDecider, chatLayoutStreamId, FONT_SIZES } from "./chat-layout";
+import { type ChatLayout, type ChatLayoutCommand, type ChatLayoutEvent, chatLayoutDecider, chatLayoutStreamId, DEFAULT_CHAT_LAYOUT, FONT_SIZES } from "./chat-layout";
 import {
   type KeysetCommand,
   type KeysetEvent,
@@ -31,9 +31,9 @@ export const keysetAggregate: AggregateDefinition<KeysetCommand, KeysetEvent, Ke
         ownerId: z.string(),
         provider: z.enum(PROVIDER_NAMES as [Provider, ...Provider[]]),
         subProvider: z.string(),
-        endpoint: z.string().nullable(),
-        model: z.string().nullable(),
-        models: z.array(z.string()),
+        endpoint: z.string().nullable().default(null),
+        model: z.string().nullable().default(null),
+        models: z.array(z.string()).default([]),
         personal: keysetPersonal,
         addedAt: isoTime,
       }),
@@ -41,11 +41,11 @@ export const keysetAggregate: AggregateDefinition<KeysetCommand, KeysetEvent, Ke
     KeysetEdited: {
       version: 1,
       data: eventData({
-        endpoint: z.string().nullable(),
-        model: z.string().nullable(),
-        models: z.array(z.string()),
+        endpoint: z.string().nullable().default(null),
+        model: z.string().nullable().default(null),
+        models: z.array(z.string()).default([]),
         personal: keysetPersonal,
-        keyReplaced: z.boolean(),
+        keyReplaced: z.boolean().default(false),
         editedAt: isoTime,
       }),
     },
@@ -71,12 +71,13 @@ export const modelDefaultsAggregate: AggregateDefinition<ModelDefaultsCommand, M
   },
 };
 
-const chatLayout: z.ZodType<ChatLayout> = z.object({
-  fontSize: z.enum(FONT_SIZES),
-  responseLanguage: z.string(),
-  isChatOnLeft: z.boolean(),
-  chatbotWidth: z.number(),
-  sheetHeight: z.number(),
+// A layout stored before a setting existed reads that setting's default.
+const chatLayout: z.ZodType<ChatLayout, z.ZodTypeDef, unknown> = z.object({
+  fontSize: z.enum(FONT_SIZES).default(DEFAULT_CHAT_LAYOUT.fontSize),
+  responseLanguage: z.string().default(DEFAULT_CHAT_LAYOUT.responseLanguage),
+  isChatOnLeft: z.boolean().default(DEFAULT_CHAT_LAYOUT.isChatOnLeft),
+  chatbotWidth: z.number().default(DEFAULT_CHAT_LAYOUT.chatbotWidth),
+  sheetHeight: z.number().default(DEFAULT_CHAT_LAYOUT.sheetHeight),
 });
 
 export const chatLayoutAggregate: AggregateDefinition<ChatLayoutCommand, ChatLayoutEvent, ChatLayout> = {

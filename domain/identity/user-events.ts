@@ -12,7 +12,7 @@ const userEventSchemas: EventSchemas<UserEvent> = {
     data: eventData({
       userId: z.string(),
       personal: personal({ username: z.string(), email: z.string(), passwordHash: z.string().nullable() }),
-      refCode: z.string().nullable(),
+      refCode: z.string().nullable().default(null),
       registeredAt: isoTime,
     }),
   },

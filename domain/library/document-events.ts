@@ -17,11 +17,12 @@ export const documentAggregate: AggregateDefinition<DocumentCommand, DocumentEve
         declaredType: z.string(),
         declaredSize: z.number(),
         declaredPageCount: z.number(),
+        // Settings added over time read as "not chosen" on events stored before them.
         settings: z.object({
-          ocr: z.boolean(),
-          ragType: z.enum(RAG_TYPES).nullable(),
-          embedding: modelChoice.nullable(),
-          maxDepth: z.number().nullable(),
+          ocr: z.boolean().default(false),
+          ragType: z.enum(RAG_TYPES).nullable().default(null),
+          embedding: modelChoice.nullable().default(null),
+          maxDepth: z.number().nullable().default(null),
         }),
         personal: personal({ name: z.string(), sourceUrl: z.string().nullable() }),
         registeredAt: isoTime,
@@ -41,7 +42,7 @@ export const documentAggregate: AggregateDefinition<DocumentCommand, DocumentEve
     DocumentContextPreparationStarted: { version: 1, data: eventData({ startedAt: isoTime }) },
     DocumentTextExtracted: {
       version: 1,
-      data: eventData({ pageCount: z.number(), pagesBlobKey: z.string(), warnings: z.array(z.string()), extractedAt: isoTime }),
+      data: eventData({ pageCount: z.number(), pagesBlobKey: z.string(), warnings: z.array(z.string()).default([]), extractedAt: isoTime }),
     },
     DocumentIndexed: { version: 1, data: eventData({ chunkCount: z.number(), indexedAt: isoTime }) },
     DocumentActivated: { version: 1, data: eventData({ activatedAt: isoTime }) },

@@ -3,7 +3,8 @@ import { type AggregateDefinition, eventData, isoTime, personal } from "#domain/
 import { WORKSPACE_TYPES, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState, workspaceDecider, workspaceStreamId } from "./workspace";
 
 const modelChoice = z.object({ keysetId: z.string(), model: z.string() });
-const chatPreference = z.object({ text: modelChoice, image: modelChoice, embedding: modelChoice.nullable() });
+// Workspaces created before embedding models existed have none.
+const chatPreference = z.object({ text: modelChoice, image: modelChoice, embedding: modelChoice.nullable().default(null) });
 const nameAndDescription = personal({ name: z.string(), description: z.string() });
 
 export const workspaceAggregate: AggregateDefinition<WorkspaceCommand, WorkspaceEvent, WorkspaceState> = {
@@ -51,7 +52,7 @@ export const workspaceAggregate: AggregateDefinition<WorkspaceCommand, Workspace
         documentId: z.string(),
         done: z.number(),
         total: z.number(),
-        failure: z.string().nullable(),
+        failure: z.string().nullable().default(null),
         progressedAt: isoTime,
       }),
     },
