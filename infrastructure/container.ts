@@ -111,6 +111,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     isProduction: config.isProduction,
     accountDeletionGraceMs: config.accountDeletionGraceMs,
     assessmentOfferClosesAt: config.assessmentOfferClosesAt,
+    uploadDeadlineMs: config.uploadDeadlineMs,
   };
   const egress: Egress =
     options.egress ??

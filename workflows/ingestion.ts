@@ -2,8 +2,11 @@ import type { WorkflowDefinition } from "#application/ports/workflow";
 
 /**
  * Ingestion (ARCHITECTURE §5): acquire the source -> extract text with page
- * numbers (and layout boxes) -> OCR where asked -> chunk and index -> ready,
- * or failed with a reason the user can read.
+ * numbers (and layout boxes) -> OCR where asked -> hold the measured pages on
+ * the owner's allowance (over it: failed with the spec's message, before
+ * anything is indexed) -> chunk and index -> ready, or failed with a reason
+ * the user can read. A document deleted meanwhile fails every step, and
+ * `library.fail` then removes what an unfinished step left (its cancellation).
  *
  * Activities answer { ok: false, reason } for a failure the user must see (a
  * bad file, an unreachable link): retrying would not help. Anything thrown is
@@ -20,6 +23,7 @@ export const INGESTION_STEPS = [
   "library.startContextPreparation",
   "library.acquireSource",
   "library.extractText",
+  "library.reservePages",
   "library.indexChunks",
   "library.activate",
 ] as const;

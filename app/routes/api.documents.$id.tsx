@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-/** DELETE /api/documents/{id} (header X-CSRF-Token). In-progress documents are refused. */
+/** DELETE /api/documents/{id} (header X-CSRF-Token). An in-progress document is deleted too, which cancels its ingestion. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   if (request.method !== "DELETE") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });

@@ -24,11 +24,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!(await library.documentName(documentId, user.id))) {
       return Response.json({ code: "DOCUMENT_NOT_FOUND", message: "Document Not Found" }, { status: 404 });
     }
+    const ctx = getRequestContext(request, { actorId: user.id });
+    // A refused or broken PUT ends the upload now, not at its deadline (the browser does not retry it).
+    const abandon = () => library.abandonUpload(user.id, documentId, ctx);
     const { state } = await library.loadDocument(documentId);
     const source = state.exists ? state.source : "file";
-    const body = await readBodyBytes(request, uploadByteLimit(source), uploadTooLargeMessage(source), "FILE_TOO_LARGE");
+    const body = await readBodyBytes(request, uploadByteLimit(source), uploadTooLargeMessage(source), "FILE_TOO_LARGE").catch(async (error: unknown) => {
+      await abandon();
+      throw error;
+    });
     const contentType = (request.headers.get("Content-Type") ?? "application/octet-stream").slice(0, 200);
-    await library.receiveUpload(documentId, token, body, contentType, getRequestContext(request, { actorId: user.id }));
+    await library.receiveUpload(documentId, token, body, contentType, ctx);
     return new Response(null, { status: 200 });
   } catch (error) {
     if (error instanceof Response) return error;

@@ -7,11 +7,14 @@ import type { SearchIndex } from "#application/ports/search-index";
 import { type ExtractedPage, ExtractionError, type FileKind, type TextExtractor } from "#application/ports/text-extraction";
 import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
 import type { ActivitiesFor } from "#application/ports/workflow";
+import { eventMetadata } from "#application/shared/request-context";
+import { DomainError } from "#domain/shared/domain-error";
 import { chunkPages } from "#domain/library/chunking";
 import { parseVideoLink } from "#domain/library/link-rules";
 import { MAX_FILE_BYTES } from "#domain/library/upload-rules";
 import type { IngestionActivityName, IngestionInput, StepOutcome } from "#workflows/ingestion";
 import { LibraryService, pagesBlobKey, sourceBlobKey } from "./library-service";
+import { PageAllowance } from "./page-allowance";
 
 /** Characters per page for sources without pages of their own (video transcripts). */
 const TRANSCRIPT_PAGE_CHARS = 3000;
@@ -36,6 +39,7 @@ export class IngestionActivities {
     @inject(TOKENS.VideoSource) private readonly video: VideoSource,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(TOKENS.Transcriber) private readonly transcriber: Transcriber,
+    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
   ) {}
 
   registry(): ActivitiesFor<IngestionActivityName> {
@@ -44,12 +48,15 @@ export class IngestionActivities {
       "library.startContextPreparation": step((i) => this.startContextPreparation(i)),
       "library.acquireSource": step((i) => this.acquireSource(i)),
       "library.extractText": step((i) => this.extractText(i)),
+      "library.reservePages": step((i) => this.reservePages(i)),
       "library.indexChunks": step((i) => this.indexChunks(i)),
       "library.activate": step((i) => this.activate(i)),
       "library.fail": async (input) => {
         const { documentId, reason } = input as IngestionInput & { reason: string };
-        const doc = await this.document(documentId);
-        if (doc) await this.library.execute(documentId, doc.ownerId, null, { type: "Fail", reason, now: this.clock.now() });
+        const { state } = await this.library.loadDocument(documentId);
+        if (!state.exists) return null;
+        if (state.status === "DELETED") await this.discard(documentId, state.ownerId);
+        else await this.library.execute(documentId, state.ownerId, null, { type: "Fail", reason, now: this.clock.now() });
         return null;
       },
     };
@@ -164,6 +171,30 @@ export class IngestionActivities {
     return ok;
   }
 
+  /**
+   * Holds the pages extraction measured on the owner's allowance for the month
+   * the document was registered in; over the limit it fails with the spec's
+   * message before anything is indexed (its failure releases nothing it held).
+   */
+  async reservePages({ documentId }: IngestionInput): Promise<StepOutcome> {
+    const doc = await this.document(documentId);
+    if (!doc) return failed("Document Not Found");
+    if (!doc.pagesBlobKey) return failed("The document's text is missing. Please upload it again.");
+    const metadata = eventMetadata(null, doc.ownerId, `ingestion-${documentId}`);
+    try {
+      await this.pageAllowance.reservePages(doc.ownerId, new Date(doc.registeredAt), documentId, doc.pageCount, metadata, this.clock.now());
+    } catch (error) {
+      if (error instanceof DomainError && error.code === "PAGE_LIMIT") return failed(error.message);
+      throw error;
+    }
+    // Deleted while its pages were being held: the release that followed the deletion may have come first.
+    if (!(await this.document(documentId))) {
+      await this.pageAllowance.releasePages(doc.ownerId, new Date(doc.registeredAt), documentId, metadata, this.clock.now());
+      return failed("Document Not Found");
+    }
+    return ok;
+  }
+
   async indexChunks({ documentId }: IngestionInput): Promise<StepOutcome> {
     const doc = await this.document(documentId);
     if (!doc) return failed("Document Not Found");
@@ -182,6 +213,12 @@ export class IngestionActivities {
     if (!doc) return failed("Document Not Found");
     await this.library.execute(documentId, doc.ownerId, null, { type: "Activate", now: this.clock.now() });
     return ok;
+  }
+
+  /** A document deleted while it was ingested: what its unfinished steps stored goes too. */
+  private async discard(documentId: string, ownerId: string): Promise<void> {
+    await this.search.deleteDocument(documentId);
+    await this.blobs.deletePrefix(`documents/${ownerId}/${documentId}/`);
   }
 
   async pages(pagesKey: string | null): Promise<ExtractedPage[] | null> {
@@ -209,6 +246,8 @@ async function userFacing(fn: () => Promise<StepOutcome>): Promise<StepOutcome> 
     return await fn();
   } catch (error) {
     if (error instanceof EgressError || error instanceof ExtractionError || isUserFacing(error)) return failed(error.message);
+    // Deleted between the step's read and its write: nothing to retry, the run ends (and cleans up in library.fail).
+    if (error instanceof DomainError && error.code === "DOCUMENT_NOT_FOUND") return failed(error.message);
     throw error;
   }
 }

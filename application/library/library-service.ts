@@ -10,11 +10,10 @@ import type { SecretHasher } from "#application/ports/sessions";
 import type { TextExtractor } from "#application/ports/text-extraction";
 import { ExtractionError } from "#application/ports/text-extraction";
 import { Aggregate } from "#application/shared/aggregate";
+import type { AppSettings } from "#application/shared/app-settings";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { parseInput } from "#application/shared/parse";
-import type { AllowancePolicy } from "#application/shared/allowance-policy";
 import { accessPolicy, readableBy } from "#application/shared/access-policy";
-import { usageMonthKey } from "#domain/billing/plans";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   type DocumentCommand,
@@ -22,7 +21,7 @@ import {
   type DocumentSource,
   type DocumentState,
   type IngestionSettings,
-  isInProgress,
+  UPLOAD_DID_NOT_COMPLETE,
 } from "#domain/library/document";
 import { documentAggregate } from "#domain/library/document-events";
 import { documentLinkSchema, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
@@ -31,10 +30,10 @@ import {
   AUDIO_EXTENSIONS,
   MAX_AUDIO_BYTES,
   MAX_FILE_BYTES,
-  pageAllowanceError,
   registerUploadSchema,
 } from "#domain/library/upload-rules";
-import { type DocumentReadModel, ownedDocument, pagesUsedIn } from "#projections/library/documents.queries";
+import { type DocumentReadModel, ownedDocument } from "#projections/library/documents.queries";
+import { PageAllowance } from "./page-allowance";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
 const UPLOAD_URL_TTL_MS = 15 * 60_000;
@@ -59,19 +58,17 @@ export class LibraryService {
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
-    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
+    @inject(TOKENS.Config) private readonly settings: AppSettings,
   ) {
     this.documents = new Aggregate(eventStore, ids, documentAggregate);
   }
 
   private readonly documents: Aggregate<DocumentCommand, DocumentEvent, DocumentState>;
 
-  /** Pages left this month on the owner's plan. */
+  /** Pages left this month on the owner's plan: measured pages of documents being ingested or ready. */
   async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
-    const month = usageMonthKey(this.clock.now());
-    const used = await pagesUsedIn(this.readModels, ownerId, month);
-    const limit = (await this.allowances.limit(ownerId, "pagesPerMonth")) ?? Number.POSITIVE_INFINITY;
-    return { used, limit, remaining: Math.max(0, limit - used) };
+    return this.pageAllowance.pages(ownerId, this.clock.now());
   }
 
   /**
@@ -84,7 +81,8 @@ export class LibraryService {
     if (payload.document_size > (isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES)) {
       throw new DomainError("FILE_TOO_LARGE", `"${payload.document_name}" is larger than ${Math.round((isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES) / 1024 / 1024)} MB.`);
     }
-    await this.checkAllowance(ownerId, payload.page_count);
+    // The declared count only gives the early answer; extraction's count is the one that is held (library.reservePages).
+    await this.pageAllowance.checkDeclaredPages(ownerId, payload.page_count, this.clock.now());
     const documentId = this.ids.next();
     await this.execute(documentId, ownerId, ctx, {
       type: "RegisterDocument",
@@ -104,7 +102,8 @@ export class LibraryService {
       },
       now: this.clock.now(),
     });
-    const expires = this.clock.now().getTime() + UPLOAD_URL_TTL_MS;
+    // Never valid past the upload's deadline, when the document fails for want of its file.
+    const expires = this.clock.now().getTime() + Math.min(UPLOAD_URL_TTL_MS, this.settings.uploadDeadlineMs);
     const token = `${expires}.${this.uploadSignature(documentId, ownerId, expires)}`;
     return { url: `/api/documents/${documentId}/upload?token=${encodeURIComponent(token)}`, document_id: documentId, user_id: ownerId };
   }
@@ -129,7 +128,10 @@ export class LibraryService {
     if (state.blobKey) return; // a retried PUT of an upload already received
     const name = documentName(events, state.ownerId);
     const limit = state.source === "audio" ? MAX_AUDIO_BYTES : MAX_FILE_BYTES;
-    if (body.length === 0 || body.length > limit) throw new DomainError("INVALID_SIZE", "Invalid size");
+    if (body.length === 0 || body.length > limit) {
+      await this.execute(documentId, state.ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
+      throw new DomainError("INVALID_SIZE", "Invalid size");
+    }
     let kind: string;
     try {
       kind = state.source === "audio" ? "audio" : this.extractor.detectKind(body, name);
@@ -143,16 +145,36 @@ export class LibraryService {
       contentType: contentType || "application/octet-stream",
       metadata: { document_id: documentId, user_id: state.ownerId },
     });
-    const received = await this.execute(documentId, state.ownerId, ctx, {
-      type: "ReceiveFile",
-      blobKey,
-      size: body.length,
-      kind,
-      contentType: contentType || "application/octet-stream",
-      now: this.clock.now(),
-    });
+    let received;
+    try {
+      received = await this.execute(documentId, state.ownerId, ctx, {
+        type: "ReceiveFile",
+        blobKey,
+        size: body.length,
+        kind,
+        contentType: contentType || "application/octet-stream",
+        now: this.clock.now(),
+      });
+    } catch (error) {
+      // Too late (the deadline failed it, or it was deleted): the bytes have no document to belong to.
+      await this.blobs.deletePrefix(`documents/${state.ownerId}/${documentId}/`);
+      throw error;
+    }
     // Ingestion is started by a reactor (IngestionStarter), so a crash here cannot lose it; wait until it has.
     await this.projections.waitForPosition(received.position);
+  }
+
+  /**
+   * A PUT that broke off or was refused before its bytes were read (413, a
+   * dropped connection): the upload ends now, as it would at its deadline.
+   */
+  async abandonUpload(ownerId: string, documentId: string, ctx: RequestContext): Promise<void> {
+    await this.endWaitingUpload(documentId, ctx, ownerId);
+  }
+
+  /** The upload deadline passed: fails the document unless its file came. */
+  async expireUpload(documentId: string): Promise<{ abandoned: boolean }> {
+    return { abandoned: await this.endWaitingUpload(documentId, null) };
   }
 
   /** Document, website and video links: registered and handed to ingestion, which fetches them. */
@@ -182,12 +204,14 @@ export class LibraryService {
     return { documentId };
   }
 
-  /** Deletes the owner's documents; in-progress ones are refused as the spec says. */
+  /**
+   * Deletes the owner's documents. An in-progress one is deleted too, which
+   * cancels its ingestion: every ingestion step finds it deleted, and the run
+   * ends by removing what an unfinished step left (the UI still asks first,
+   * as the spec says, but nobody is left unable to delete a stuck upload).
+   */
   async deleteDocuments(ownerId: string, documentIds: string[], ctx: RequestContext): Promise<void> {
     const documents = await Promise.all(documentIds.map((id) => this.ownedDocument(ownerId, id)));
-    if (documents.some((d) => isInProgress(d.status))) {
-      throw new DomainError("DOCUMENT_IN_PROGRESS", "Please remove in-progress files before deleting documents.");
-    }
     let position = 0;
     for (const document of documents) {
       const result = await this.execute(document.id, ownerId, ctx, { type: "Delete", now: this.clock.now() });
@@ -231,10 +255,12 @@ export class LibraryService {
     return { url: form.url, name: decodeURIComponent(new URL(form.url).pathname.split("/").pop() || form.url), maxDepth: null };
   }
 
-  private async checkAllowance(ownerId: string, pages: number) {
-    const { used, limit } = await this.remainingPages(ownerId);
-    const error = pageAllowanceError(pages, used, limit);
-    if (error) throw new DomainError("PAGE_LIMIT", error);
+  /** Fails an upload still waiting for its file (the decider leaves any other alone); true when it did. */
+  private async endWaitingUpload(documentId: string, ctx: RequestContext | null, ownerId?: string): Promise<boolean> {
+    const { state } = await this.documents.load(documentId);
+    if (!state.exists || state.status === "DELETED" || (ownerId !== undefined && state.ownerId !== ownerId)) return false;
+    const result = await this.execute(documentId, state.ownerId, ctx, { type: "AbandonUpload", reason: UPLOAD_DID_NOT_COMPLETE, now: this.clock.now() });
+    return result.events.length > 0;
   }
 
   private uploadSignature(documentId: string, ownerId: string, expires: number) {

@@ -7,4 +7,6 @@ export interface AppSettings {
   accountDeletionGraceMs: number;
   /** When the candidate assessment's offer closes; null: no closing date. */
   assessmentOfferClosesAt: Date | null;
+  /** How long a registered upload waits for its file before it fails (ms). */
+  uploadDeadlineMs: number;
 }

@@ -100,6 +100,8 @@ export type DocumentCommand =
   | { type: "RecordIndexed"; chunkCount: number; now: Date }
   | { type: "Activate"; now: Date }
   | { type: "Fail"; reason: string; now: Date }
+  /** The upload's bytes never arrived (deadline passed, PUT refused or broken): fails it unless the file came. */
+  | { type: "AbandonUpload"; reason: string; now: Date }
   | { type: "Delete"; now: Date };
 
 export type DocumentState =
@@ -110,6 +112,9 @@ export type DocumentState =
       ownerId: string;
       source: DocumentSource;
       status: DocumentStatus;
+      registeredAt: string;
+      /** Once ready, its pages count for good, even if it is deleted later. */
+      activated: boolean;
       blobKey: string | null;
       pageCount: number;
       pagesBlobKey: string | null;
@@ -206,6 +211,11 @@ export function decide(command: DocumentCommand, state: DocumentState): Document
       if (doc.status === "FAILED" || doc.status === "ACTIVE") return [];
       return [{ type: "DocumentFailed", data: { reason: command.reason, failedAt: iso(command.now) } }];
     }
+    case "AbandonUpload": {
+      const doc = existing(state);
+      if (doc.status !== "UPLOADING" || doc.blobKey) return [];
+      return [{ type: "DocumentFailed", data: { reason: command.reason, failedAt: iso(command.now) } }];
+    }
     case "Delete": {
       if (!state.exists || state.status === "DELETED") return [];
       return [{ type: "DocumentDeleted", data: { deletedAt: iso(command.now) } }];
@@ -221,6 +231,8 @@ export function evolve(state: DocumentState, event: DocumentEvent): DocumentStat
       ownerId: event.data.ownerId,
       source: event.data.source,
       status: "UPLOADING",
+      registeredAt: event.data.registeredAt,
+      activated: false,
       blobKey: null,
       pageCount: event.data.declaredPageCount,
       pagesBlobKey: null,
@@ -239,7 +251,7 @@ export function evolve(state: DocumentState, event: DocumentEvent): DocumentStat
     case "DocumentIndexed":
       return { ...state, chunkCount: event.data.chunkCount };
     case "DocumentActivated":
-      return { ...state, status: "ACTIVE" };
+      return { ...state, status: "ACTIVE", activated: true };
     case "DocumentFailed":
       return { ...state, status: "FAILED", failureReason: event.data.reason };
     case "DocumentDeleted":
@@ -254,6 +266,9 @@ export const documentDecider: Decider<DocumentCommand, DocumentEvent, DocumentSt
 };
 
 export const documentStreamId = (documentId: string) => `document-${documentId}`;
+
+/** The reason an upload whose bytes never arrived fails with. */
+export const UPLOAD_DID_NOT_COMPLETE = "The upload did not complete";
 
 /** Statuses the spec names "in progress" (000 §4). */
 export const isInProgress = (status: string) => ["UPLOADING", "PREPARING_CONTEXT", "INPROGRESS"].includes(status);

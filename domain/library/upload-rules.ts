@@ -58,11 +58,3 @@ export const registerUploadSchema = z.object({
     .pipe(z.enum(["", ...RAG_TYPES]))
     .default(""),
 });
-
-/** Pages left in the month's allowance, and the spec's message when a batch would exceed it. */
-export function pageAllowanceError(requestedPages: number, usedPages: number, limit: number): string | null {
-  const remaining = Math.max(0, limit - usedPages);
-  return requestedPages > remaining
-    ? `Upload exceeds the total available page limit. You have ${remaining} pages remaining.`
-    : null;
-}

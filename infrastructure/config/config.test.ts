@@ -22,6 +22,12 @@ describe("configuration", () => {
     });
   });
 
+  it("gives an upload an hour for its file unless UPLOAD_DEADLINE_MS says otherwise, and refuses a deadline that is no number", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).uploadDeadlineMs).toBe(60 * 60_000);
+    expect(loadConfig({ DATA_DIR: dataDir(), UPLOAD_DEADLINE_MS: "5000" }).uploadDeadlineMs).toBe(5000);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), UPLOAD_DEADLINE_MS: "soon" })).toThrowError(/UPLOAD_DEADLINE_MS/);
+  });
+
   it("switches one adapter per variable", () => {
     const config = loadConfig({ DATA_DIR: dataDir(), REDIS_URL: "redis://127.0.0.1:6379" });
     expect(config.adapters.jobs).toBe("bullmq");

@@ -52,6 +52,8 @@ const schema = z.object({
     .string()
     .refine((v) => !Number.isNaN(Date.parse(v)), "must be a date, e.g. 2024-11-30T23:59:59Z")
     .optional(),
+  /** How long a registered upload waits for its file before it fails with 'The upload did not complete' (default 1 hour). */
+  UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -109,6 +111,8 @@ export interface AppConfig {
   accountDeletionGraceMs: number;
   /** When the candidate assessment's offer closes; null: no closing date. */
   assessmentOfferClosesAt: Date | null;
+  /** How long a registered upload waits for its file (ms). */
+  uploadDeadlineMs: number;
   publicUrl: string;
   mailFrom: string;
   /** null: OpenID sign-in is not configured (the buttons say so). */
@@ -176,6 +180,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     egressTestHosts: testHosts(env.EGRESS_TEST_HOSTS, env.DEPLOYMENT_ENV),
     accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
     assessmentOfferClosesAt: env.INTERVIEW_DEADLINE ? new Date(env.INTERVIEW_DEADLINE) : null,
+    uploadDeadlineMs: env.UPLOAD_DEADLINE_MS,
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     oidc:

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DeciderSpecification } from "#domain/shared/decider-specification";
 import { type DocumentCommand, documentDecider } from "#domain/library/document";
 import { projectorHarness } from "#projections/testing/projector-harness";
-import { DOCUMENTS, type DocumentReadModel, documentsProjector, PAGE_USAGE, type PageUsageReadModel } from "./documents.projector";
+import { DOCUMENTS, type DocumentReadModel, documentsProjector } from "./documents.projector";
 
 const now = new Date("2026-05-01T12:00:00Z");
 const history = (commands: DocumentCommand[]) => DeciderSpecification.for(documentDecider).history(commands);
@@ -26,14 +26,13 @@ let harness: Awaited<ReturnType<typeof projectorHarness>>;
 afterEach(() => harness?.close());
 
 const document = () => harness.store.collection<DocumentReadModel>(DOCUMENTS).get("d1");
-const pages = async () => (await harness.store.collection<PageUsageReadModel>(PAGE_USAGE).get("d1"))?.pages;
 
 describe("the documents read model", () => {
-  it("shows a registered document as uploading, and counts its declared pages against the month", async () => {
+  // Pages counted against the allowance are not a read model: they live on the allowance stream (docs/decisions/090).
+  it("shows a registered document as uploading, with the page count its browser declared", async () => {
     harness = await projectorHarness(documentsProjector);
     await harness.record("document-d1", history([register]));
     expect(await document()).toMatchObject({ ownerId: "alice", name: "Tides.PDF", nameLower: "tides.pdf", status: "UPLOADING", pageCount: 4 });
-    expect(await harness.store.collection<PageUsageReadModel>(PAGE_USAGE).get("d1")).toMatchObject({ ownerId: "alice", month: "2026:5", pages: 4 });
   });
 
   it("follows ingestion to Active, with the measured pages replacing the declared ones", async () => {
@@ -50,7 +49,6 @@ describe("the documents read model", () => {
       ]),
     );
     expect(await document()).toMatchObject({ status: "ACTIVE", kind: "pdf", size: 1234, pageCount: 3, chunkCount: 7, warnings: ["page 2 was scanned"] });
-    expect(await pages()).toBe(3);
   });
 
   it("changes nothing when an event is delivered twice", async () => {
@@ -59,19 +57,16 @@ describe("the documents read model", () => {
     const once = await document();
     await harness.redeliver(recorded);
     expect(await document()).toEqual(once);
-    expect(await pages()).toBe(4);
   });
 
-  it("gives a failed upload's pages back, but not a deleted document's", async () => {
+  it("shows a failed upload with its reason, and forgets a deleted document", async () => {
     harness = await projectorHarness(documentsProjector);
     await harness.record("document-d1", history([register, { type: "Fail", reason: "The file could not be read.", now }]));
     expect(await document()).toMatchObject({ status: "FAILED", failureReason: "The file could not be read." });
-    expect(await pages()).toBe(0);
 
     const kept = { ...register, documentId: "d2" };
     await harness.record("document-d2", history([kept, receive, { type: "StartContextPreparation", now }, { type: "RecordTextExtracted", pageCount: 2, pagesBlobKey: "k", warnings: [], now }, { type: "RecordIndexed", chunkCount: 1, now }, { type: "Activate", now }, { type: "Delete", now }]));
     expect(await harness.store.collection<DocumentReadModel>(DOCUMENTS).get("d2")).toBeNull();
-    expect((await harness.store.collection<PageUsageReadModel>(PAGE_USAGE).get("d2"))?.pages).toBe(2);
   });
 
   it("keeps nothing of an owner whose account was purged", async () => {
@@ -79,6 +74,5 @@ describe("the documents read model", () => {
     await harness.record("document-d1", history([register]));
     await harness.record("user-alice", [{ type: "AccountPurged", data: { purgedAt: now.toISOString() } }]);
     expect(await document()).toBeNull();
-    expect(await harness.store.collection<PageUsageReadModel>(PAGE_USAGE).count({ ownerId: "alice" })).toBe(0);
   });
 });

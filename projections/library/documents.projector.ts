@@ -3,7 +3,6 @@ import type { Projector } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { readEvent } from "#domain/shared/event-schemas";
 import { documentAggregate } from "#domain/library/document-events";
-import { usageMonthKey } from "#domain/billing/plans";
 import type { DocumentSource, DocumentStatus, IngestionSettings } from "#domain/library/document";
 
 /** A document as My Documents, the wizard's file picker and the dashboard show it. */
@@ -30,41 +29,25 @@ export interface DocumentReadModel {
   updatedAt: string;
 }
 
-/**
- * Pages each document counts against its owner's monthly allowance. Kept apart
- * from the documents so that deleting a document does not give its pages back;
- * a failed upload counts nothing.
- */
-export interface PageUsageReadModel {
-  id: string;
-  ownerId: string;
-  /** "year:month", the spec's usage key. */
-  month: string;
-  pages: number;
-}
-
 export const DOCUMENTS = "library_documents";
-export const PAGE_USAGE = "library_page_usage";
 
 export const documentsProjector: Projector = {
   name: "library.documents",
-  collections: [DOCUMENTS, PAGE_USAGE],
+  // Pages counted against the allowance live on its own stream (application/shared/allowance-policy.ts), not here.
+  collections: [DOCUMENTS],
   async setup(store: ReadModelStore) {
     const documents = store.collection<DocumentReadModel>(DOCUMENTS);
     await documents.ensureIndex(["ownerId", "createdAt"]);
-    await store.collection<PageUsageReadModel>(PAGE_USAGE).ensureIndex(["ownerId", "month"]);
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
     // An account purge (identity context) removes every row its owner had here.
     if (recorded.type === "AccountPurged" && recorded.streamId.startsWith("user-")) {
       const ownerId = recorded.streamId.slice("user-".length);
       await store.collection<DocumentReadModel>(DOCUMENTS).deleteMany({ ownerId });
-      await store.collection<PageUsageReadModel>(PAGE_USAGE).deleteMany({ ownerId });
       return;
     }
     if (!recorded.streamId.startsWith("document-")) return;
     const documents = store.collection<DocumentReadModel>(DOCUMENTS);
-    const usage = store.collection<PageUsageReadModel>(PAGE_USAGE);
     const event = readEvent(documentAggregate.events, recorded);
     const id = recorded.streamId.slice("document-".length);
     const at = recorded.recordedAt;
@@ -93,7 +76,6 @@ export const documentsProjector: Projector = {
           createdAt: data.registeredAt,
           updatedAt: data.registeredAt,
         });
-        await usage.upsert({ id, ownerId: data.ownerId, month: usageMonthKey(new Date(data.registeredAt)), pages: data.declaredPageCount });
         return;
       }
       case "DocumentFileReceived":
@@ -116,7 +98,6 @@ export const documentsProjector: Projector = {
           unreadablePages: event.data.unreadablePages ?? [],
           updatedAt: at,
         });
-        await usage.patch(id, { pages: event.data.pageCount });
         return;
       case "DocumentIndexed":
         await documents.patch(id, { chunkCount: event.data.chunkCount, updatedAt: at });
@@ -126,7 +107,6 @@ export const documentsProjector: Projector = {
         return;
       case "DocumentFailed":
         await documents.patch(id, { status: "FAILED", failureReason: event.data.reason, updatedAt: at });
-        await usage.patch(id, { pages: 0 });
         return;
       case "DocumentDeleted":
         await documents.delete(id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { projectEvents } from "../../tests/support/projector-feed";
 import { documentsProjector } from "./documents.projector";
-import { countDocuments, listDocuments, ownedDocument, pagesUsedIn } from "./documents.queries";
+import { countDocuments, listDocuments, ownedDocument } from "./documents.queries";
 
 const settings = { ocr: false, ragType: null, embedding: null, maxDepth: null };
 const registered = (documentId: string, ownerId: string, name: string, pages: number, registeredAt: string) => ({
@@ -29,7 +29,8 @@ describe("the library's document queries", () => {
     expect((await ownedDocument(store, "bob", "d3"))?.status).toBe("UPLOADING");
   });
 
-  it("count the pages extraction measured, keep them after a deletion and give a failed upload's back", async () => {
+  // Pages used are counted on the page allowance stream (application/library/page-allowance.ts), not here.
+  it("forget a deleted document", async () => {
     const store = await projectEvents(
       [documentsProjector],
       [
@@ -42,7 +43,6 @@ describe("the library's document queries", () => {
       ],
     );
     expect(await ownedDocument(store, "alice", "d1")).toBeNull();
-    expect(await pagesUsedIn(store, "alice", "2026:1")).toBe(7);
-    expect(await pagesUsedIn(store, "alice", "2026:2")).toBe(2);
+    expect((await ownedDocument(store, "alice", "d3"))?.name).toBe("c.pdf");
   });
 });

@@ -1,6 +1,6 @@
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { type NameSearch, ownerPageByName } from "../name-search";
-import { DOCUMENTS, type DocumentReadModel, PAGE_USAGE, type PageUsageReadModel } from "./documents.projector";
+import { DOCUMENTS, type DocumentReadModel } from "./documents.projector";
 
 /** The library's read side: what other modules may read of the documents projection. */
 export type { DocumentReadModel } from "./documents.projector";
@@ -26,10 +26,4 @@ export function countDocuments(store: ReadModelStore, ownerId: string): Promise<
 export async function ownedDocument(store: ReadModelStore, ownerId: string, documentId: string): Promise<DocumentReadModel | null> {
   const document = await documents(store).get(documentId);
   return document && document.ownerId === ownerId ? document : null;
-}
-
-/** Pages the owner's documents counted in one usage month ("year:month"); deleted documents still count. */
-export async function pagesUsedIn(store: ReadModelStore, ownerId: string, month: string): Promise<number> {
-  const rows = await store.collection<PageUsageReadModel>(PAGE_USAGE).find({ ownerId, month });
-  return rows.reduce((sum, row) => sum + row.pages, 0);
 }

@@ -1,6 +1,7 @@
 import type { WorkflowDefinition } from "#application/ports/workflow";
 import { accountDeletionWorkflow } from "#workflows/account-deletion";
 import { ingestionWorkflow } from "#workflows/ingestion";
+import { uploadDeadlineWorkflow } from "#workflows/upload-deadline";
 import { workspaceEmbeddingWorkflow } from "#workflows/workspace-embedding";
 import { workspaceLaunchWorkflow } from "#workflows/workspace-launch";
 
@@ -10,4 +11,4 @@ import { workspaceLaunchWorkflow } from "#workflows/workspace-launch";
  * list kept beside them; infrastructure/modules/modules.test.ts fails when it
  * differs from the modules' workflows (docs/decisions/050).
  */
-export const sandboxWorkflows: WorkflowDefinition<any, any>[] = [ingestionWorkflow, workspaceLaunchWorkflow, workspaceEmbeddingWorkflow, accountDeletionWorkflow];
+export const sandboxWorkflows: WorkflowDefinition<any, any>[] = [ingestionWorkflow, workspaceLaunchWorkflow, workspaceEmbeddingWorkflow, accountDeletionWorkflow, uploadDeadlineWorkflow];
