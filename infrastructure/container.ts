@@ -18,7 +18,7 @@ import type {
 import type { Projector } from "#application/ports/projection";
 import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
 import type { AppSettings } from "#application/shared/app-settings";
-import { DefaultPlanAllowance } from "#application/shared/allowance-policy";
+import { type AllowancePolicy, DefaultPlanAllowance } from "#application/shared/allowance-policy";
 import { moduleActivities, type Resolve } from "#application/shared/context-module";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./modules/index";
@@ -72,6 +72,8 @@ export interface RuntimeOptions {
   decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
   /** Wraps the workflow engine services and reactors use (the reactor crash test makes a start hang). */
   decorateWorkflowEngine?: (engine: WorkflowEngine) => WorkflowEngine;
+  /** The plan limits (until billing answers from subscriptions, everyone is on the free plan; the evaluation reads a whole book). */
+  allowances?: AllowancePolicy;
   /** false: the built-in keyset offers no embedding model (keyword search by default), so tests that do not need it skip the model. */
   builtInEmbeddings?: boolean;
   /** The Temporal worker runs activities only: no projections, no embedded workflows. */
@@ -167,7 +169,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
-  constant(TOKENS.AllowancePolicy, new DefaultPlanAllowance());
+  constant(TOKENS.AllowancePolicy, options.allowances ?? new DefaultPlanAllowance());
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
     const smtp = new SmtpMailer(config.raw.SMTP_URL!, config.mailFrom, logger);

@@ -53,8 +53,10 @@ async function finished(s: Services, documentId: string) {
 }
 
 /** A PDF with one short line on each of its pages. */
+// The text sits mid-page: a line repeated at the top of every page is a running header, which extraction drops.
+const MID_PAGE = Array.from({ length: 20 }, () => "");
 const pdfOf = (pages: number, topic: string) =>
-  makePdf(Array.from({ length: pages }, (_, i) => ({ lines: [`${topic} notes, page ${i + 1}: glaciers carve valleys.`] })));
+  makePdf(Array.from({ length: pages }, (_, i) => ({ lines: [...MID_PAGE, `${topic} notes, page ${i + 1}: glaciers carve valleys.`] })));
 
 describe("the page allowance counts what extraction measured", () => {
   it("fails a PDF that declares 1 page but has more than the allowance left, before it is indexed, and holds none of its pages", async () => {
