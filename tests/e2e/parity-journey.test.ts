@@ -132,7 +132,7 @@ describe("spec parity on the existing screens", () => {
     await context.close();
   });
 
-  it("keeps the last page current when it is typed, with Next disabled", async () => {
+  it("keeps the last page current when it is typed, with Next disabled; capture mode minimises the chat", async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState });
     const page = await context.newPage();
     await gotoLoaded(page, `${server.url}/`);
@@ -141,6 +141,9 @@ describe("spec parity on the existing screens", () => {
     workspaceId = await createWorkspaceThroughWizard(page, server.url, "Harbour reading", [PDF]);
     await page.locator(`[data-testid="related-file"][data-name="${PDF}"]`).click();
     await waitForViewer(page, id);
+    // Beside the chat at 1440 px the page opens readable: near 100 %, thumbnails closed to leave it the room.
+    expect((await viewerState(page)).zoom).toBeGreaterThanOrEqual(0.9);
+    expect(await page.getByTestId("thumbnails").count()).toBe(0);
     // Small pages: the last ones can never scroll up to the reading line.
     await page.getByLabel("Zoom percent").fill("50");
     await page.getByLabel("Zoom percent").press("Enter");
@@ -157,6 +160,15 @@ describe("spec parity on the existing screens", () => {
     await page.getByLabel("Page number").press("Enter");
     await waitUntil(async () => (await viewerState(page)).currentPage === PAGES, "last page current");
     await expect(page.getByRole("button", { name: "Next page" }).isDisabled()).resolves.toBe(true);
+
+    // Capture mode minimises the chat to width 0 (001 §2), whatever width the reader gave it.
+    const chat = page.getByTestId("chat-panel");
+    expect((await chat.boundingBox())?.width ?? 0).toBeGreaterThan(200);
+    await page.getByTestId("toggle-capture").click();
+    await page.getByText("Drag over a page to capture an area").waitFor();
+    await waitUntil(async () => ((await chat.boundingBox())?.width ?? 0) === 0, "chat minimised to width 0");
+    await page.keyboard.press("Escape");
+    await waitUntil(async () => ((await chat.boundingBox())?.width ?? 0) > 200, "chat back at its width");
     await context.close();
   });
 

@@ -64,6 +64,11 @@ async function expectAccessible(page: Page, where: string) {
 const relatedFile = (page: Page, name: string) => page.locator(`[data-testid="related-file"][data-name="${name}"]`);
 const tab = (page: Page, name: string) => page.locator(`[data-testid="doc-tab"][data-name="${name}"]`);
 
+async function showThumbnails(page: Page) {
+  if ((await page.getByTestId("thumbnails").count()) === 0) await page.getByTestId("toggle-thumbnails").click();
+  await page.getByTestId("thumbnails").waitFor();
+}
+
 async function openInTab(page: Page, name: string, id: string) {
   await relatedFile(page, name).click();
   await waitUntil(async () => (await tab(page, name).getAttribute("aria-selected")) === "true", `${name} tab selected`);
@@ -157,8 +162,8 @@ describe("the document viewer", () => {
     await page.getByRole("button", { name: "Zoom in" }).click();
     await waitUntil(async () => Math.abs((await viewerState(page)).zoom - (fitted + 0.05)) < 1e-6, "zoom step 0.05");
 
-    // Thumbnails: buttons named 'Page N', click to go.
-    await page.getByTestId("thumbnails").waitFor();
+    // Thumbnails: buttons named 'Page N', click to go (beside the chat they start closed, leaving the page its width).
+    await showThumbnails(page);
     await page.getByRole("button", { name: "Page 3", exact: true }).click();
     await waitUntil(async () => (await viewerState(page)).currentPage === 3, "thumbnail → page 3");
     await page.locator('[data-testid="thumbnail"][data-page-number="3"] canvas').waitFor();
@@ -288,16 +293,23 @@ describe("the document viewer", () => {
     // Capture mode from the toolbar: a drag without Alt; Escape cancels a drag under way; a click (0×0) captures nothing.
     await page.getByTestId("toggle-capture").click();
     await page.getByText("Drag over a page to capture an area").waitFor();
-    await page.mouse.move(x, y);
+    // Capture mode minimises the chat to width 0 (spec 001 §2): the page moves over, so find it again.
+    await waitUntil(async () => ((await page.getByTestId("chat-panel").boundingBox())?.width ?? 0) === 0, "chat minimised");
+    await page.waitForTimeout(300);
+    const moved = await page.locator('.dc-viewer-page[data-page-number="2"]').boundingBox();
+    if (!moved) throw new Error("page 2 has no box in capture mode");
+    const cx = moved.x + 40;
+    const cy = moved.y + 60;
+    await page.mouse.move(cx, cy);
     await page.mouse.down();
-    await page.mouse.move(x + 50, y + 50, { steps: 3 });
+    await page.mouse.move(cx + 50, cy + 50, { steps: 3 });
     await page.keyboard.press("Escape");
     await page.getByTestId("capture-rect").waitFor({ state: "hidden" });
     await page.mouse.up();
-    await page.mouse.click(x + 10, y + 10);
-    await page.mouse.move(x, y);
+    await page.mouse.click(cx + 10, cy + 10);
+    await page.mouse.move(cx, cy);
     await page.mouse.down();
-    await page.mouse.move(x + 100, y + 40, { steps: 3 });
+    await page.mouse.move(cx + 100, cy + 40, { steps: 3 });
     await page.mouse.up();
     await waitUntil(async () => (await viewerEvents(page)).filter((e) => e.type === "docuchat:viewer-capture").length === 2, "second capture");
     await page.waitForTimeout(200);
@@ -376,6 +388,7 @@ describe("the document viewer", () => {
     const sb = await page.getByTestId("viewer-scroll").boundingBox();
     expect(hb && sb && hb.y >= sb.y && hb.y + hb.height <= sb.y + sb.height).toBe(true);
     // The thumbnail panel follows: page 8's thumbnail is current and in view.
+    await showThumbnails(page);
     const thumb = page.locator('[data-testid="thumbnail"][data-page-number="8"]');
     await expect(thumb.getAttribute("aria-current")).resolves.toBe("page");
     await waitUntil(async () => {
@@ -482,6 +495,7 @@ describe("the document viewer", () => {
     await page.getByLabel("Page number").fill("250");
     await page.getByLabel("Page number").press("Enter");
     await page.locator('.dc-viewer-page[data-page-number="250"] canvas').waitFor();
+    await showThumbnails(page);
     await page.getByRole("button", { name: "Page 250", exact: true }).waitFor();
     await context.close();
   });

@@ -14,8 +14,8 @@ type Status = { state: "loading" } | { state: "ready" } | { state: "error"; mess
 
 /** Pages this far (px) outside the viewport are rendered ahead of scrolling; beyond it they are placeholders. */
 const RENDER_MARGIN = "800px 0px";
-/** The viewer is narrow below this width: thumbnails start collapsed. */
-const NARROW = 560;
+/** An A4 page's width at 100 %: thumbnails start open only where the page keeps at least this much (spec parity: readable at 1440 px beside the chat). */
+const READABLE_PAGE_WIDTH = 596;
 /** The thumbnail panel's width (spec 001 §2) and room for a scroll bar. */
 const THUMBS_WIDTH = 200;
 const SCROLLBAR = 16;
@@ -106,9 +106,9 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
         if (cancelled) return;
         const firstSize = { width: first.width, height: first.height };
         setSizes(Array.from({ length: loaded.numPages }, () => firstSize));
-        // Thumbnails start open unless the viewer is narrow; the zoom is remembered, else fits the width left (at most 125 %).
+        // Thumbnails start open unless they would squeeze the page below 100 %; the zoom is remembered, else fits the width left (at most 125 %).
         const rootWidth = rootRef.current?.clientWidth ?? 1024;
-        const thumbs = thumbsOpen ?? rootWidth >= NARROW;
+        const thumbs = thumbsOpen ?? rootWidth - THUMBS_WIDTH - 2 * PAGE_GAP - SCROLLBAR >= READABLE_PAGE_WIDTH;
         if (thumbsOpen === null) setThumbsOpen(thumbs);
         const box = rootWidth - (thumbs ? THUMBS_WIDTH : 0) - 2 * PAGE_GAP - SCROLLBAR;
         if (!viewMemory.get(id)) setScale(clampZoom(Math.floor(Math.min(1.25, box / firstSize.width) / PDF_ZOOM.step) * PDF_ZOOM.step, PDF_ZOOM));
