@@ -187,4 +187,26 @@ describe("spec parity on the existing screens", () => {
     expect(await tour(page).count()).toBe(0);
     await context.close();
   });
+
+  it("deletes a document from a workspace's file cards on a phone", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.mobile, storageState });
+    const page = await context.newPage();
+    await gotoLoaded(page, `${server.url}/workspace/${workspaceId}`);
+    // The workspace reopens the file read last; the cards show all files.
+    const allFiles = page.getByRole("button", { name: "All files" });
+    if (await allFiles.isVisible()) await allFiles.click();
+    const card = page.locator(`[data-testid="file-card"][data-name="${PDF}"]`);
+    await card.waitFor();
+    await card.getByRole("button", { name: `Actions for ${PDF}` }).click();
+    await expect(page.getByRole("menuitem", { name: "Remove from view" }).count()).resolves.toBe(0);
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Delete document" });
+    await confirm.waitFor();
+    await expectAccessible(page, "the delete confirmation at 390 px");
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await toast(page, "Document deleted").waitFor();
+    await card.waitFor({ state: "detached" });
+    await page.getByText("Please add files to chat").waitFor();
+    await context.close();
+  });
 });

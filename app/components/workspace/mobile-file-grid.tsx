@@ -1,28 +1,55 @@
 import { DropdownMenu, Heading, IconButton, Text } from "@radix-ui/themes";
+import { useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import { DotsIcon, FileIcon } from "#app/components/icons";
+import { ConfirmDialog } from "#app/components/library/confirm-dialog";
+import { useToast } from "#app/components/toast";
+import { useCsrfToken } from "#app/components/use-csrf";
 import { documentDownloadUrl } from "./document-frame";
 import type { WorkspaceDocument } from "#application/workspace/workspace-queries";
 
 /** Mobile file cards show this many characters of a name. */
 const MOBILE_NAME_MAX = 15;
 
-/** 1024 px and below, no file open: the workspace's files as cards, each with Open, Download and Remove from view. */
+/** 1024 px and below, no file open: the workspace's files as cards, each with Open or Download, and Delete (spec 001 §2). */
 export function MobileFileGrid({ workspaceName, docs, onOpenFile }: { workspaceName: string; docs: WorkspaceDocument[]; onOpenFile: (id: string) => void }) {
-  const [hidden, setHidden] = useState<string[]>([]);
-  const cardDocs = docs.filter((d) => !hidden.includes(d.documentId));
+  const [pendingDelete, setPendingDelete] = useState<WorkspaceDocument | null>(null);
+  const [busy, setBusy] = useState(false);
+  const csrfToken = useCsrfToken();
+  const toast = useToast();
+  const revalidator = useRevalidator();
+
+  // Deleting removes the document from the library, and so from every workspace that holds it.
+  const confirmDelete = async () => {
+    if (!pendingDelete) return;
+    setBusy(true);
+    const response = await fetch(`/api/documents/${encodeURIComponent(pendingDelete.documentId)}`, {
+      method: "DELETE",
+      headers: { "X-CSRF-Token": csrfToken, Accept: "application/json" },
+    }).catch(() => null);
+    setBusy(false);
+    if (response?.ok) {
+      setPendingDelete(null);
+      toast.push({ type: "success", message: "Document deleted" });
+      revalidator.revalidate();
+    } else {
+      const body = (await response?.json().catch(() => null)) as { message?: string } | null;
+      toast.push({ type: "error", message: body?.message ?? "Something went wrong" });
+    }
+  };
+
   return (
     <section className="dc-wsx-mobile-only dc-wsx-grid-wrap" aria-label="Workspace files">
       <Heading as="h2" size="4" className="dc-wsx-grid-title">
         {workspaceName}
       </Heading>
-      {cardDocs.length === 0 ? (
+      {docs.length === 0 ? (
         <Text as="p" size="2" color="gray">
-          {docs.length === 0 ? "Please add files to chat" : "All files are hidden from this view. Reload to show them again."}
+          Please add files to chat
         </Text>
       ) : (
         <ul className="dc-wsx-grid" data-testid="file-grid">
-          {cardDocs.map((d) => (
+          {docs.map((d) => (
             <li key={d.documentId} className="dc-wsx-fcard" data-testid="file-card" data-name={d.documentName}>
               <button type="button" className="dc-wsx-fcard__open" onClick={() => onOpenFile(d.documentId)} title={d.documentName}>
                 <span className="dc-wsx-fcard__icon" aria-hidden="true">
@@ -49,8 +76,8 @@ export function MobileFileGrid({ workspaceName, docs, onOpenFile }: { workspaceN
                     </a>
                   </DropdownMenu.Item>
                   <DropdownMenu.Separator />
-                  <DropdownMenu.Item color="red" onSelect={() => setHidden((h) => [...h, d.documentId])}>
-                    Remove from view
+                  <DropdownMenu.Item color="red" onSelect={() => setPendingDelete(d)}>
+                    Delete
                   </DropdownMenu.Item>
                 </DropdownMenu.Content>
               </DropdownMenu.Root>
@@ -58,6 +85,14 @@ export function MobileFileGrid({ workspaceName, docs, onOpenFile }: { workspaceN
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete document"
+        message={`Are you sure you want to delete ${pendingDelete?.documentName ?? "this document"}? It leaves your library and every workspace.`}
+        busy={busy}
+        onConfirm={() => void confirmDelete()}
+        onOpenChange={(open) => (open ? undefined : setPendingDelete(null))}
+      />
     </section>
   );
 }
