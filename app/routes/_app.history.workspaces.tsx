@@ -1,4 +1,4 @@
-import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, SegmentedControl, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
@@ -17,6 +17,7 @@ import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser } from "#app/utils/session.server";
+import { HistorySwitch } from "#app/components/library/history-switch";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
 export const meta: MetaFunction = () => [{ title: "My Workspaces | DocuChat" }];
@@ -191,10 +192,7 @@ export default function MyWorkspacesPage() {
       {/* Mobile and tablet (< 1025 px) */}
       <section className="dc-ws-mobile-only" aria-label="Workspaces">
         <Flex direction="column" gap="3">
-          <SegmentedControl.Root value="workspaces" onValueChange={(v) => (v === "documents" ? navigate("/history/documents") : undefined)} aria-label="History">
-            <SegmentedControl.Item value="documents">Document History</SegmentedControl.Item>
-            <SegmentedControl.Item value="workspaces">Workspace History</SegmentedControl.Item>
-          </SegmentedControl.Root>
+          <HistorySwitch current="workspaces" />
           <Flex gap="2" align="center">
             <form role="search" onSubmit={(e) => e.preventDefault()} className="dc-ws-grow">
               {searchField("ws-search-mobile")}

@@ -119,7 +119,7 @@ describe("spec parity on the existing screens", () => {
     await context.close();
   });
 
-  it("shows toasts at the top on a phone, clear of the actions at the bottom", async () => {
+  it("shows toasts at the top on a phone, clear of the actions at the bottom, and switches between the history lists", async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.mobile, storageState });
     const page = await context.newPage();
     await gotoHydrated(page, `${server.url}/upload/files`);
@@ -129,6 +129,15 @@ describe("spec parity on the existing screens", () => {
     const box = await shown.boundingBox();
     expect(box && box.y + box.height < VIEWPORTS.mobile.height / 2).toBe(true);
     await screenshot(page, "toast-390");
+
+    // My Documents on a phone switches to Workspace History and back (000 §2).
+    await gotoHydrated(page, `${server.url}/history/documents`);
+    const history = page.getByRole("radiogroup", { name: "History" }).first();
+    await history.getByRole("radio", { name: "Workspace History" }).click();
+    await page.waitForURL(`${server.url}/history/workspaces`);
+    await page.getByRole("radiogroup", { name: "History" }).first().getByRole("radio", { name: "Document History" }).click();
+    await page.waitForURL(`${server.url}/history/documents`);
+    await screenshot(page, "my-documents-switch-390");
     await context.close();
   });
 

@@ -8,6 +8,7 @@ import type { LibraryDocument } from "./document-view";
 import { formatDateTime, formatPageCount, formatSize, SOURCE_LABELS } from "./format";
 import { StatusBadge } from "./status-badge";
 import { ReadingNotes } from "./reading-notes";
+import { HistorySwitch } from "./history-switch";
 
 const PAGE = 10;
 const SCROLL_SLACK_PX = 10;
@@ -125,7 +126,8 @@ export function DocumentCards({
 
   return (
     <div className="dc-doc-cards">
-      <Flex gap="2" align="center" mb="3">
+      <HistorySwitch current="documents" />
+      <Flex gap="2" align="center" mb="3" mt="3">
         <TextField.Root
           className="dc-grow"
           type="search"

@@ -1,0 +1,19 @@
+import { SegmentedControl } from "@radix-ui/themes";
+import { useNavigate } from "@remix-run/react";
+
+const HISTORY_PAGES = { documents: "/history/documents", workspaces: "/history/workspaces" } as const;
+
+/** The phone and tablet lists' 'Document History / Workspace History' switch (spec 000 §2). */
+export function HistorySwitch({ current }: { current: keyof typeof HISTORY_PAGES }) {
+  const navigate = useNavigate();
+  return (
+    <SegmentedControl.Root
+      value={current}
+      onValueChange={(value) => (value !== current && value in HISTORY_PAGES ? navigate(HISTORY_PAGES[value as keyof typeof HISTORY_PAGES]) : undefined)}
+      aria-label="History"
+    >
+      <SegmentedControl.Item value="documents">Document History</SegmentedControl.Item>
+      <SegmentedControl.Item value="workspaces">Workspace History</SegmentedControl.Item>
+    </SegmentedControl.Root>
+  );
+}
