@@ -74,7 +74,7 @@ export function suggestQuestionsFrom(passages: Passage[], count: number, languag
   for (const sentence of sentences) {
     if (sentence.heading) {
       const heading = sentence.text.replace(/^[\d.\s)(§-]+/u, "").trim();
-      if (/\p{L}{3}/u.test(heading)) add(heading, contentTerms(heading).reduce((sum, t) => sum + idf(t), 0), true);
+      if (isTopicLabel(sentence.text, heading)) add(heading, contentTerms(heading).reduce((sum, t) => sum + idf(t), 0), true);
       continue;
     }
     for (const phrase of nounPhrases(sentence.text.replace(/…/g, ""))) {
@@ -156,3 +156,14 @@ const COMMON_VERBS = new Set(
 );
 const QUANTIFIERS = new Set(["many", "several", "various", "few", "numerous", "multiple", "certain"]);
 const STOP_WORD_SET = new Set(Object.values(STOP_WORDS_BY_LANGUAGE).flat().map(foldDiacritics));
+
+/**
+ * A heading worth asking about: a short label with words in it. A reference
+ * list's entry ("[1] LuaJIT roadmap 2008 - http://…") looks like a line on
+ * its own but names no section.
+ */
+function isTopicLabel(line: string, heading: string): boolean {
+  if (!/\p{L}{3}/u.test(heading)) return false;
+  if (/^\s*\[\d+\]/.test(line) || /https?:\/\/|www\./i.test(line)) return false;
+  return heading.split(/\s+/).length <= 8;
+}
