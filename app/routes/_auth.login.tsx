@@ -92,6 +92,8 @@ export default function LoginPage() {
   const [forgotOpen, setForgotOpen] = useState(false);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  // What the person typed: the autofill checks run from a closure made at mount, so they read this, not stale state.
+  const typedUsername = useRef(values.username);
 
   useEffect(() => {
     if (!loginResult) return;
@@ -112,7 +114,7 @@ export default function LoginPage() {
         } catch {
           filled = false;
         }
-        if (filled || (input.value && !values.username)) {
+        if (filled || (input.value && !typedUsername.current)) {
           setAutofilled(true);
           const password = passwordRef.current?.value ?? "";
           setValues((v) => ({ username: v.username || input.value, password: v.password || password }));
@@ -144,6 +146,7 @@ export default function LoginPage() {
 
   const update = (field: FieldName) => (event: React.ChangeEvent<HTMLInputElement>) => {
     const value = event.currentTarget.value;
+    if (field === "username") typedUsername.current = value;
     setValues((v) => ({ ...v, [field]: value }));
     setTouched((t) => ({ ...t, [field]: true }));
     setServerErrors((e) => ({ ...e, [field]: undefined }));
