@@ -13,7 +13,7 @@ const bodySchema = z.object({
   ocr: z.boolean().optional(),
 });
 
-/** POST /api/documents/links {source, url, maxDepth, ocr} → { document_id }. The link rules run again on the server. */
+/** POST /api/documents/links {source, url, maxDepth, ocr} → { document_id }. The link rules run again on the server, then the link is looked up. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
@@ -21,7 +21,9 @@ export async function action({ request }: ActionFunctionArgs) {
     await validateCsrfHeader(request);
     const parsed = bodySchema.safeParse(await readJson(request));
     if (!parsed.success) return Response.json({ code: "VALIDATION", message: "Invalid URL" }, { status: 400 });
-    const { library } = await getServices();
+    const { library, linkLookup } = await getServices();
+    // Looked up at submit, so a link to nothing is answered now with the spec's message (000 §5), not as a Failed row later.
+    await linkLookup.check(parsed.data);
     const { documentId } = await library.registerLink(user.id, { ...parsed.data, url: parsed.data.url }, getRequestContext(request, { actorId: user.id }));
     return Response.json({ document_id: documentId, user_id: user.id }, { status: 201 });
   } catch (error) {

@@ -10,6 +10,7 @@ import { AccountDeletionService } from "#application/identity/account-deletion";
 import { ProfileService } from "#application/identity/profile-service";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
+import { LinkLookup } from "#application/library/link-lookup";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { AssessmentService } from "#application/workspace/assessment-service";
@@ -50,6 +51,8 @@ export async function getServices() {
     blobs: runtime.get<BlobStore>(TOKENS.BlobStore),
     library: runtime.container.get(LibraryService),
     libraryQueries: runtime.container.get(LibraryQueries),
+    /** Checks a link upload at submit (spec 000 §5 lookup messages). */
+    linkLookup: runtime.container.get(LinkLookup),
     workspaces: runtime.container.get(WorkspaceService),
     workspaceQueries: runtime.container.get(WorkspaceQueries),
     assessments: runtime.container.get(AssessmentService),

@@ -35,6 +35,8 @@ export class EgressError extends Error {
       | "HTTP_ERROR"
       | "NETWORK_ERROR",
     message: string,
+    /** For HTTP_ERROR: the status the site answered (404 tells "not found" from "failed"). */
+    readonly status?: number,
   ) {
     super(message);
     this.name = "EgressError";

@@ -52,10 +52,10 @@ export interface SafeEgressOptions {
 /** HTTP_ERROR with the status the site answered. */
 export class EgressHttpError extends EgressError {
   constructor(
-    readonly status: number,
+    override readonly status: number,
     message: string,
   ) {
-    super("HTTP_ERROR", message);
+    super("HTTP_ERROR", message, status);
   }
 }
 

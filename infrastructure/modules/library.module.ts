@@ -2,6 +2,7 @@ import { defineContextModule } from "#application/shared/context-module";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
+import { LinkLookup } from "#application/library/link-lookup";
 import { PageAllowance } from "#application/library/page-allowance";
 import { IngestionStarter } from "#application/library/library-reactors";
 import { PageRelease, UploadDeadlineStarter, uploadDeadlineActivities } from "#application/library/upload-reactions";
@@ -14,7 +15,7 @@ export const libraryModule = defineContextModule({
   name: "library",
   // The page allowance belongs to billing; its streams live here until billing has a module (docs/decisions/090).
   streamCategories: ["document", "page-allowance"],
-  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance],
+  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance, LinkLookup],
   projectors: [documentsProjector],
   reactors: [IngestionStarter, UploadDeadlineStarter, PageRelease],
   workflows: [ingestionWorkflow, uploadDeadlineWorkflow],

@@ -120,6 +120,12 @@ describe("the library journey", () => {
     expect(await generate.getAttribute("aria-disabled")).toBe("true");
     await expectAccessible(page, "/upload/fileUrl");
 
+    // A link to a document the site does not have is answered at submit with the spec's lookup message (000 §5).
+    await page.getByLabel("URL", { exact: true }).fill(`${site.url}/no-such-report.pdf`);
+    await generate.click();
+    await toast(page, "Document Not Found").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/upload/fileUrl");
+
     // The type dropdown switches screens.
     await page.getByTestId("link-type").click();
     await page.getByRole("option", { name: "YouTube" }).click();

@@ -20,12 +20,10 @@ export async function linkAction(
   const url = formData.get("url");
   const maxDepth = formData.get("maxDepth");
   try {
-    const { library } = await getServices();
-    await library.registerLink(
-      user.id,
-      { source, url: typeof url === "string" ? url : "", maxDepth: source === "website_url" ? maxDepth : undefined },
-      getRequestContext(request, { actorId: user.id }),
-    );
+    const { library, linkLookup } = await getServices();
+    const link = { source, url: typeof url === "string" ? url : "", maxDepth: source === "website_url" ? maxDepth : undefined };
+    await linkLookup.check(link);
+    await library.registerLink(user.id, link, getRequestContext(request, { actorId: user.id }));
   } catch (error) {
     if (!isDomainError(error)) throw error;
     return data<LinkActionData>({ ok: false, message: error.message, field: error.field }, { status: 400 });
