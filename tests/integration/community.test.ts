@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
 import type { WorkflowEngine } from "#application/ports/workflow";
+import type { EventStore } from "#application/ports/event-store";
 import type { RequestContext } from "#application/shared/request-context";
 import { type AnswerStreamEvent, ConversationService } from "#application/conversation/conversation-service";
 import { CommunityQueries } from "#application/community/community-queries";
@@ -157,5 +158,33 @@ describe("communities share documents without copying them", () => {
     await service().removeResource("ann", id, `DOCUMENT_${doc}`, ctx("ann"));
     expect((await queries().removalNotices("bob")).map((n) => [n.communityName, n.documentName])).toEqual([["Moderated", "spam.txt"]]);
     expect((await queries().administration("ann", id)).reports).toEqual([]);
+  });
+
+  it("withdraw a purged contributor's documents, and hand a purged owner's community to a moderator or archive it", async () => {
+    env = await createTestRuntime();
+    const doc = await uploadTextDocument(env.runtime, "bob", "bob.txt", "Bob's shared notes on rivers.");
+    const led = await community("ann", "Rivers");
+    const alone = await community("ann", "Lakes");
+    await service().join("bob", led, ctx("bob"));
+    await service().join("dan", led, ctx("dan"));
+    await share("bob", led, doc);
+    await service().changeRole("ann", led, { userId: "dan", role: "MODERATOR" }, ctx("ann"));
+    // The identity context records the purges (here appended directly: the deletion workflow has its own tests).
+    const purged = (userId: string) =>
+      env.runtime.get<EventStore>(TOKENS.EventStore).append(
+        `user-${userId}`,
+        [{ eventId: `purge-${userId}`, type: "AccountPurged", schemaVersion: 1, data: { purgedAt: new Date().toISOString() }, metadata: { correlationId: "purge", actorId: "system", subjectId: userId } }],
+        "any",
+      );
+    await purged("bob");
+    await settle(env.runtime);
+    await settle(env.runtime);
+    expect((await queries().detail("ann", led)).resources).toEqual([]);
+    expect((await queries().administration("ann", led)).members.map((m) => m.userId).sort()).toEqual(["ann", "dan"]);
+    await purged("ann");
+    await settle(env.runtime);
+    await settle(env.runtime);
+    expect((await queries().detail("dan", led)).role).toBe("OWNER");
+    expect((await queries().publicList("dan")).find((c) => c.communityId === alone)?.status).toBe("Archived");
   });
 });

@@ -37,6 +37,8 @@ export function CommunityDetailPage(props: {
   const back = (location.state as { from?: string } | null)?.from ?? props.listPath;
   const remove = useCommunityAction(() => setOpen(null));
   const leave = useCommunityAction();
+  // Held by the page: once joined, the Join button is gone but its answer still shows.
+  const join = useCommunityAction();
   const hydrated = useHydrated();
 
   return (
@@ -55,11 +57,11 @@ export function CommunityDetailPage(props: {
             {community.description.trim() || DEFAULT_COMMUNITY_DESCRIPTION}
           </Text>
           <Flex gap="2" mt="2" wrap="wrap">
-            <Badge color={community.visibility === "PRIVATE" ? "gray" : "green"}>{community.visibility === "PRIVATE" ? "Private" : "Public"}</Badge>
-            <Badge color="blue" data-testid="community-role">
+            <Badge highContrast color={community.visibility === "PRIVATE" ? "gray" : "green"}>{community.visibility === "PRIVATE" ? "Private" : "Public"}</Badge>
+            <Badge highContrast color="blue" data-testid="community-role">
               {community.role.charAt(0) + community.role.slice(1).toLowerCase()}
             </Badge>
-            {community.status !== "Active" ? <Badge color="amber">{community.status}</Badge> : null}
+            {community.status !== "Active" ? <Badge highContrast color="amber">{community.status}</Badge> : null}
             <Text size="2" color="gray">
               Created by {community.creatorName} on {formatDate(community.createdAt)}
             </Text>
@@ -68,11 +70,11 @@ export function CommunityDetailPage(props: {
         <Flex gap="2" wrap="wrap">
           {community.role === "VIEWER" ? (
             community.requested ? (
-              <Badge size="2" color="amber" data-testid="join-requested">
+              <Badge highContrast size="2" color="amber" data-testid="join-requested">
                 Join requested
               </Badge>
             ) : (
-              <JoinCommunityButton privateCommunity={community.visibility === "PRIVATE"} />
+              <JoinCommunityButton privateCommunity={community.visibility === "PRIVATE"} action={join} />
             )
           ) : (
             <>
@@ -114,7 +116,7 @@ export function CommunityDetailPage(props: {
           ) : (
             <ul className="dc-community-resources" aria-label="Documents" style={{ marginTop: 12 }}>
               {community.resources.map((r) => (
-                <li key={r.resourceId} className="dc-community-resource" aria-current={opened?.documentId === r.documentId || undefined} data-testid="resource-row">
+                <li key={r.resourceId} className="dc-community-resource" aria-current={opened?.documentId === r.documentId || undefined} data-testid="resource-row" data-document-id={r.documentId}>
                   {member ? (
                     <button type="button" className="dc-community-resource__open" onClick={() => setOpen(r.documentId)} title={r.resourceName} data-testid="open-resource">
                       <ResourceLabel name={r.resourceName} attachedAt={r.attachedAt} contributor={r.contributorName} />

@@ -6,9 +6,8 @@ import { useCommunityAction } from "./use-community-action";
 type Named = { id: string; name: string };
 
 /** 'Join Community' with its confirmation (spec 001 §2). */
-export function JoinCommunityButton({ privateCommunity }: { privateCommunity: boolean }) {
+export function JoinCommunityButton({ privateCommunity, action }: { privateCommunity: boolean; action: ReturnType<typeof useCommunityAction> }) {
   const [open, setOpen] = useState(false);
-  const action = useCommunityAction(() => setOpen(false));
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>
       <AlertDialog.Trigger>

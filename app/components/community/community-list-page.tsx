@@ -176,23 +176,23 @@ export function CommunityListPage(props: {
                       </Link>
                       <Flex gap="1" mt="1">
                         {c.visibility === "PRIVATE" ? (
-                          <Badge color="gray" size="1">
+                          <Badge highContrast color="gray" size="1">
                             Private
                           </Badge>
                         ) : null}
                         {c.role !== "VIEWER" ? (
-                          <Badge color="blue" size="1">
+                          <Badge highContrast color="blue" size="1">
                             {c.role.charAt(0) + c.role.slice(1).toLowerCase()}
                           </Badge>
                         ) : c.requested ? (
-                          <Badge color="amber" size="1">
+                          <Badge highContrast color="amber" size="1">
                             Join requested
                           </Badge>
                         ) : null}
                       </Flex>
                     </Table.RowHeaderCell>
                     <Table.Cell>
-                      <Badge color={c.status === "Active" ? "green" : "gray"}>{c.status}</Badge>
+                      <Badge highContrast color={c.status === "Active" ? "green" : "gray"}>{c.status}</Badge>
                     </Table.Cell>
                     <Table.Cell className="dc-nowrap">{formatDateTime(c.createdAt)}</Table.Cell>
                     <Table.Cell>{c.creatorName}</Table.Cell>

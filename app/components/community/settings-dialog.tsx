@@ -85,7 +85,7 @@ export function SettingsDialog(props: {
                 {m.name}
               </Text>
               {m.role === "OWNER" || m.userId === props.userId || (m.role === "MODERATOR" && !owner) ? (
-                <Badge>{ROLE_LABEL[m.role]}</Badge>
+                <Badge highContrast>{ROLE_LABEL[m.role]}</Badge>
               ) : (
                 <>
                   <Select.Root value={m.role} onValueChange={(r) => members.submit("change-role", { userId: m.userId, role: r })}>
