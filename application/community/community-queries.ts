@@ -122,10 +122,10 @@ export class CommunityQueries {
     const resourceNames = new Map((await resourcesOf(this.store, communityId)).map((r) => [r.documentId, r.name]));
     return {
       members: await Promise.all(
-        memberships.filter((m) => m.role !== null).map(async (m) => ({ userId: m.userId, name: await this.nameOf(m.userId, names), role: m.role as CommunityRole })),
+        memberships.filter((m) => m.role !== null).map(async (m) => ({ userId: m.userId, name: await this.handleOf(m.userId), role: m.role as CommunityRole })),
       ),
       joinRequests: await Promise.all(
-        memberships.filter((m) => m.requested).map(async (m) => ({ userId: m.userId, name: await this.nameOf(m.userId, names), requestedAt: m.since })),
+        memberships.filter((m) => m.requested).map(async (m) => ({ userId: m.userId, name: await this.handleOf(m.userId), requestedAt: m.since })),
       ),
       reports: await Promise.all(
         (await reportsOf(this.store, communityId)).map(async (r) => ({
@@ -157,6 +157,14 @@ export class CommunityQueries {
       role: role ?? "VIEWER",
       requested,
     };
+  }
+
+  /** Name and username, so a moderator tells two people of the same name apart. */
+  private async handleOf(userId: string): Promise<string> {
+    const user = await userById(this.store, userId);
+    if (!user) return "Deleted user";
+    const name = `${user.firstName} ${user.lastName}`.trim();
+    return name ? `${name} (@${user.username})` : user.username;
   }
 
   /** A person's display name: first and last name, else username; a purged account reads "Deleted user". */
