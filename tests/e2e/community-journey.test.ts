@@ -197,6 +197,43 @@ describe("the community journey", () => {
     await context.close();
   }, 120_000);
 
+  it("Ben adds a file, Cy reports it, Ann removes it from Settings, and Ben is told", async () => {
+    const ben = await pageOf("ben");
+    await gotoHydrated(ben.page, `${server.url}/community/publicCommunity/${ids.community}`);
+    await ben.page.getByTestId("add-files").click();
+    const add = ben.page.getByRole("dialog", { name: "Add New Files" });
+    expect(await add.getByTestId("confirm-add-files").isDisabled()).toBe(true);
+    await add.getByText("ben-notes.txt").click();
+    await add.getByTestId("confirm-add-files").click();
+    await toast(ben.page, "File added to the community.").waitFor();
+    await ben.page.locator(`[data-testid="resource-row"][data-document-id="${ids.benNotes}"]`).waitFor();
+
+    const cy = await pageOf("cy");
+    await cy.page.goto(`${server.url}/`);
+    expect((await api(cy.page, "POST", `/api/communities/${ids.community}/join`)).body.role).toBe("MEMBER");
+    await gotoHydrated(cy.page, `${server.url}/community/publicCommunity/${ids.community}`);
+    await cy.page.getByTestId("report-resource").first().click();
+    const report = cy.page.getByRole("dialog", { name: /Report/ });
+    await report.getByLabel("Reason").fill("Garden chores are off topic here.");
+    await report.getByRole("button", { name: "Report" }).click();
+    await toast(cy.page, "The moderators will look at it.").waitFor();
+    await cy.context.close();
+
+    const ann = await pageOf("ann");
+    await gotoHydrated(ann.page, `${server.url}/community/publicCommunity/${ids.community}`);
+    await ann.page.getByTestId("community-settings").click();
+    const settings = ann.page.getByRole("dialog", { name: "Settings" });
+    await settings.getByTestId("report-row").getByText("Garden chores are off topic here.", { exact: false }).waitFor();
+    await settings.getByRole("button", { name: "Remove document" }).click();
+    await toast(ann.page, "Document removed from the community.").waitFor();
+    await ann.context.close();
+
+    await gotoHydrated(ben.page, `${server.url}/community/myCommunity`);
+    await ben.page.getByTestId("removal-notices").getByText(/A moderator removed “ben-notes.txt” from Solar Energy Circle/).waitFor();
+    await screenshot(ben.page, "community-removal-notice-1440");
+    await ben.context.close();
+  }, 120_000);
+
   it("Cy, a viewer of a private community, cannot open anything, and strangers never learn it exists", async () => {
     const ann = await pageOf("ann");
     await ann.page.goto(`${server.url}/`);
