@@ -3,6 +3,9 @@ import { TOKENS } from "#application/tokens";
 import type { EventMetadata, RecordedEvent } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { Reactor } from "#application/ports/reactor";
+import { communityAggregate } from "#domain/community/community-events";
+import { isDomainError } from "#domain/shared/domain-error";
+import { readEvent } from "#domain/shared/event-schemas";
 import {
   contributionsOf,
   holdersOf,
@@ -52,14 +55,17 @@ export class ContributionAttacher implements Reactor {
   async react(event: RecordedEvent): Promise<void> {
     if (event.type === "ContributionPlanned") {
       if (!event.streamId.startsWith("community-")) return;
-      const { documentId, contributorId } = event.data as { documentId: string; contributorId: string };
+      const planned = readEvent(communityAggregate.events, event);
+      if (planned.type !== "ContributionPlanned") return;
+      const { documentId, contributorId } = planned.data;
+      // Already ACTIVE (the plan came after the activation): attach now; otherwise DocumentActivated will.
       await this.communities.attachPlanned(idAfter(event.streamId, "community-"), contributorId, documentId, reactionMetadata(event, contributorId));
       return;
     }
     if (!event.streamId.startsWith("document-")) return;
     const documentId = idAfter(event.streamId, "document-");
     for (const plan of await plannedContributionsOf(this.store, documentId)) {
-      await this.communities.attachPlanned(plan.communityId, plan.contributorId, documentId, reactionMetadata(event, plan.contributorId));
+      await this.communities.attachPlanned(plan.communityId, plan.contributorId, documentId, reactionMetadata(event, plan.contributorId), true);
     }
   }
 }
@@ -100,7 +106,9 @@ export class CommunityDeletionReactions implements Reactor {
     for (const membership of await membershipsOf(this.store, userId)) {
       if (membership.role === "OWNER") await this.communities.handleAsSystem(membership.communityId, { type: "ReplaceDeletedOwner", ownerId: userId, now }, metadata);
       // After a hand-over the former owner is a moderator and may leave; an archived community keeps its owner's place.
-      await this.communities.handleAsSystem(membership.communityId, { type: "Leave", userId, now }, metadata).catch(() => undefined);
+      await this.communities.handleAsSystem(membership.communityId, { type: "Leave", userId, now }, metadata).catch((error: unknown) => {
+        if (!isDomainError(error)) throw error;
+      });
     }
   }
 }

@@ -132,10 +132,13 @@ export class CommunityService {
     await this.settle(this.run(communityId, userId, ctx, { type: "PlanContribution", actorId: userId, documentId, ownerId: document.ownerId, now: this.clock.now() }));
   }
 
-  /** The reaction to DocumentActivated: the planned contribution becomes a resource (nothing if it already is one). */
-  async attachPlanned(communityId: string, contributorId: string, documentId: string, metadata: EventMetadata) {
+  /**
+   * A planned contribution becomes a resource (nothing if it already is one).
+   * `activated`: the library's DocumentActivated says so, whatever the read model has projected yet.
+   */
+  async attachPlanned(communityId: string, contributorId: string, documentId: string, metadata: EventMetadata, activated = false) {
     const document = await this.library.getDocument(contributorId, documentId).catch(() => null);
-    if (!document || document.status !== "ACTIVE") return;
+    if (!document || (!activated && document.status !== "ACTIVE")) return;
     const documents = [{ documentId, ownerId: document.ownerId, name: document.name }];
     await this.communities.handle(communityId, { type: "AttachResources", actorId: contributorId, documents, now: this.clock.now() }, { metadata });
   }
