@@ -6,9 +6,9 @@ export interface OwnedResource {
 }
 
 /**
- * Who may see or change a resource (ARCHITECTURE §8): its owner. A document
- * may also be read through a community (`readableDocuments` below); admins
- * come here too, not into each service (docs/decisions/051).
+ * Who may see or change a resource (ARCHITECTURE §8). Today: its owner.
+ * Community roles (a member reads a shared document) and admins come here,
+ * not into each service (docs/decisions/051).
  */
 export const accessPolicy = {
   canRead<T extends OwnedResource>(resource: T | null | undefined, userId: string): resource is T {
