@@ -67,6 +67,9 @@ describe("communities share documents without copying them", () => {
     const conversationId = workspace.session.activeConversationId!;
     const answer = await ask("cy", conversationId, "What is the reactor coolant pressure?");
     expect(answer.citations.map((c) => c.documentId)).toEqual([north]);
+    // Cy's chat about Ann's document stays Cy's: Ann cannot read it.
+    await settle(env.runtime);
+    await expect(env.runtime.container.get(ConversationService).get("ann", conversationId)).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
 
     // Ann removes the document: Cy's next question no longer reaches it.
     await service().removeResource("ann", plantsNorth, `DOCUMENT_${north}`, ctx("ann"));

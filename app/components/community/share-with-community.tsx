@@ -60,7 +60,7 @@ export function ShareWithCommunity({ value, onChange }: { value: string | null; 
           </Text>
         ) : choices.length === 0 ? (
           <Text size="1" color="gray">
-            You are not a member of any {destination} community yet. <Link to="/community/publicCommunity">Find one to join</Link>.
+            You are not a member of any {destination} community yet. <Link to="/community/publicCommunity" className="dc-text-link">Find one to join</Link>.
           </Text>
         ) : (
           <>

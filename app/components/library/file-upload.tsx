@@ -310,7 +310,11 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
           </Heading>
           <Text as="p" size="2" color="gray">
             Sharing documents with a community lets other readers study them too. Tick &lsquo;Share with community&rsquo; in the
-            advanced settings to add these files to one of your communities, or <Link to="/community/publicCommunity">explore the public communities</Link>.
+            advanced settings to add these files to one of your communities, or{" "}
+            <Link to="/community/publicCommunity" className="dc-text-link">
+              explore the public communities
+            </Link>
+            .
           </Text>
         </div>
       </aside>
