@@ -10,7 +10,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const page = Number(params.page);
     const { libraryQueries } = await getServices();
     if (!Number.isInteger(page) || page < 1) {
-      await libraryQueries.getDocument(user.id, params.id ?? ""); // a foreign id stays a 404
+      await libraryQueries.readableDocument(user.id, params.id ?? ""); // a foreign id stays a 404
       return Response.json({ code: "PAGE_NOT_FOUND", message: "Page not found" }, { status: 404 });
     }
     const blocks = await libraryQueries.layout(user.id, params.id ?? "", page);

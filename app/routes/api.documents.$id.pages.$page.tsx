@@ -14,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const { libraryQueries } = await getServices();
     const id = params.id ?? "";
     const pageNumber = Number(params.page);
-    const pages = await libraryQueries.pages(user.id, id); // checks ownership first
+    const pages = await libraryQueries.pages(user.id, id); // checks the reader may read it first (owner or community member)
     const page = Number.isInteger(pageNumber) && pageNumber >= 1 ? pages.find((p) => p.pageNumber === pageNumber) : undefined;
     if (!page) return Response.json({ code: "PAGE_NOT_FOUND", message: "Page not found", pageCount: pages.length }, { status: 404 });
     return Response.json(

@@ -1,7 +1,7 @@
 import { Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Field } from "#app/components/auth/field";
 import { CsrfInput } from "#app/components/csrf-input";
@@ -145,6 +145,12 @@ export default function OnboardingPage() {
               <Text as="p" size="2" color="gray" mt="1">
                 Have notes, papers or guides others could learn from? Once you are set up, share them with a public
                 community so every reader can chat with them too.
+              </Text>
+              <Text as="p" size="2" mt="2">
+                {/* Until the form is submitted every page leads back here, so the link opens the communities once you are set up. */}
+                <Link to="/community/publicCommunity" className="dc-text-link" data-testid="onboarding-communities-link">
+                  Explore the public communities
+                </Link>
               </Text>
             </div>
           </Flex>

@@ -16,6 +16,7 @@ import type { AllowancePolicy } from "#application/shared/allowance-policy";
 import { readableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
+import { LibraryQueries } from "#application/library/library-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { chatImageBlobKey, chatImageProblem, chatImageType, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
 import { embeddingSpace } from "#domain/workspace/workspace";
@@ -73,8 +74,14 @@ export class ConversationService {
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.Egress) private readonly egress: Egress,
     @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+    @inject(LibraryQueries) private readonly library: LibraryQueries,
   ) {
     this.conversations = new Aggregate(events, ids, conversationAggregate);
+  }
+
+  /** The access policy as retrieval asks it, at question time: which of these documents the asker may read now. */
+  private readableScope(userId: string) {
+    return async (documentIds: string[]) => (await this.library.readableDocuments(userId, documentIds)).map((d) => d.id);
   }
 
   private readonly conversations: Aggregate<ConversationCommand, ConversationEvent, ConversationState>;
@@ -220,6 +227,7 @@ export class ConversationService {
         index: this.search,
         question: selectedText ? `${selectedText} ${question}` : question,
         documentIds: workspace.documentIds,
+        readable: this.readableScope(ownerId),
         limit: PASSAGES_PER_ANSWER,
         vectors: this.denseSearch(ownerId, workspace),
         documentName: (id) => names.get(id),
@@ -234,7 +242,7 @@ export class ConversationService {
           language,
           images,
           // How rare the question's words are in the workspace: the built-in model weighs them by it.
-          termStatistics: await termStatistics({ index: this.search, question, documentIds: workspace.documentIds }),
+          termStatistics: await termStatistics({ index: this.search, question, documentIds: await this.readableScope(ownerId)(workspace.documentIds) }),
         },
         signal,
       );
@@ -284,6 +292,7 @@ export class ConversationService {
       index: this.search,
       question: topic,
       documentIds: workspace.documentIds,
+      readable: this.readableScope(ownerId),
       limit: 12,
       vectors: this.denseSearch(ownerId, workspace),
       documentName: (id) => names.get(id),

@@ -55,6 +55,22 @@ describe("retrievePassages", () => {
     expect(calls[0].limit).toBeGreaterThanOrEqual(4);
   });
 
+  it("asks the access policy at question time and scopes both searches to what it allows", async () => {
+    const { index, calls } = recordingIndex([], []);
+    const asked: string[][] = [];
+    const readable = async (ids: string[]) => {
+      asked.push(ids);
+      return ids.filter((id) => id !== "left-community");
+    };
+    await retrievePassages({ index, question: "coolant pressure", documentIds: ["own", "left-community"], readable, limit: 4, vectors: { space: "k/m", embed: async () => [1, 0] } });
+    expect(asked).toEqual([["own", "left-community"]]);
+    expect(calls.map((c) => c.scope.documentIds)).toEqual([["own"], ["own"]]);
+    // Nothing readable: the index is not asked at all.
+    const none = recordingIndex([hit(chunk("left-community", 0, "coolant pressure"))]);
+    expect(await retrievePassages({ index: none.index, question: "coolant pressure", documentIds: ["left-community"], readable: async () => [], limit: 4 })).toEqual([]);
+    expect(none.calls).toEqual([]);
+  });
+
   it("returns passages with page, text and the document's name from the lookup", async () => {
     const index = new SqliteSearchIndex(openDatabase(":memory:"));
     await index.upsert([

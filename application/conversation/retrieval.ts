@@ -11,12 +11,21 @@ import { contentTerms, isStopWord, words } from "#application/shared/text-analys
  * ids and rank only those chunks (never "search everything, filter after", which
  * would let another user's chunks take the top slots and leave the workspace
  * with nothing). An empty workspace retrieves nothing without asking the index.
+ * Who may read which document is decided here too, at question time (`readable`).
  */
 export interface RetrieveOptions {
   index: SearchIndex;
   question: string;
   /** The workspace's documents: the only ones retrieval may reach. */
   documentIds: string[];
+  /**
+   * The access policy, asked at question time (decision 120): of the
+   * workspace's documents, those the asker may read right now (own, or held
+   * by a community where their role opens resources). A document removed
+   * from a community, or a member who left, is out of scope from the next
+   * question on. The app always passes it; tests of ranking alone may not.
+   */
+  readable?: (documentIds: string[]) => Promise<string[]>;
   /** How many passages to return. */
   limit: number;
   /**
@@ -37,9 +46,11 @@ const MIN_CANDIDATES = 20;
 const UNTITLED = "Untitled document";
 
 export async function retrievePassages(options: RetrieveOptions): Promise<Passage[]> {
-  const documentIds = [...new Set(options.documentIds.filter((id) => id.length > 0))];
+  const asked = [...new Set(options.documentIds.filter((id) => id.length > 0))];
   const limit = Number.isFinite(options.limit) ? Math.max(0, Math.floor(options.limit)) : 0;
-  if (documentIds.length === 0 || limit === 0 || options.question.trim() === "") return [];
+  if (asked.length === 0 || limit === 0 || options.question.trim() === "") return [];
+  const documentIds = options.readable ? await options.readable(asked) : asked;
+  if (documentIds.length === 0) return [];
   const scope = { documentIds };
   const candidates = Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT);
 

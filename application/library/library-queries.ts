@@ -3,19 +3,29 @@ import { TOKENS } from "#application/tokens";
 import type { BlobStore, StoredBlob } from "#application/ports/blob-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ExtractedPage, LayoutBlock } from "#application/ports/text-extraction";
-import { accessPolicy } from "#application/shared/access-policy";
+import { type CommunityGrants, readableDocuments } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
-import { countDocuments, type DocumentListPage, type DocumentReadModel, listDocuments, ownedDocument } from "#projections/library/documents.queries";
+import { documentsSharedWith } from "#projections/community/communities.queries";
+import { countDocuments, type DocumentListPage, type DocumentReadModel, documentsByIds, listDocuments, ownedDocument } from "#projections/library/documents.queries";
 
 export type { DocumentListPage };
 
-/** Reads over the library's read models and stored pages; every read is scoped to its owner. */
+/**
+ * Reads over the library's read models and stored pages. Lists and changes are
+ * scoped to the owner; opening a document (its pages, layout, bytes) is open to
+ * whoever the access policy lets read it: its owner, or a member of a community
+ * that holds it (decision 120).
+ */
 @injectable()
 export class LibraryQueries {
   constructor(
     @inject(TOKENS.ReadModelStore) private readonly store: ReadModelStore,
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
-  ) {}
+  ) {
+    this.grants = { sharedWith: (userId, documentIds) => documentsSharedWith(this.store, userId, documentIds) };
+  }
+
+  private readonly grants: CommunityGrants;
 
   /** Newest first; search is case-insensitive on part of the name (spec 000 §2). */
   async listDocuments(ownerId: string, options: { search?: string; limit?: number; offset?: number } = {}): Promise<DocumentListPage> {
@@ -33,25 +43,39 @@ export class LibraryQueries {
     return document;
   }
 
+  /** A document the user may read (own, or shared by a community); anything else answers like a missing one. */
+  async readableDocument(userId: string, documentId: string): Promise<DocumentReadModel> {
+    const [document] = await this.readableDocuments(userId, [documentId]);
+    if (!document) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
+    return document;
+  }
+
+  /** Of these ids, the documents the user may read right now, in the order asked. */
+  async readableDocuments(userId: string, documentIds: readonly string[]): Promise<DocumentReadModel[]> {
+    const rows = await documentsByIds(this.store, documentIds);
+    const readable = new Map((await readableDocuments(rows, userId, this.grants)).map((d) => [d.id, d]));
+    return [...new Set(documentIds)].flatMap((id) => readable.get(id) ?? []);
+  }
+
   /** The original bytes, for download and the viewer. */
-  async openSource(ownerId: string, documentId: string): Promise<{ document: DocumentReadModel; blob: StoredBlob }> {
-    const document = await this.getDocument(ownerId, documentId);
-    const blob = await this.blobs.get(`documents/${ownerId}/${documentId}/source`);
+  async openSource(userId: string, documentId: string): Promise<{ document: DocumentReadModel; blob: StoredBlob }> {
+    const document = await this.readableDocument(userId, documentId);
+    const blob = await this.blobs.get(`documents/${document.ownerId}/${documentId}/source`);
     if (!blob) throw new DomainError("DOCUMENT_FILE_MISSING", "Download URL not available.");
     return { document, blob };
   }
 
   /** Layout blocks of one page (1-based), for highlights. */
-  async layout(ownerId: string, documentId: string, pageNumber: number): Promise<LayoutBlock[]> {
-    const pages = await this.pages(ownerId, documentId);
+  async layout(userId: string, documentId: string, pageNumber: number): Promise<LayoutBlock[]> {
+    const pages = await this.pages(userId, documentId);
     const page = pages.find((p) => p.pageNumber === pageNumber);
     if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
     return page.blocks;
   }
 
-  async pages(ownerId: string, documentId: string): Promise<ExtractedPage[]> {
-    await this.getDocument(ownerId, documentId);
-    const stored = await this.blobs.get(`documents/${ownerId}/${documentId}/pages.json`);
+  async pages(userId: string, documentId: string): Promise<ExtractedPage[]> {
+    const document = await this.readableDocument(userId, documentId);
+    const stored = await this.blobs.get(`documents/${document.ownerId}/${documentId}/pages.json`);
     if (!stored) return [];
     const parts: Buffer[] = [];
     for await (const part of stored.body) parts.push(part as Buffer);

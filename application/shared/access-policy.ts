@@ -33,3 +33,28 @@ export function changeableBy<T extends OwnedResource>(resource: T | null | undef
   if (!resource || !accessPolicy.canChange(resource, userId)) throw notFound();
   return resource;
 }
+
+/**
+ * Which documents communities share with a user (issue 17): of the ids asked,
+ * those held right now by a community in which the user's role opens
+ * resources (MEMBER, MODERATOR, OWNER; never VIEWER). The community context
+ * answers it from its read side; it is asked at the moment of each read.
+ */
+export interface CommunityGrants {
+  sharedWith(userId: string, documentIds: readonly string[]): Promise<ReadonlySet<string>>;
+}
+
+/**
+ * The documents the user may read: their own, and those a community shares
+ * with them (decision 120). Changing a document stays the owner's alone.
+ */
+export async function readableDocuments<T extends OwnedResource & { id: string }>(
+  documents: readonly T[],
+  userId: string,
+  grants: CommunityGrants,
+): Promise<T[]> {
+  const owns = (document: T): boolean => accessPolicy.canRead(document, userId);
+  const foreign = documents.filter((d) => !owns(d)).map((d) => d.id);
+  const shared = foreign.length > 0 ? await grants.sharedWith(userId, foreign) : new Set<string>();
+  return documents.filter((d) => owns(d) || shared.has(d.id));
+}

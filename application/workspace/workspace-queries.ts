@@ -2,7 +2,6 @@ import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { LibraryQueries } from "#application/library/library-queries";
-import { accessPolicy } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import { type ConversationReadModel, conversationsOfWorkspace } from "#projections/conversation/conversations.queries";
 import type { DocumentReadModel } from "#projections/library/documents.queries";
@@ -59,9 +58,8 @@ export class WorkspaceQueries {
   async get(ownerId: string, workspaceId: string): Promise<WorkspaceDetail> {
     const ws = await ownedWorkspace(this.store, ownerId, workspaceId);
     if (!ws) throw new DomainError("WORKSPACE_NOT_EXIST", "Workspace does not exist");
-    const documents = (
-      await Promise.all(ws.documentIds.map((id) => this.library.getDocument(ownerId, id).catch(() => null)))
-    ).filter((d): d is DocumentReadModel => d !== null);
+    // A community's document shows only while the owner may still read it (decision 120).
+    const documents = await this.library.readableDocuments(ownerId, ws.documentIds);
     const conversations = await conversationsOfWorkspace(this.store, ownerId, workspaceId);
     return {
       ...ws,

@@ -210,7 +210,8 @@ export class WorkspaceService {
   private async attachResults(ownerId: string, documentIds: string[]): Promise<AttachResult[]> {
     return Promise.all(
       documentIds.map(async (documentId): Promise<AttachResult> => {
-        const document = await this.library.getDocument(ownerId, documentId).catch(() => null);
+        // Own documents, and documents a community shares with the owner (not copied: read through the access policy).
+        const document = await this.library.readableDocument(ownerId, documentId).catch(() => null);
         if (!document) return { documentId, status: "ATTACH_FAILED", reason: "Document Not Found" };
         if (document.status !== "ACTIVE") {
           const reason = document.status === "FAILED" ? `${document.name} failed to upload` : `${document.name} is in progress`;

@@ -8,3 +8,8 @@ export type { ConnectedAppReadModel, UserReadModel } from "./users.projector";
 export function userById(store: ReadModelStore, userId: string): Promise<UserReadModel | null> {
   return store.collection<UserReadModel>(USERS).get(userId);
 }
+
+/** The account with this username (any case), or null. */
+export function userByUsername(store: ReadModelStore, username: string): Promise<UserReadModel | null> {
+  return store.collection<UserReadModel>(USERS).findOne({ usernameLower: username.trim().toLowerCase() });
+}

@@ -27,3 +27,10 @@ export async function ownedDocument(store: ReadModelStore, ownerId: string, docu
   const document = await documents(store).get(documentId);
   return document && document.ownerId === ownerId ? document : null;
 }
+
+/** Rows by id, whoever owns them: only for the access policy, which then keeps what the reader may read. */
+export async function documentsByIds(store: ReadModelStore, documentIds: readonly string[]): Promise<DocumentReadModel[]> {
+  const ids = [...new Set(documentIds)];
+  if (ids.length === 0) return [];
+  return documents(store).find({ id: { $in: ids } });
+}

@@ -91,7 +91,7 @@ describe("the library journey", () => {
     await preview.getByRole("button", { name: "Close preview" }).click();
 
     await page.getByTestId("advanced-settings-toggle").click();
-    await page.getByText("Communities arrive in a later release", { exact: true }).waitFor();
+    await page.getByText("Share with community", { exact: true }).waitFor();
     await expectAccessible(page, "/upload/files with files and settings");
     await screenshot(page, "upload-files-1440");
 

@@ -1,12 +1,13 @@
-import { Checkbox, Flex, RadioGroup, Select, Switch, Text } from "@radix-ui/themes";
+import { Flex, Select, Switch, Text } from "@radix-ui/themes";
 import { Collapsible } from "radix-ui";
 import { useId, useState } from "react";
 import { ChevronRightIcon, SettingsIcon } from "#app/components/icons";
+import { ShareWithCommunity } from "#app/components/community/share-with-community";
 
-export type AdvancedSettingsValue = { ocr: boolean; ragType: "" | "baseline" | "summary" };
+/** `shareWith`: the community each uploaded document joins once it is ACTIVE (null: not shared). */
+export type AdvancedSettingsValue = { ocr: boolean; ragType: "" | "baseline" | "summary"; shareWith?: string | null };
 
 export const BUILT_IN_EMBEDDING = "DocuChat built-in (semantic + keyword search, offline)";
-export const COMMUNITIES_LATER = "Communities arrive in a later release";
 
 /** Spec 000 §3 Advanced settings: OCR, RAG type, embedding keyset and model, share with community. */
 export function AdvancedSettings({ value, onChange }: { value: AdvancedSettingsValue; onChange: (value: AdvancedSettingsValue) => void }) {
@@ -72,23 +73,7 @@ export function AdvancedSettings({ value, onChange }: { value: AdvancedSettingsV
             </Text>
           </Flex>
 
-          <Flex direction="column" gap="2" className="dc-advanced__share" aria-describedby={`${id}-share-note`}>
-            <Text as="label" size="2" weight="medium">
-              <Flex gap="2" align="center">
-                <Checkbox disabled aria-describedby={`${id}-share-note`} />
-                Share with community
-              </Flex>
-            </Text>
-            <RadioGroup.Root disabled defaultValue="private" aria-label="Share destination" size="1">
-              <Flex gap="4">
-                <RadioGroup.Item value="private">Private</RadioGroup.Item>
-                <RadioGroup.Item value="public">Public</RadioGroup.Item>
-              </Flex>
-            </RadioGroup.Root>
-            <Text id={`${id}-share-note`} size="1" color="gray">
-              {COMMUNITIES_LATER}
-            </Text>
-          </Flex>
+          <ShareWithCommunity value={value.shareWith ?? null} onChange={(shareWith) => onChange({ ...value, shareWith })} />
         </Flex>
       </Collapsible.Content>
     </Collapsible.Root>

@@ -1,5 +1,5 @@
 import { Badge, Button, Dialog, Flex, Heading, IconButton, Progress, Text, Tooltip } from "@radix-ui/themes";
-import { useNavigate } from "@remix-run/react";
+import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from "react";
 import { CloseIcon, DownloadIcon, EyeIcon, FileIcon, UploadIcon } from "#app/components/icons";
 import { useToast } from "#app/components/toast";
@@ -8,7 +8,7 @@ import { pageAllowanceError } from "#domain/billing/page-allowance";
 import { AdvancedSettings, type AdvancedSettingsValue } from "./advanced-settings";
 import { formatSize } from "./format";
 import { FilePreview } from "./file-preview";
-import { estimatePages, mediaTypeOf, uploadContentType, uploadEach } from "./upload-client";
+import { estimatePages, mediaTypeOf, postJson, uploadContentType, uploadEach } from "./upload-client";
 import { useCsrfToken } from "#app/components/use-csrf";
 
 /** Spec 000 §3 Local selected file. */
@@ -138,6 +138,10 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
       progress: (item, progress, error) => patch(item.fileId, { progress, error }),
       done: (item) => remove(item.fileId),
       failed: (name, message) => toast.push({ type: "error", message: `${name}: ${message}` }),
+      uploaded: async (_item, documentId) => {
+        const communityId = settings.shareWith;
+        if (communityId) await postJson(`/api/communities/${encodeURIComponent(communityId)}/contributions`, { document_id: documentId }, csrfToken);
+      },
     });
     setUploading(false);
     if (failed === 0) {
@@ -305,8 +309,12 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
             Contribute to the library
           </Heading>
           <Text as="p" size="2" color="gray">
-            Sharing documents with a community lets other readers study them too. Communities arrive in a later release; for now
-            every upload stays private to you.
+            Sharing documents with a community lets other readers study them too. Tick &lsquo;Share with community&rsquo; in the
+            advanced settings to add these files to one of your communities, or{" "}
+            <Link to="/community/publicCommunity" className="dc-text-link">
+              explore the public communities
+            </Link>
+            .
           </Text>
         </div>
       </aside>

@@ -61,6 +61,8 @@ export async function uploadEach<T>(
     progress: (item: T, progress: number | null, error: string | null) => void;
     done: (item: T) => void;
     failed: (name: string, message: string) => void;
+    /** After the bytes arrived (the share-with-community setting hands the new document to its community here). */
+    uploaded?: (item: T, documentId: string) => Promise<void>;
   },
 ): Promise<number> {
   let failed = 0;
@@ -70,6 +72,9 @@ export async function uploadEach<T>(
     try {
       const registered = await registerUpload(described.payload, csrfToken);
       await putWithProgress(registered, described.body, described.contentType, (fraction) => handlers.progress(item, fraction, null));
+      await handlers.uploaded?.(item, registered.document_id).catch((error: unknown) =>
+        handlers.failed(described.name, `uploaded, but not shared: ${error instanceof Error ? error.message : "Something went wrong"}`),
+      );
       handlers.done(item);
     } catch (error) {
       failed++;

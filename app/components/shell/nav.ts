@@ -41,8 +41,8 @@ export const NAV_ITEMS: NavItem[] = [
     label: "Community",
     icon: CommunityIcon,
     children: [
-      { id: "community-public", label: "Public", icon: GlobeIcon },
-      { id: "community-personal", label: "Personal", icon: LockIcon },
+      { id: "community-public", label: "Public", icon: GlobeIcon, to: "/community/publicCommunity" },
+      { id: "community-personal", label: "Personal", icon: LockIcon, to: "/community/myCommunity" },
     ],
   },
   { id: "admin", label: "Admin Dashboard", icon: ShieldIcon, adminOnly: true },

@@ -1,0 +1,185 @@
+import { AlertDialog, Button, Checkbox, Dialog, Flex, Select, Text, TextArea } from "@radix-ui/themes";
+import { useState } from "react";
+import { FilePlusIcon, WorkspaceIcon } from "#app/components/icons";
+import { useCommunityAction } from "./use-community-action";
+
+type Named = { id: string; name: string };
+
+/** 'Join Community' with its confirmation (spec 001 §2). */
+export function JoinCommunityButton({ privateCommunity, action }: { privateCommunity: boolean; action: ReturnType<typeof useCommunityAction> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <AlertDialog.Root open={open} onOpenChange={setOpen}>
+      <AlertDialog.Trigger>
+        <Button data-testid="join-community">Join Community</Button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Content maxWidth="440px">
+        <AlertDialog.Title>Join Community</AlertDialog.Title>
+        <AlertDialog.Description size="2">
+          Are you sure you want to join this community?
+          {privateCommunity ? " A moderator approves requests to join a private community." : ""}
+        </AlertDialog.Description>
+        <Flex gap="3" mt="4" justify="end">
+          <AlertDialog.Cancel>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </AlertDialog.Cancel>
+          <Button onClick={() => action.submit("join")} loading={action.busy} data-testid="confirm-join">
+            Join
+          </Button>
+        </Flex>
+      </AlertDialog.Content>
+    </AlertDialog.Root>
+  );
+}
+
+/** 'Add Files' → 'Add New Files': the member's own ready documents; Add disabled with nothing chosen (spec 001 §5). */
+export function AddFilesDialog({ documents }: { documents: Named[] }) {
+  const [open, setOpen] = useState(false);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const action = useCommunityAction(() => {
+    setOpen(false);
+    setChosen(new Set());
+  });
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger>
+        <Button variant="soft" data-testid="add-files">
+          <FilePlusIcon size={16} /> Add Files
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Content maxWidth="520px">
+        <Dialog.Title>Add New Files</Dialog.Title>
+        <Dialog.Description size="2" color="gray">
+          Choose documents of yours to share with this community. They stay yours; members can read them and use them in their workspaces.
+        </Dialog.Description>
+        <div className="dc-community-pick" role="group" aria-label="Your documents">
+          {documents.length === 0 ? (
+            <Text size="2" color="gray" mt="3">
+              You have no ready documents to add. Upload one first.
+            </Text>
+          ) : (
+            documents.map((d) => (
+              <Text as="label" size="2" key={d.id}>
+                <Flex gap="2" align="center" mt="2">
+                  <Checkbox
+                    checked={chosen.has(d.id)}
+                    onCheckedChange={(v) =>
+                      setChosen((s) => {
+                        const next = new Set(s);
+                        if (v === true) next.add(d.id);
+                        else next.delete(d.id);
+                        return next;
+                      })
+                    }
+                  />
+                  <span className="dc-ellipsis">{d.name}</span>
+                </Flex>
+              </Text>
+            ))
+          )}
+        </div>
+        <Flex gap="3" mt="4" justify="end">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button disabled={chosen.size === 0} loading={action.busy} onClick={() => action.submit("attach", { documentId: [...chosen] })} data-testid="confirm-add-files">
+            Add
+          </Button>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+/** A member adds a community's document to one of their workspaces: not a copy, a reference the access policy checks. */
+export function AddToWorkspaceDialog({ documentId, documentName, workspaces }: { documentId: string; documentName: string; workspaces: Named[] }) {
+  const [open, setOpen] = useState(false);
+  const [workspaceId, setWorkspaceId] = useState("");
+  const action = useCommunityAction(() => setOpen(false));
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger>
+        <Button size="1" variant="soft" data-testid="add-to-workspace">
+          <WorkspaceIcon size={14} /> Add to workspace
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Content maxWidth="440px">
+        <Dialog.Title>Add to workspace</Dialog.Title>
+        <Dialog.Description size="2" color="gray">
+          Chat with “{documentName}” in one of your workspaces. Your chats stay private to you.
+        </Dialog.Description>
+        {workspaces.length === 0 ? (
+          <Text as="p" size="2" mt="3">
+            You have no workspace yet. Create one from My Workspaces first.
+          </Text>
+        ) : (
+          <Flex direction="column" gap="1" mt="3">
+            <Text size="2" weight="medium" id="pick-workspace">
+              Workspace
+            </Text>
+            <Select.Root value={workspaceId} onValueChange={setWorkspaceId}>
+              <Select.Trigger aria-labelledby="pick-workspace" placeholder="Choose a workspace" data-testid="workspace-select" />
+              <Select.Content position="popper">
+                {workspaces.map((w) => (
+                  <Select.Item key={w.id} value={w.id}>
+                    {w.name}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </Flex>
+        )}
+        <Flex gap="3" mt="4" justify="end">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button disabled={!workspaceId} loading={action.busy} onClick={() => action.submit("add-to-workspace", { workspaceId, documentId })} data-testid="confirm-add-to-workspace">
+            Add
+          </Button>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+/** Report a resource to the moderators. */
+export function ReportDialog({ resourceId, documentName }: { resourceId: string; documentName: string }) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const action = useCommunityAction(() => {
+    setOpen(false);
+    setReason("");
+  });
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger>
+        <Button size="1" variant="ghost" color="gray" data-testid="report-resource">
+          Report
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Content maxWidth="440px">
+        <Dialog.Title>Report “{documentName}”</Dialog.Title>
+        <Dialog.Description size="2" color="gray">
+          Tell the moderators what is wrong with this document.
+        </Dialog.Description>
+        <TextArea mt="3" aria-label="Reason" value={reason} maxLength={500} onChange={(e) => setReason(e.currentTarget.value)} />
+        <Flex gap="3" mt="4" justify="end">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </Dialog.Close>
+          <Button color="red" disabled={!reason.trim()} loading={action.busy} onClick={() => action.submit("report", { resourceId, reason })}>
+            Report
+          </Button>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
