@@ -1,12 +1,14 @@
 import { redirect } from "@remix-run/node";
-import type { CurrentUser } from "#application/identity/identity-queries";
+import type { CurrentUser as AccountUser } from "#application/identity/identity-queries";
 import { ACCOUNT_PENDING_DELETE_MESSAGE, type LoginMethod } from "#domain/identity/user";
 import { getCookies } from "./cookies.server";
-import { getRequestContext } from "./request-context.server";
+import { impersonationToken } from "./impersonation.server";
+import { getRequestContext, rememberImpersonation } from "./request-context.server";
 import { getServices } from "./services.server";
 import { redirectWithToast, type Toast, toastHeader } from "./toast.server";
 
-export type { CurrentUser };
+/** The signed-in user; while an admin impersonates, the user acted as, with the impersonation (decision 101). */
+export type CurrentUser = AccountUser & { impersonation: { id: string; adminId: string; deadline: string } | null };
 
 async function sessionToken(request: Request): Promise<string | null> {
   const { session } = await getCookies();
@@ -23,10 +25,23 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
     pending = (async () => {
       const token = await sessionToken(request);
       if (!token) return null;
-      const { identity, identityQueries } = await getServices();
+      const { identity, identityQueries, administration, impersonations } = await getServices();
       const session = await identity.resolveSession(token);
       if (!session) return null;
-      return identityQueries.currentUser(session.userId, session.impersonatorId);
+      const own = await identityQueries.currentUser(session.userId, null);
+      if (!own) return null;
+      // The admin role is the administration's (events, decision 100), not a list in the configuration.
+      if (!(await administration.isAdmin(own.id))) return { ...own, impersonation: null };
+      const admin: CurrentUser = { ...own, role: "admin", impersonation: null };
+      const impersonationCookie = await impersonationToken(request);
+      if (!impersonationCookie) return admin;
+      // The server's own deadline check, on every request: past it the impersonation ends here and the admin is themself again.
+      const resolved = await impersonations.resolve(impersonationCookie, own.id);
+      if (resolved.state !== "active") return admin;
+      const user = await identityQueries.currentUser(resolved.session.userId, own.id);
+      if (!user) return admin;
+      rememberImpersonation(request, { userId: user.id, impersonatorId: own.id, impersonationId: resolved.session.impersonationId });
+      return { ...user, role: "impersonate", impersonation: { id: resolved.session.impersonationId, adminId: own.id, deadline: resolved.session.deadline } };
     })();
     resolved.set(request, pending);
   }
