@@ -41,11 +41,32 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
       const user = await identityQueries.currentUser(resolved.session.userId, own.id);
       if (!user) return admin;
       rememberImpersonation(request, { userId: user.id, impersonatorId: own.id, impersonationId: resolved.session.impersonationId });
+      await refuseChangesWhileImpersonating(request);
       return { ...user, role: "impersonate", impersonation: { id: resolved.session.impersonationId, adminId: own.id, deadline: resolved.session.deadline } };
     })();
     resolved.set(request, pending);
   }
   return pending;
+}
+
+/** Requests that change nothing, or end the impersonation: the only non-GET requests an impersonating admin makes. */
+const READ_ONLY_POSTS = new Set(["/admin/exit", "/documents/download-zip"]);
+export const IMPERSONATION_READ_ONLY_MESSAGE = "An admin acting as this user cannot change anything.";
+
+/**
+ * Impersonation is read-only on the server (ARCHITECTURE §8): every request
+ * that could change something is refused before its action runs, whatever
+ * the route (the aggregate's guard refuses the command too). APIs answer 403
+ * with the code; pages go back with the message.
+ */
+async function refuseChangesWhileImpersonating(request: Request): Promise<void> {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const { pathname } = new URL(request.url);
+  if (READ_ONLY_POSTS.has(pathname)) return;
+  if (pathname.startsWith("/api/")) {
+    throw Response.json({ code: "IMPERSONATION_READ_ONLY", message: IMPERSONATION_READ_ONLY_MESSAGE }, { status: 403 });
+  }
+  throw await redirectWithToast(safeRedirect(pathname), { type: "error", message: IMPERSONATION_READ_ONLY_MESSAGE });
 }
 
 /** Only same-site paths: an attacker's `redirectTo=//evil.example` must not leave the app. */
