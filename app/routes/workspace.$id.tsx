@@ -24,6 +24,7 @@ import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
@@ -46,6 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   if (ws.status === "CREATING") throw redirect(`/workspace/${ws.id}/launch`);
   if (ws.status === "FAILED") throw await redirectWithToast("/history/workspaces", { type: "error", message: "Failed to launch workspace" });
+  await recordViewWhileImpersonating(request, user, "workspace", ws.id, ws.name);
   const [{ workspaces }, { documents }, models] = await Promise.all([
     workspaceQueries.list(user.id, { limit: 200 }),
     libraryQueries.listDocuments(user.id, { limit: 500 }),
