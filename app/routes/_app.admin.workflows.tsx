@@ -78,7 +78,7 @@ export default function WorkflowRunsPage() {
                   </Table.RowHeaderCell>
                   <Table.Cell>{run.type}</Table.Cell>
                   <Table.Cell>
-                    <Badge color={STATUS_COLOR[run.status]}>{run.status}</Badge>
+                    <Badge highContrast color={STATUS_COLOR[run.status]}>{run.status}</Badge>
                     {run.status === "failed" ? (
                       <Form method="post" className="dc-admin__force">
                         <CsrfInput />

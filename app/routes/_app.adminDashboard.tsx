@@ -109,8 +109,8 @@ export default function AdminDashboardPage() {
                     {user.auth_id} · {user.email_id}
                   </Text>
                   <Flex gap="1" mt="1">
-                    {user.isAdmin ? <Badge color="indigo">Admin</Badge> : null}
-                    {user.status === "PENDING_DELETE" ? <Badge color="red">Pending deletion</Badge> : null}
+                    {user.isAdmin ? <Badge highContrast color="indigo">Admin</Badge> : null}
+                    {user.status === "PENDING_DELETE" ? <Badge highContrast color="red">Pending deletion</Badge> : null}
                   </Flex>
                 </div>
                 {!user.isAdmin && user.status === "ACTIVE" ? (

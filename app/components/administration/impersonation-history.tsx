@@ -48,7 +48,7 @@ export function ImpersonationHistoryTable({ rows, adminId, q }: { rows: HistoryR
             <Table.Row key={row.id}>
               <Table.RowHeaderCell>{row.userName}</Table.RowHeaderCell>
               <Table.Cell>
-                <Badge color={row.status === "ACTIVE" ? "green" : "gray"}>{statusLabel(row)}</Badge>
+                <Badge highContrast color={row.status === "ACTIVE" ? "green" : "gray"}>{statusLabel(row)}</Badge>
                 {row.status === "ACTIVE" && row.adminId !== adminId ? (
                   <Form method="post" className="dc-admin__force">
                     <CsrfInput />
