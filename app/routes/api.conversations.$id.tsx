@@ -12,7 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const { conversations } = await getServices();
     const opened = await conversations.get(user.id, params.id ?? "");
-    await recordViewWhileImpersonating(request, user, "conversation", opened.conversation.id, opened.conversation.title);
+    await recordViewWhileImpersonating(request, user, "conversation", opened.conversation.id, opened.conversation.title || "New Chat");
     return Response.json(opened, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     return apiErrorResponse(error);

@@ -18,7 +18,7 @@ const CHANNEL = "docuchat-admin-session";
  * the impersonation and the admin is themself again. A tab that finds another
  * tab already holding the admin session shows 'Admin Session Warning'.
  */
-export function ImpersonationBar({ deadline, serverNow, userName }: { deadline: string; serverNow: number; userName: string }) {
+export function ImpersonationBar({ deadline, serverNow, userName, floating = false }: { deadline: string; serverNow: number; userName: string; floating?: boolean }) {
   const end = Date.parse(deadline);
   const [now, setNow] = useState(serverNow);
   const [otherTab, setOtherTab] = useState(false);
@@ -58,9 +58,17 @@ export function ImpersonationBar({ deadline, serverNow, userName }: { deadline: 
   };
 
   return (
-    <div className="dc-admin-bar" role="status" data-testid="admin-bar">
+    <div className={`dc-admin-bar${floating ? " dc-admin-bar--floating" : ""}`} role="status" data-testid="admin-bar">
       <Text size="2">
-        Admin mode: viewing <strong>{userName}</strong>, read-only.
+        {floating ? (
+          <>
+            Admin mode: <strong>{userName}</strong>
+          </>
+        ) : (
+          <>
+            Admin mode: viewing <strong>{userName}</strong>, read-only.
+          </>
+        )}
       </Text>
       <Form method="post" action="/admin/exit">
         <CsrfInput />
