@@ -103,7 +103,8 @@ describe("admin impersonation", () => {
     await page.goto(`${server.url}/profile/my-account`);
     expect(new URL(page.url()).pathname).toBe("/");
 
-    // A second tab with the admin session gets the warning.
+    // A second tab with the admin session gets the warning (once this tab listens for others).
+    await page.locator('[data-testid="admin-bar"][data-listening="true"]').waitFor();
     const second = await context.newPage();
     await second.goto(server.url);
     await second.getByTestId("admin-session-warning").waitFor();

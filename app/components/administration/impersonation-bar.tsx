@@ -22,6 +22,7 @@ export function ImpersonationBar({ deadline, serverNow, userName, floating = fal
   const end = Date.parse(deadline);
   const [now, setNow] = useState(serverNow);
   const [otherTab, setOtherTab] = useState(false);
+  const [listening, setListening] = useState(false);
   const navigation = useNavigation();
   const reloaded = useRef(false);
 
@@ -49,6 +50,7 @@ export function ImpersonationBar({ deadline, serverNow, userName, floating = fal
       if (message.data?.type === "here") setOtherTab(true);
     };
     channel.postMessage({ type: "hello" });
+    setListening(true);
     return () => channel.close();
   }, []);
 
@@ -58,7 +60,7 @@ export function ImpersonationBar({ deadline, serverNow, userName, floating = fal
   };
 
   return (
-    <div className={`dc-admin-bar${floating ? " dc-admin-bar--floating" : ""}`} role="status" data-testid="admin-bar">
+    <div className={`dc-admin-bar${floating ? " dc-admin-bar--floating" : ""}`} role="status" data-testid="admin-bar" data-listening={listening || undefined}>
       <Text size="2">
         {floating ? (
           <>
