@@ -203,5 +203,7 @@ describe("impersonation", () => {
     expect(accountHistory.rows.map((r) => r.type)).toEqual(expect.arrayContaining(["UserRegistered", "impersonation: ImpersonationStarted", "AccountPurged"]));
     const [row] = await queries.history();
     expect(row).toMatchObject({ userName: "(erased)", reason: "(erased)", views: [{ title: "(erased)" }] });
+    // A deleted (purged) account cannot be impersonated.
+    expect(await refusal(impersonations.start(root, { userId: ada, reason: REASON }, ctx(root)))).toBe("USER_NOT_FOUND");
   });
 });
