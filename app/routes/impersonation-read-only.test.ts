@@ -128,13 +128,15 @@ describe("while an admin impersonates a user", () => {
     });
   }
 
-  it("profile routes redirect to / (spec 001 §2)", async () => {
-    const profile = await import("./_app.profile");
-    const answer = await profile.loader({ request: new Request("http://localhost/profile/my-account", { headers: { Cookie: cookie } }), params: {}, context: {} }).then(
-      (value) => value,
-      (thrown: unknown) => thrown,
-    );
-    expect(answer).toBeInstanceOf(Response);
-    expect((answer as Response).headers.get("Location")).toBe("/");
+  it("profile routes and the delete-account page redirect to / (spec 001 §2)", async () => {
+    for (const [file, path] of [["./_app.profile", "/profile/my-account"], ["./_app.delete-account", "/delete-account"]]) {
+      const route = (await import(/* @vite-ignore */ file)) as { loader: (args: unknown) => Promise<unknown> };
+      const answer = await route.loader({ request: new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }), params: {}, context: {} }).then(
+        (value) => value,
+        (thrown: unknown) => thrown,
+      );
+      expect(answer, path).toBeInstanceOf(Response);
+      expect((answer as Response).headers.get("Location"), path).toBe("/");
+    }
   });
 });

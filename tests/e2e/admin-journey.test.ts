@@ -83,6 +83,9 @@ describe("admin impersonation", () => {
     // Settings and Logout are disabled and dimmed.
     expect(await page.getByTestId("logout-button").first().getAttribute("aria-disabled")).toBe("true");
     await screenshot(page, "admin-impersonating-dashboard-1440");
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, "admin-impersonating-dashboard-390");
+    await page.setViewportSize(VIEWPORTS.desktop);
 
     // The user's workspace, read-only: send disabled, and a write by HTTP refused on the server.
     await page.goto(`${server.url}/workspace/${workspaceId}`);
