@@ -197,6 +197,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     describe: (id) => started().describe(id),
     list: (listOptions) => started().list(listOptions),
     waitForCompletion: (id, timeoutMs) => started().waitForCompletion(id, timeoutMs),
+    retry: (id) => started().retry?.(id) ?? Promise.resolve(false),
   };
   constant(TOKENS.WorkflowEngine, workflowsDelegate);
 

@@ -2,8 +2,8 @@ import { Button, Callout, Card, Flex, Heading, Table, Text, TextField } from "@r
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
-import { getServices } from "#app/utils/services.server";
-import { requireUser } from "#app/utils/session.server";
+import { requireAdmin } from "#app/components/administration/admin.server";
+import { auditFor } from "#app/components/administration/audit.server";
 
 export const meta: MetaFunction = () => [{ title: "Account audit | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "Admin", page: "Account audit" } };
@@ -13,26 +13,23 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Admin", page: 
  * time, event, actor, details without secrets. Anyone else gets 404.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  if (user.role !== "admin") throw new Response("Not Found", { status: 404 });
-  const query = (new URL(request.url).searchParams.get("username") ?? "").trim().slice(0, 64);
-  if (!query) return { query, history: null, notFound: false };
-  const { accountAudit } = await getServices();
-  const userId = await accountAudit.findAccount(query);
-  if (!userId) return { query, history: null, notFound: true };
-  return { query, history: await accountAudit.history(userId, query), notFound: false };
+  await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const { query, kind, history } = await auditFor(params);
+  const exportQuery = kind === "impersonation" ? `impersonation=${encodeURIComponent(query)}` : `username=${encodeURIComponent(query)}`;
+  return { query: kind === "account" ? query : "", searched: query, history, exportQuery, notFound: Boolean(query) && !history };
 }
 
 export default function AccountAuditPage() {
-  const { query, history, notFound } = useLoaderData<typeof loader>();
+  const { query, searched, history, exportQuery, notFound } = useLoaderData<typeof loader>();
   return (
     <div className="dc-audit">
       <Heading as="h1" size="6" mb="1">
         Account audit
       </Heading>
       <Text as="p" color="gray" size="2" mb="4">
-        Replays one account&apos;s history from the event log, in order. Works for deleted accounts too: their personal
-        data reads as erased.
+        Replays one account&apos;s history (or one impersonation, from the Impersonation History) from the event log, in
+        order. Works for deleted accounts too: their personal data reads as erased.
       </Text>
       <Form method="get" className="dc-audit__search" role="search">
         <Flex gap="2" align="end" wrap="wrap">
@@ -49,14 +46,24 @@ export default function AccountAuditPage() {
       </Form>
       {notFound ? (
         <Callout.Root color="amber" mt="4">
-          <Callout.Text>No account found for “{query}”.</Callout.Text>
+          <Callout.Text>Nothing found for “{searched}”.</Callout.Text>
         </Callout.Root>
       ) : null}
       {history ? (
         <Card mt="4">
-          <Text as="p" size="2" mb="3">
-            Account <code>{history.userId}</code>: {history.rows.length} events
-          </Text>
+          <Flex justify="between" align="center" wrap="wrap" gap="2" mb="3">
+            <Text as="p" size="2">
+              {history.subject}: {history.rows.length} events
+            </Text>
+            <Flex gap="3">
+              <a href={`/admin/audit/export?${exportQuery}&format=csv`} download data-testid="audit-csv">
+                Export CSV
+              </a>
+              <a href={`/admin/audit/export?${exportQuery}&format=json`} download data-testid="audit-json">
+                Export JSON
+              </a>
+            </Flex>
+          </Flex>
           <div className="dc-table-scroll">
             <Table.Root size="1" data-testid="audit-table">
               <Table.Header>

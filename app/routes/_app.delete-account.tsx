@@ -1,5 +1,5 @@
 import { Button, Callout, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfInput } from "#app/components/csrf-input";
@@ -21,6 +21,8 @@ type ActionData = { errors: Record<string, string>; reason: string; confirmation
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  // The delete page is also the account page of the profile routes: an admin acting as this user is sent to / (spec 001 §2).
+  if (user.role === "impersonate") throw redirect("/");
   const { config } = await getServices();
   return { status: user.status, deleteScheduled: user.deleteScheduled, isProduction: config.isProduction };
 }

@@ -13,6 +13,7 @@ import { StatusBadge } from "#app/components/library/status-badge";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { useHydrated } from "#app/components/use-hydrated";
 import { isDomainError } from "#domain/shared/domain-error";
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser } from "#app/utils/session.server";
 
@@ -38,6 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   } catch (error) {
     if (!isDomainError(error)) throw error;
   }
+  await recordViewWhileImpersonating(request, user, "document", document.id, document.name);
   return { document: toLibraryDocument(document), hasFile };
 }
 

@@ -12,6 +12,7 @@ import { Avatar } from "#app/components/shell/profile-card";
 import { useHydrated } from "#app/components/use-hydrated";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
+import { AccountViews } from "#app/components/administration/account-views";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { ACCOUNT_PENDING_DELETE_MESSAGE as PENDING_DELETE_MESSAGE } from "#domain/identity/user";
@@ -27,7 +28,9 @@ type ActionData = { errors: Partial<Record<keyof Values | "form", string>>; valu
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const { administration } = await getServices();
   return {
+    adminViews: await administration.impersonationsOf(user.id),
     user: {
       id: user.id,
       username: user.username,
@@ -74,7 +77,7 @@ function Detail({ label, value }: { label: string; value: string }) {
 }
 
 export default function MyAccount() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, adminViews } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -243,6 +246,7 @@ export default function MyAccount() {
             </li>
           </ul>
         </Card>
+        <AccountViews rows={adminViews} />
       </div>
     </div>
   );

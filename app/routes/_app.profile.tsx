@@ -1,6 +1,6 @@
 import { Heading } from "@radix-ui/themes";
 import { NavLink, Outlet } from "@remix-run/react";
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { LaterReleaseButton } from "#app/components/later-release";
 import { requireUser } from "#app/utils/session.server";
 
@@ -14,7 +14,8 @@ export const PROFILE_TABS = [
 ] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  // An admin acting as this user may not open profile routes (spec 001 §2, §6).
+  if ((await requireUser(request)).role === "impersonate") throw redirect("/");
   return null;
 }
 

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiErrorResponse } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
@@ -10,7 +11,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   try {
     const { conversations } = await getServices();
-    return Response.json(await conversations.get(user.id, params.id ?? ""), { headers: { "Cache-Control": "private, no-store" } });
+    const opened = await conversations.get(user.id, params.id ?? "");
+    await recordViewWhileImpersonating(request, user, "conversation", opened.conversation.id, opened.conversation.title || "New Chat");
+    return Response.json(opened, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     return apiErrorResponse(error);
   }

@@ -24,6 +24,8 @@ import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
+import { ImpersonationBar } from "#app/components/administration/impersonation-bar";
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
@@ -46,6 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   if (ws.status === "CREATING") throw redirect(`/workspace/${ws.id}/launch`);
   if (ws.status === "FAILED") throw await redirectWithToast("/history/workspaces", { type: "error", message: "Failed to launch workspace" });
+  await recordViewWhileImpersonating(request, user, "workspace", ws.id, ws.name);
   const [{ workspaces }, { documents }, models] = await Promise.all([
     workspaceQueries.list(user.id, { limit: 200 }),
     libraryQueries.listDocuments(user.id, { limit: 500 }),
@@ -55,6 +58,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     productName: config.productName,
     // An admin acting as this user may look but not send (enforced by the server too).
     readOnly: user.role === "impersonate",
+    impersonation: user.impersonation ? { deadline: user.impersonation.deadline, userName: user.displayName ?? user.username } : null,
+    serverNow: Date.now(),
     preferenceOptions: preferenceOptions(models),
     workspace: {
       id: ws.id,
@@ -106,7 +111,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function WorkspaceRoute() {
   const loaderData = useLoaderData<typeof loader>();
   // A fresh screen per workspace: switching unmounts the old one (which saves its session).
-  return <WorkspaceScreen key={loaderData.workspace.id} {...loaderData} />;
+  const { impersonation, serverNow } = loaderData;
+  return (
+    <>
+      {impersonation ? <ImpersonationBar deadline={impersonation.deadline} serverNow={serverNow} userName={impersonation.userName} floating /> : null}
+      <WorkspaceScreen key={loaderData.workspace.id} {...loaderData} />
+    </>
+  );
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;

@@ -5,7 +5,12 @@ import type { ExternalIdentityProvider } from "#application/ports/external-ident
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
 import { ConversationService } from "#application/conversation/conversation-service";
-import { AccountAudit } from "#application/identity/account-audit";
+import { AccountAudit } from "#application/administration/account-audit";
+import { AdminRoles } from "#application/administration/admin-roles";
+import { AdministrationQueries } from "#application/administration/administration-queries";
+import { ImpersonationAudit } from "#application/administration/impersonation-audit";
+import { ImpersonationService } from "#application/administration/impersonation-service";
+import { WorkflowRuns } from "#application/administration/workflow-runs";
 import { AccountDeletionService } from "#application/identity/account-deletion";
 import { ProfileService } from "#application/identity/profile-service";
 import { LibraryQueries } from "#application/library/library-queries";
@@ -41,6 +46,8 @@ export async function getServices() {
       appSecret: config.appSecret,
       isProduction: config.isProduction,
       adminUsernames: config.adminUsernames,
+      /** "temporal" on the production stack: operators use Temporal's UI. */
+      workflowsAdapter: config.adapters.workflows,
     },
     logger: runtime.logger,
     identity: runtime.container.get(IdentityService),
@@ -48,6 +55,11 @@ export async function getServices() {
     profiles: runtime.container.get(ProfileService),
     accountDeletion: runtime.container.get(AccountDeletionService),
     accountAudit: runtime.container.get(AccountAudit),
+    administration: runtime.container.get(AdministrationQueries),
+    adminRoles: runtime.container.get(AdminRoles),
+    impersonations: runtime.container.get(ImpersonationService),
+    impersonationAudit: runtime.container.get(ImpersonationAudit),
+    workflowRuns: runtime.container.get(WorkflowRuns),
     blobs: runtime.get<BlobStore>(TOKENS.BlobStore),
     library: runtime.container.get(LibraryService),
     libraryQueries: runtime.container.get(LibraryQueries),

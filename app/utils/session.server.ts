@@ -1,12 +1,14 @@
 import { redirect } from "@remix-run/node";
-import type { CurrentUser } from "#application/identity/identity-queries";
+import type { CurrentUser as AccountUser } from "#application/identity/identity-queries";
 import { ACCOUNT_PENDING_DELETE_MESSAGE, type LoginMethod } from "#domain/identity/user";
 import { getCookies } from "./cookies.server";
-import { getRequestContext } from "./request-context.server";
+import { impersonationToken } from "./impersonation.server";
+import { getRequestContext, rememberImpersonation } from "./request-context.server";
 import { getServices } from "./services.server";
 import { redirectWithToast, type Toast, toastHeader } from "./toast.server";
 
-export type { CurrentUser };
+/** The signed-in user; while an admin impersonates, the user acted as, with the impersonation (decision 101). */
+export type CurrentUser = AccountUser & { impersonation: { id: string; adminId: string; deadline: string } | null };
 
 async function sessionToken(request: Request): Promise<string | null> {
   const { session } = await getCookies();
@@ -23,14 +25,48 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
     pending = (async () => {
       const token = await sessionToken(request);
       if (!token) return null;
-      const { identity, identityQueries } = await getServices();
+      const { identity, identityQueries, administration, impersonations } = await getServices();
       const session = await identity.resolveSession(token);
       if (!session) return null;
-      return identityQueries.currentUser(session.userId, session.impersonatorId);
+      const own = await identityQueries.currentUser(session.userId, null);
+      if (!own) return null;
+      // The admin role is the administration's (events, decision 100), not a list in the configuration.
+      if (!(await administration.isAdmin(own.id))) return { ...own, impersonation: null };
+      const admin: CurrentUser = { ...own, role: "admin", impersonation: null };
+      const impersonationCookie = await impersonationToken(request);
+      if (!impersonationCookie) return admin;
+      // The server's own deadline check, on every request: past it the impersonation ends here and the admin is themself again.
+      const resolved = await impersonations.resolve(impersonationCookie, own.id);
+      if (resolved.state !== "active") return admin;
+      const user = await identityQueries.currentUser(resolved.session.userId, own.id);
+      if (!user) return admin;
+      rememberImpersonation(request, { userId: user.id, impersonatorId: own.id, impersonationId: resolved.session.impersonationId });
+      await refuseChangesWhileImpersonating(request);
+      return { ...user, role: "impersonate", impersonation: { id: resolved.session.impersonationId, adminId: own.id, deadline: resolved.session.deadline } };
     })();
     resolved.set(request, pending);
   }
   return pending;
+}
+
+/** Requests that change nothing, or end the impersonation: the only non-GET requests an impersonating admin makes. */
+const READ_ONLY_POSTS = new Set(["/admin/exit", "/documents/download-zip"]);
+export const IMPERSONATION_READ_ONLY_MESSAGE = "An admin acting as this user cannot change anything.";
+
+/**
+ * Impersonation is read-only on the server (ARCHITECTURE §8): every request
+ * that could change something is refused before its action runs, whatever
+ * the route (the aggregate's guard refuses the command too). APIs answer 403
+ * with the code; pages go back with the message.
+ */
+async function refuseChangesWhileImpersonating(request: Request): Promise<void> {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const { pathname } = new URL(request.url);
+  if (READ_ONLY_POSTS.has(pathname)) return;
+  if (pathname.startsWith("/api/")) {
+    throw Response.json({ code: "IMPERSONATION_READ_ONLY", message: IMPERSONATION_READ_ONLY_MESSAGE }, { status: 403 });
+  }
+  throw await redirectWithToast(safeRedirect(pathname), { type: "error", message: IMPERSONATION_READ_ONLY_MESSAGE });
 }
 
 /** Only same-site paths: an attacker's `redirectTo=//evil.example` must not leave the app. */

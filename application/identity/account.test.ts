@@ -14,7 +14,7 @@ import { SqliteReadModelStore } from "#infrastructure/embedded/sqlite/sqlite-rea
 import { allProjectors } from "#projections/index";
 import { accountDeletionWorkflowId } from "#workflows/account-deletion";
 import { createTestRuntime } from "../../tests/support/test-runtime";
-import { AccountAudit } from "./account-audit";
+import { AccountAudit } from "#application/administration/account-audit";
 import { AccountDeletionService } from "./account-deletion";
 import { IdentityQueries } from "./identity-queries";
 import { IdentityService } from "./identity-service";

@@ -1,7 +1,6 @@
 import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { ReadModelStore } from "#application/ports/read-model-store";
-import type { AppSettings } from "#application/shared/app-settings";
 import { type ConnectedAppReadModel, type UserReadModel, userById } from "#projections/identity/users.queries";
 
 /** Connected Apps on the profile page (spec 001 §2): the provider and the email it vouched for. */
@@ -36,20 +35,14 @@ export const pictureUrlFor = (userId: string, pictureKey: string | null) =>
 
 @injectable()
 export class IdentityQueries {
-  constructor(
-    @inject(TOKENS.ReadModelStore) private readonly store: ReadModelStore,
-    @inject(TOKENS.Config) private readonly settings: AppSettings,
-  ) {}
+  constructor(@inject(TOKENS.ReadModelStore) private readonly store: ReadModelStore) {}
 
   async currentUser(userId: string, impersonatorId: string | null): Promise<CurrentUser | null> {
     const user = await userById(this.store, userId);
     if (!user) return null;
     const displayName = [user.firstName, user.lastName].filter(Boolean).join(" ") || null;
-    const role: Role = impersonatorId
-      ? "impersonate"
-      : this.settings.adminUsernames.includes(user.usernameLower)
-        ? "admin"
-        : "member";
+    // "admin" is the administration context's to say (its role events, decision 100); the app layer asks it.
+    const role: Role = impersonatorId ? "impersonate" : "member";
     return {
       id: user.id,
       username: user.username,

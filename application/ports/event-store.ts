@@ -11,6 +11,8 @@ export interface EventMetadata {
   actorId: string;
   /** Set while an admin impersonates a user: the admin's user id. */
   impersonatorId?: string;
+  /** Set while an admin impersonates a user: the impersonation (stream `impersonation-<id>`). */
+  impersonationId?: string;
   /** Whose personal data the event's `data.personal` holds (crypto-shredding, ARCHITECTURE §7). */
   subjectId?: string;
 }

@@ -10,6 +10,8 @@ export interface SessionRecord {
   expiresAt: string;
   /** Set while an admin acts as this user. */
   impersonatorId: string | null;
+  /** The impersonation an admin's impersonation session belongs to (absent on ordinary sessions). */
+  impersonationId?: string | null;
 }
 
 export interface SessionStore {

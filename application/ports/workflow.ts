@@ -53,6 +53,8 @@ export interface WorkflowRunInfo {
   /** When a pending timer or retry is due (ISO-8601). */
   nextWakeAt: string | null;
   lastError: string | null;
+  /** Attempts of the step retrying or failed (the embedded runner says; absent elsewhere). */
+  attempts?: number;
   result: unknown;
   startedAt: string;
   updatedAt: string;
@@ -66,6 +68,8 @@ export interface WorkflowEngine {
   list(options?: { status?: WorkflowStatus; limit?: number }): Promise<WorkflowRunInfo[]>;
   /** Resolves when the run has finished (tests and read-your-writes on workflow results). */
   waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowRunInfo | null>;
+  /** Runs a failed run again from its failed step; false when it is not failed. Absent where the engine has its own UI (Temporal). */
+  retry?(workflowId: string): Promise<boolean>;
 }
 
 /**

@@ -7,11 +7,13 @@ export interface RequestContext {
   /** Signed-in user, when there is one. */
   actorId?: string;
   impersonatorId?: string;
+  /** The impersonation the request runs under (with impersonatorId). */
+  impersonationId?: string;
 }
 
 /** Metadata for the events of a request's command about data `subjectId` holds (ARCHITECTURE §3). */
 export function requestMetadata(ctx: RequestContext, subjectId: string): EventMetadata {
-  return { correlationId: ctx.requestId, actorId: ctx.actorId ?? subjectId, impersonatorId: ctx.impersonatorId, subjectId };
+  return { correlationId: ctx.requestId, actorId: ctx.actorId ?? subjectId, impersonatorId: ctx.impersonatorId, ...(ctx.impersonationId ? { impersonationId: ctx.impersonationId } : {}), subjectId };
 }
 
 /**

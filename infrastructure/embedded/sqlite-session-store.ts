@@ -13,22 +13,25 @@ export class SqliteSessionStore implements SessionStore {
       revoked_at TEXT
     );
     CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);`);
+    // Added with impersonation sessions (decision 101); older databases gain the column.
+    const columns = db.prepare(`PRAGMA table_info(sessions)`).all() as { name: string }[];
+    if (!columns.some((column) => column.name === "impersonation_id")) db.exec(`ALTER TABLE sessions ADD COLUMN impersonation_id TEXT`);
   }
 
   async create(record: SessionRecord): Promise<void> {
     this.db
-      .prepare(`INSERT INTO sessions (ref, user_id, created_at, expires_at, impersonator_id) VALUES (?, ?, ?, ?, ?)`)
-      .run(record.ref, record.userId, record.createdAt, record.expiresAt, record.impersonatorId);
+      .prepare(`INSERT INTO sessions (ref, user_id, created_at, expires_at, impersonator_id, impersonation_id) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(record.ref, record.userId, record.createdAt, record.expiresAt, record.impersonatorId, record.impersonationId ?? null);
   }
 
   async find(ref: string, now: Date): Promise<SessionRecord | null> {
     const row = this.db
       .prepare(
-        `SELECT ref, user_id, created_at, expires_at, impersonator_id FROM sessions
+        `SELECT ref, user_id, created_at, expires_at, impersonator_id, impersonation_id FROM sessions
          WHERE ref = ? AND revoked_at IS NULL AND expires_at > ?`,
       )
       .get(ref, now.toISOString()) as
-      | { ref: string; user_id: string; created_at: string; expires_at: string; impersonator_id: string | null }
+      | { ref: string; user_id: string; created_at: string; expires_at: string; impersonator_id: string | null; impersonation_id: string | null }
       | undefined;
     if (!row) return null;
     return {
@@ -37,6 +40,7 @@ export class SqliteSessionStore implements SessionStore {
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       impersonatorId: row.impersonator_id,
+      impersonationId: row.impersonation_id,
     };
   }
 

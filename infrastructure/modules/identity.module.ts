@@ -1,5 +1,5 @@
 import { defineContextModule } from "#application/shared/context-module";
-import { AccountAudit } from "#application/identity/account-audit";
+import { AccountStreams } from "#application/identity/account-streams";
 import { AccountDeletionActivities, AccountDeletionReactor, AccountDeletionService } from "#application/identity/account-deletion";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { IdentityQueries } from "#application/identity/identity-queries";
@@ -23,7 +23,7 @@ export const identityModule = defineContextModule({
     ProfileService,
     AccountDeletionService,
     AccountDeletionActivities,
-    AccountAudit,
+    AccountStreams,
     KeysetModels,
     KeysetService,
     ChatLayoutService,

@@ -21,6 +21,8 @@ describe("context modules", () => {
     expect(topicOf(documentStreamId("d1"))).toBe("library");
     expect(topicOf(workspaceStreamId("w1"))).toBe("workspace");
     expect(topicOf(conversationStreamId("c1"))).toBe("conversation");
+    expect(topicOf("impersonation-i1")).toBe("administration");
+    expect(topicOf("administrator-u1")).toBe("administration");
   });
 
   it("refuse a stream category claimed by two contexts", () => {

@@ -14,6 +14,7 @@ import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { accountDeletionWorkflowId } from "#workflows/account-deletion";
 import { settle, uploadTextDocument } from "../support/library-fixtures";
+import { ImpersonationService } from "#application/administration/impersonation-service";
 import { createTestRuntime } from "../support/test-runtime";
 
 /**
@@ -58,7 +59,7 @@ const ctx = (actorId?: string): RequestContext => ({ requestId: `req-${Math.rand
 
 describe("purging an account", () => {
   it("leaves none of the person's email, username or names anywhere in the data folder", async () => {
-    env = await createTestRuntime({ logInDataDir: true });
+    env = await createTestRuntime({ logInDataDir: true, env: { ADMIN_USERNAMES: "rootadmin" } });
     const { runtime, clock, dataDir } = env;
     const identity = runtime.container.get(IdentityService);
     const profiles = runtime.container.get(ProfileService);
@@ -83,6 +84,14 @@ describe("purging an account", () => {
     for await (const event of runtime.container.get(ConversationService).ask(userId, workspace.session.activeConversationId!, { text: `What did ${names.firstName} ${names.lastName} write?` }, ctx(userId))) {
       if (event.type !== "text") break;
     }
+    // An admin impersonates her with a reason that names her and opens her workspace (decision 103).
+    const { userId: adminId } = await identity.register({ username: "rootadmin", email: "root@example.net", password: "Secret12!" }, ctx());
+    const adminMail = (await runtime.get<DevMailbox>(TOKENS.DevMailbox).list(1))[0];
+    await identity.confirmSignup({ username: "rootadmin", code: /\d{6}/.exec(adminMail.text)![0] }, ctx());
+    await settle(runtime);
+    const impersonations = runtime.container.get(ImpersonationService);
+    const { impersonationId } = await impersonations.start(adminId, { userId, reason: `${names.lastName} asked for help (${ada.email})` }, ctx(adminId));
+    await impersonations.recordView({ ...ctx(userId), impersonatorId: adminId, impersonationId }, "workspace", workspaceId, `${names.firstName}'s study`);
     await settle(runtime);
     expect(personalDataOnDisk(dataDir).length).toBeGreaterThan(0); // the scan does find her while she is here
 
@@ -99,7 +108,8 @@ describe("purging an account", () => {
     // Not even her user id in the operational tables: no session history, no mail copies.
     const runtimeDb = new Database(path.join(dataDir, "runtime.db"), { readonly: true });
     expect(runtimeDb.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").get(userId)).toEqual({ n: 0 });
-    expect(runtimeDb.prepare("SELECT count(*) AS n FROM dev_mailbox").get()).toEqual({ n: 0 });
+    // Only the admin's own mail is left.
+    expect(runtimeDb.prepare("SELECT recipient FROM dev_mailbox").all()).toEqual([{ recipient: "root@example.net" }]);
     runtimeDb.close();
   });
 });

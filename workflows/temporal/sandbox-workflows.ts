@@ -1,5 +1,6 @@
 import type { WorkflowDefinition } from "#application/ports/workflow";
 import { accountDeletionWorkflow } from "#workflows/account-deletion";
+import { impersonationExpiryWorkflow } from "#workflows/impersonation-expiry";
 import { ingestionWorkflow } from "#workflows/ingestion";
 import { uploadDeadlineWorkflow } from "#workflows/upload-deadline";
 import { workspaceEmbeddingWorkflow } from "#workflows/workspace-embedding";
@@ -11,4 +12,4 @@ import { workspaceLaunchWorkflow } from "#workflows/workspace-launch";
  * list kept beside them; infrastructure/modules/modules.test.ts fails when it
  * differs from the modules' workflows (docs/decisions/050).
  */
-export const sandboxWorkflows: WorkflowDefinition<any, any>[] = [ingestionWorkflow, workspaceLaunchWorkflow, workspaceEmbeddingWorkflow, accountDeletionWorkflow, uploadDeadlineWorkflow];
+export const sandboxWorkflows: WorkflowDefinition<any, any>[] = [ingestionWorkflow, workspaceLaunchWorkflow, workspaceEmbeddingWorkflow, accountDeletionWorkflow, uploadDeadlineWorkflow, impersonationExpiryWorkflow];

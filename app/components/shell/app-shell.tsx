@@ -3,6 +3,7 @@ import { useLocation } from "@remix-run/react";
 import { Dialog, VisuallyHidden } from "radix-ui";
 import { useEffect, useState, type ReactNode } from "react";
 import { CloseIcon, MenuIcon } from "#app/components/icons";
+import { ImpersonationBar } from "#app/components/administration/impersonation-bar";
 import { Logo } from "#app/components/logo";
 import type { CurrentUser } from "#app/utils/session.server";
 import { Breadcrumbs } from "./breadcrumbs";
@@ -98,6 +99,7 @@ export function AppShell({
           <Logo productName={productName} size={28} />
         </header>
 
+        {user.impersonation ? <ImpersonationBar deadline={user.impersonation.deadline} serverNow={serverNow} userName={user.displayName ?? user.username} /> : null}
         {user.status === "PENDING_DELETE" && user.deleteScheduled ? (
           <DeletionBanner purgeAt={user.deleteScheduled} serverNow={serverNow} />
         ) : null}

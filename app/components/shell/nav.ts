@@ -45,5 +45,5 @@ export const NAV_ITEMS: NavItem[] = [
       { id: "community-personal", label: "Personal", icon: LockIcon, to: "/community/myCommunity" },
     ],
   },
-  { id: "admin", label: "Admin Dashboard", icon: ShieldIcon, adminOnly: true },
+  { id: "admin", label: "Admin Dashboard", icon: ShieldIcon, to: "/adminDashboard", adminOnly: true },
 ];

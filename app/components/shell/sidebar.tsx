@@ -66,7 +66,8 @@ export function SidebarContent({
   const [section, setSection] = useState<string | null>(null);
   const open = NAV_ITEMS.find((item) => item.id === section && item.children);
   const readOnly = user.role === "impersonate";
-  const items = NAV_ITEMS.filter((item) => !item.adminOnly || user.role === "admin");
+  // Admin Dashboard: admins only, on screens wider than 1024 px (the slide-in panel is the narrow layout) (spec 000 §2).
+  const items = NAV_ITEMS.filter((item) => !item.adminOnly || (user.role === "admin" && variant === "desktop"));
 
   return (
     <div className={`dc-sidebar__inner${collapsed ? " is-collapsed" : ""}`}>

@@ -98,11 +98,25 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
 
   async describe(workflowId: string): Promise<WorkflowRunInfo | null> {
     const row = this.store.getRun(workflowId);
-    return row ? toRunInfo(row) : null;
+    return row ? this.info(row) : null;
   }
 
   async list(options?: { status?: WorkflowStatus; limit?: number }): Promise<WorkflowRunInfo[]> {
-    return this.store.listRuns(options?.status, options?.limit ?? 100).map(toRunInfo);
+    return this.store.listRuns(options?.status, options?.limit ?? 100).map((row) => this.info(row));
+  }
+
+  /** Runs a failed run again from its failed step (the operators' page); false when it is not failed. */
+  async retry(workflowId: string): Promise<boolean> {
+    const retried = this.store.retryFailed(workflowId, this.nowIso());
+    if (retried) {
+      this.ensureScheduler();
+      this.kick(workflowId);
+    }
+    return retried;
+  }
+
+  private info(row: Parameters<typeof toRunInfo>[0]): WorkflowRunInfo {
+    return { ...toRunInfo(row), attempts: this.store.attemptsOf(row.workflow_id) };
   }
 
   /**

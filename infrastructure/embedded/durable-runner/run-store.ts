@@ -206,6 +206,41 @@ export class RunStore {
     })();
   }
 
+  /** Attempts of the step in progress (a retry pending), or of the step whose failure ended the run; 0 when none failed. */
+  attemptsOf(workflowId: string): number {
+    const pending = this.db.prepare(`SELECT MAX(attempts) FROM workflow_attempts WHERE workflow_id = ?`).pluck().get(workflowId) as number | null;
+    if (pending) return pending;
+    const last = this.db
+      .prepare(`SELECT outcome FROM workflow_journal WHERE workflow_id = ? AND kind = 'activity' ORDER BY seq DESC LIMIT 1`)
+      .pluck()
+      .get(workflowId) as string | undefined;
+    const outcome = last ? (JSON.parse(last) as ActivityOutcome) : null;
+    return outcome && !outcome.ok ? outcome.attempts : 0;
+  }
+
+  /**
+   * An operator's retry of a failed run (decision 106): the failed step's
+   * journal entry goes (and anything after it), the run is running and due
+   * again, so the next execution replays up to that step and runs it afresh.
+   * Returns false when the run is not failed.
+   */
+  retryFailed(workflowId: string, nowIso: string): boolean {
+    return this.db.transaction(() => {
+      const run = this.getRun(workflowId);
+      if (!run || run.status !== "failed") return false;
+      const failedSeq = this.db
+        .prepare(`SELECT seq FROM workflow_journal WHERE workflow_id = ? AND kind = 'activity' AND json_extract(outcome, '$.ok') = 0 ORDER BY seq DESC LIMIT 1`)
+        .pluck()
+        .get(workflowId) as number | undefined;
+      if (failedSeq !== undefined) this.db.prepare(`DELETE FROM workflow_journal WHERE workflow_id = ? AND seq >= ?`).run(workflowId, failedSeq);
+      this.db.prepare(`DELETE FROM workflow_attempts WHERE workflow_id = ?`).run(workflowId);
+      this.db
+        .prepare(`UPDATE workflow_runs SET status = 'running', result = NULL, next_wake_at = NULL, waiting_signal = NULL, updated_at = ? WHERE workflow_id = ?`)
+        .run(nowIso, workflowId);
+      return true;
+    })();
+  }
+
   /** Stores a signal; returns true when the run was waiting on it (and is now due). */
   addSignal(workflowId: string, name: string, payload: unknown, nowMs: number): boolean {
     return this.db.transaction(() => {
