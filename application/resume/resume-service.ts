@@ -19,7 +19,7 @@ import { RESUME_PREAMBLE, renderResume } from "#domain/resume/resume-template";
 import { DomainError } from "#domain/shared/domain-error";
 import { ownedConversation } from "#projections/conversation/conversations.queries";
 import { type ResumeReadModel, ownedResume, resumeOfWorkspace } from "#projections/resume/resumes.queries";
-import { extractLatexBlock } from "./latex-blocks";
+import { extractLatexBlock } from "#domain/resume/latex-blocks";
 import { LatexCompilation } from "./latex-compilation";
 
 /** Who wrote a version the built-in model drafted or repaired. */
@@ -117,20 +117,27 @@ export class ResumeService {
    * document; otherwise user_query is an answer holding a LaTeX block.
    */
   async updateFromConversation(ownerId: string, conversationId: string, userQuery: string, isCompleteResume: boolean, ctx: RequestContext) {
-    const conversation = await ownedConversation(this.store, ownerId, conversationId);
-    if (!conversation) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
-    const resume = await resumeOfWorkspace(this.store, ownerId, conversation.workspaceId);
-    if (!resume) throw new DomainError("RESUME_NOT_FOUND", "This workspace has no resume.");
+    const resume = await this.resumeOfConversation(ownerId, conversationId);
     const latex = isCompleteResume ? userQuery : extractLatexBlock(userQuery);
     if (!latex) throw new DomainError("VALIDATION", "The message holds no LaTeX resume to save.");
     return this.save(ownerId, resume.id, latex, isCompleteResume ? "editor" : "chat", "user", ctx);
   }
 
-  /** Records a repair of a chat answer's LaTeX (001 §4 Retry), fixed or not. */
-  async recordRepair(ownerId: string, resume: ResumeReadModel, attempt: { attempt: number; error: string; fixed: boolean; author: string }, ctx: RequestContext) {
-    await this.resumes.handle(resume.id, { type: "RecordRepairAttempt", ...attempt, now: this.clock.now() }, {
+  /** Records a Retry of a chat answer's LaTeX (001 §4) and whether its answer compiled. */
+  async recordRepair(ownerId: string, conversationId: string, attempt: { attempt: number; error: string; fixed: boolean; author: string }, ctx: RequestContext) {
+    const resume = await this.resumeOfConversation(ownerId, conversationId);
+    const result = await this.resumes.handle(resume.id, { type: "RecordRepairAttempt", ...attempt, now: this.clock.now() }, {
       metadata: eventMetadata(ctx, ownerId, `resume-${resume.id}`),
     });
+    return { attempts: result.state.status === "NONE" ? 0 : result.state.repairAttempts };
+  }
+
+  private async resumeOfConversation(ownerId: string, conversationId: string): Promise<ResumeReadModel> {
+    const conversation = await ownedConversation(this.store, ownerId, conversationId);
+    if (!conversation) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
+    const resume = await resumeOfWorkspace(this.store, ownerId, conversation.workspaceId);
+    if (!resume) throw new DomainError("RESUME_NOT_FOUND", "This workspace has no resume.");
+    return resume;
   }
 
   private async mustCompile(ownerId: string, latex: string) {
