@@ -52,7 +52,8 @@ const HOW_TO_EDIT =
 
 export function builtInResumeAnswer(input: Pick<AnswerInput, "question" | "history">, resumeLatex: string | null): string {
   if (input.question.trim().startsWith(FIX_LATEX_REQUEST)) {
-    const latex = latexToFix(input.history, resumeLatex);
+    // The editor's Retry carries its source; a chat answer's Retry refers to the answer before.
+    const latex = extractLatexBlock(input.question) ?? latexToFix(input.history, resumeLatex);
     if (!latex) return `There is no LaTeX in this chat or in the resume for me to repair.`;
     const { latex: repaired, changes } = repairLatex(latex);
     if (changes.length === 0) {

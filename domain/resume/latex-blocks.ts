@@ -19,9 +19,10 @@ export const FIX_LATEX_REQUEST = "Fix the latex error in previous response";
 /**
  * Retry's whole message: the spec's request, its hints (unescaped special
  * characters, missing subheading list markers), and the first error with the
- * lines around it.
+ * lines around it. From the editor, whose text is in no earlier answer, the
+ * whole source goes along as a ```latex block.
  */
-export function fixLatexMessage(error: { message: string; line: number | null }, latex: string): string {
+export function fixLatexMessage(error: { message: string; line: number | null }, latex: string, options: { withSource?: boolean } = {}): string {
   const lines = latex.split("\n");
   const context =
     error.line !== null
@@ -35,6 +36,7 @@ export function fixLatexMessage(error: { message: string; line: number | null },
     "Hints: special characters in text must be escaped (\\& \\% \\$ \\# \\_), and every \\resumeSubheading or \\resumeItem must sit between its list markers (\\resumeSubHeadingListStart … \\resumeSubHeadingListEnd, \\resumeItemListStart … \\resumeItemListEnd).",
     `Error${error.line !== null ? ` at line ${error.line}` : ""}: ${error.message}`,
     context ? `\`\`\`\n${context}\n\`\`\`` : "",
+    options.withSource ? `The resume in the editor:\n\`\`\`latex\n${latex.trimEnd()}\n\`\`\`` : "",
   ]
     .filter(Boolean)
     .join("\n\n");

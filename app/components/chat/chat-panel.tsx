@@ -28,7 +28,7 @@ import { BotAnswer, UserBubble, useVersionIndex } from "./message-item";
 import { conversationReducer, localId, localQuestion, openConversation, pendingAnswer, toTurns, type ChatError } from "./conversation-reducer";
 import { HeightHandle, WidthHandle } from "./resize-handles";
 import { useChatLayout } from "./use-chat-layout";
-import { useResumeChat } from "#app/components/resume/resume-chat";
+import { useResumeChat, useResumeFixRequests } from "#app/components/resume/resume-chat";
 
 export const chatLinks = () => [{ rel: "stylesheet", href: chatStyles }];
 
@@ -291,6 +291,7 @@ export function ChatPanel(props: ChatPanelProps) {
   // ---- inserts from the document viewer's selection tip ----------------------------------------
   const sendRef = useRef(send);
   sendRef.current = send;
+  useResumeFixRequests(isResume, (text) => void sendRef.current({ text, selectedText: null, images: [] }));
   useEffect(() => {
     if (!pendingInsert) return;
     const content = pendingInsert.content;
@@ -318,7 +319,8 @@ export function ChatPanel(props: ChatPanelProps) {
   // ---- rendering ------------------------------------------------------------------------------
   const turns = useMemo(() => toTurns(messages), [messages]);
   const title = props.title || loadedTitle || "New Chat";
-  const prompts = [...(isResume ? DEFAULT_RESUME_PROMPTS : DEFAULT_DOCUMENT_PROMPTS), ...suggested.filter((q) => !DEFAULT_DOCUMENT_PROMPTS.includes(q))];
+  // A Resume Builder chat offers the spec's 5 resume prompts only: questions about the CV's passages do not edit a resume.
+  const prompts = isResume ? DEFAULT_RESUME_PROMPTS : [...DEFAULT_DOCUMENT_PROMPTS, ...suggested.filter((q) => !DEFAULT_DOCUMENT_PROMPTS.includes(q))];
   const speechLang = speechTagFor(settings.responseLanguage);
   const pastChats = conversations.slice(0, 6);
   const openSettings = () => {

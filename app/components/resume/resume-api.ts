@@ -55,4 +55,6 @@ export const svgDataUrl = (svg: string) => `data:image/svg+xml;charset=utf-8,${e
 /** What the resume's editor and the chat tell each other (window events, like the viewer's). */
 export const RESUME_UPDATED_EVENT = "docuchat:resume-updated";
 export const RESUME_OPEN_IN_EDITOR_EVENT = "docuchat:resume-open-in-editor";
+/** The editor's Retry: the chat sends this message ('Fix the latex error in previous response' …). */
+export const RESUME_FIX_REQUEST_EVENT = "docuchat:resume-fix-request";
 export type ResumeUpdated = { ok: boolean; message: string };

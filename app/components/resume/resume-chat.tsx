@@ -1,9 +1,9 @@
 import { Callout } from "@radix-ui/themes";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChatMessage } from "#app/components/chat/chat-api";
 import { extractLatexBlock, FIX_LATEX_REQUEST } from "#domain/resume/latex-blocks";
 import { LatexAnswer } from "./latex-answer";
-import { RESUME_UPDATED_EVENT, type CompileOutcome, type ResumeUpdated } from "./resume-api";
+import { RESUME_FIX_REQUEST_EVENT, RESUME_UPDATED_EVENT, type CompileOutcome, type ResumeUpdated } from "./resume-api";
 
 type Turn = { key: string; question: ChatMessage | null; answers: ChatMessage[] };
 
@@ -78,4 +78,19 @@ export function useResumeChat(enabled: boolean, conversationId: string | null, c
     : null;
 
   return { extrasFor, noticeList };
+}
+
+/** The editor's Retry asks the chat: the message is sent like a typed question. */
+export function useResumeFixRequests(enabled: boolean, send: (text: string) => void) {
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  useEffect(() => {
+    if (!enabled) return;
+    const onRequest = (event: Event) => {
+      const text = (event as CustomEvent<string>).detail;
+      if (typeof text === "string" && text) sendRef.current(text);
+    };
+    window.addEventListener(RESUME_FIX_REQUEST_EVENT, onRequest);
+    return () => window.removeEventListener(RESUME_FIX_REQUEST_EVENT, onRequest);
+  }, [enabled]);
 }

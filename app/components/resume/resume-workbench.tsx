@@ -1,11 +1,13 @@
 import { Badge, Button, DropdownMenu, Spinner, Text } from "@radix-ui/themes";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCsrfToken } from "#app/components/use-csrf";
+import { fixLatexMessage } from "#domain/resume/latex-blocks";
 import { LatexEditor } from "./latex-editor";
 import {
   compileLatex,
   type CompileFailure,
   loadResume,
+  RESUME_FIX_REQUEST_EVENT,
   RESUME_OPEN_IN_EDITOR_EVENT,
   RESUME_UPDATED_EVENT,
   type ResumeUpdated,
@@ -159,7 +161,7 @@ export function ResumeWorkbench({ resumeId, conversationId, readOnly }: Props) {
 
   const latest = view.resume.latestVersion;
   return (
-    <section className="dc-resume" aria-label="Resume" data-testid="resume-workbench" data-tab={tab}>
+    <section className="dc-resume" aria-label="Resume" data-testid="resume-workbench" data-resume-id={resumeId} data-tab={tab}>
       <div className="dc-resume__toolbar" role="toolbar" aria-label="Resume actions">
         <div className="dc-resume__tabs" role="tablist" aria-label="Resume view">
           {(["editor", "preview"] as const).map((name) => (
@@ -233,6 +235,15 @@ export function ResumeWorkbench({ resumeId, conversationId, readOnly }: Props) {
               <Text as="p" size="2">
                 {compileError.message}
               </Text>
+              <Button
+                size="1"
+                mt="2"
+                disabled={readOnly}
+                onClick={() => window.dispatchEvent(new CustomEvent(RESUME_FIX_REQUEST_EVENT, { detail: fixLatexMessage(compileError, text, { withSource: true }) }))}
+                data-testid="retry-editor-compile"
+              >
+                Retry
+              </Button>
             </div>
           ) : null}
           {pages.length > 0 ? (
