@@ -15,7 +15,7 @@ import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import type { ResumeCommand, ResumeEvent, ResumeState, ResumeVersionContent } from "#domain/resume/resume";
 import { resumeAggregate } from "#domain/resume/resume-events";
 import { outlineResume, type SourceDocument } from "#domain/resume/resume-outline";
-import { RESUME_PREAMBLE, renderResume } from "#domain/resume/resume-template";
+import { renderResume } from "#domain/resume/resume-template";
 import { DomainError } from "#domain/shared/domain-error";
 import { ownedConversation } from "#projections/conversation/conversations.queries";
 import { type ResumeReadModel, ownedResume, resumeOfWorkspace } from "#projections/resume/resumes.queries";
@@ -152,11 +152,9 @@ export class ResumeService {
       .slice(0, DRAFT_TEXT_LIMIT);
     const question = [
       "Write my resume as one complete LaTeX document, in a single ```latex code block and nothing else.",
-      "Use exactly this preamble and its macros (\\resumeSubheading, \\resumeItem, \\resumeSubHeadingListStart/End, \\resumeItemListStart/End):",
-      RESUME_PREAMBLE,
-      "Sections: name and contact, Summary, Experience, Education, Projects, Skills. Use only facts from my documents below; escape & % $ # _ in text.",
-      "A first draft made from them, to improve:",
-      template,
+      "Start from the first draft below, made from my documents: keep its preamble and macros (\\resumeSubheading, \\resumeItem, \\resumeSubHeadingListStart/End, \\resumeItemListStart/End).",
+      "Sections: name and contact, Summary, Experience, Education, Projects, Skills. Use only facts from my documents; escape & % $ # _ in text.",
+      `The first draft:\n\`\`\`latex\n${template}\`\`\``,
     ].join("\n\n");
     let answer = "";
     for await (const event of model.streamAnswer({

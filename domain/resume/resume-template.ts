@@ -8,7 +8,7 @@ import type { OutlineEntry, ResumeOutline, Sourced } from "./resume-outline";
  * \resumeItemListStart list markers the spec's Retry hint names. Standard
  * TeX Live packages only (Debian's texlive-latex-extra at most).
  */
-export const RESUME_PREAMBLE = String.raw`\documentclass[letterpaper,11pt]{article}
+const RESUME_PREAMBLE = String.raw`\documentclass[letterpaper,11pt]{article}
 \usepackage{latexsym}
 \usepackage[empty]{fullpage}
 \usepackage{titlesec}
