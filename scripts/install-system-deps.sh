@@ -6,8 +6,10 @@
 #                  throw-away server), plus what the app itself needs
 #   --runtime      only what the app needs: tesseract (OCR of images and scanned
 #                  pages) and poppler-utils (pdftoppm rasterizes pages for OCR;
-#                  pdftotext is the benchmark's reference). Without root it only
-#                  warns: the app runs, and OCR fails with a readable reason.
+#                  pdftotext is the benchmark's reference), TeX Live, bubblewrap
+#                  and pdftocairo (resumes compiled in a sandbox). Without root it
+#                  only warns: the app runs, and OCR or compiling fails with a
+#                  readable reason.
 set -euo pipefail
 mode="tests"
 [ "${1:-}" = "--runtime" ] && mode="runtime"

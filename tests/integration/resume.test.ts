@@ -74,6 +74,17 @@ describe("the resume of a Resume Builder workspace", () => {
     await expect(s.service.updateFromConversation(stranger, conversationId, latex, true, { ...ctx, actorId: stranger })).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
   });
 
+  it("records each Retry of a chat answer's LaTeX on the resume of the conversation's workspace", async () => {
+    const s = await resumeWorkspace();
+    const conversationId = s.workspace.conversations[0]!.id;
+    const first = await s.service.recordRepair(owner, conversationId, { attempt: 1, error: "Misplaced alignment tab character &.", fixed: false, author: "docuchat-extractive" }, ctx);
+    const second = await s.service.recordRepair(owner, conversationId, { attempt: 2, error: "Misplaced alignment tab character &.", fixed: true, author: "docuchat-extractive" }, ctx);
+    expect([first.attempts, second.attempts]).toEqual([1, 2]);
+    await settle(s.runtime);
+    expect((await s.queries.get(owner, s.resume.id)).repairAttempts).toBe(2);
+    await expect(s.service.recordRepair(stranger, conversationId, { attempt: 1, error: "x", fixed: false, author: "x" }, { ...ctx, actorId: stranger })).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
+  });
+
   it("is not found by another user", async () => {
     const s = await resumeWorkspace();
     await expect(s.queries.get(stranger, s.resume.id)).rejects.toMatchObject({ code: "RESUME_NOT_FOUND" });
