@@ -95,6 +95,13 @@ describe("the Resume Builder journey", () => {
     await expect(page.getByTestId("open-attach").count()).resolves.toBe(0);
     await screenshot(page, "resume-workspace-1440");
     await expectAccessible(page, "/workspace/{id} (Resume Builder)");
+
+    // Each drafted line links to the passage of the CV it came from: a click opens the CV there.
+    await page.getByTestId("resume-sources").locator("summary").click();
+    await page.getByRole("button", { name: /Led the migration of the invoicing service/ }).click();
+    await page.locator("#doc-panel").waitFor({ timeout: 30_000 });
+    await page.getByTestId("close-tab").click();
+    await page.getByTestId("resume-workbench").waitFor();
     await context.close();
   });
 

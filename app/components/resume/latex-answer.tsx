@@ -16,6 +16,8 @@ type Props = {
   onRetry: (message: string) => void;
   onCompiled: (outcome: CompileOutcome) => void;
   readOnly: boolean;
+  /** Compile as soon as shown (the newest answer), or when the reader asks. */
+  compileAtOnce: boolean;
 };
 
 /**
@@ -24,11 +26,13 @@ type Props = {
  * chip and Retry. Retry stops after a few attempts or when the same error
  * comes back.
  */
-export function LatexAnswer({ latex, attempt, previousError, onRetry, onCompiled, readOnly }: Props) {
+export function LatexAnswer({ latex, attempt, previousError, onRetry, onCompiled, readOnly, compileAtOnce }: Props) {
   const csrfToken = useCsrfToken();
   const [outcome, setOutcome] = useState<CompileOutcome | null>(null);
+  const [wanted, setWanted] = useState(compileAtOnce);
 
   useEffect(() => {
+    if (!wanted) return;
     const controller = new AbortController();
     compileLatex(latex, csrfToken, controller.signal).then(
       (result) => {
@@ -41,8 +45,19 @@ export function LatexAnswer({ latex, attempt, previousError, onRetry, onCompiled
     return () => controller.abort();
     // Compiled once per block; onCompiled is the panel's and may change identity.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [latex, csrfToken]);
+  }, [latex, csrfToken, wanted]);
 
+  if (!wanted) {
+    return (
+      <div className="dc-latex-answer" data-testid="latex-answer" data-state="idle">
+        <div className="dc-latex-answer__actions">
+          <Button size="1" variant="soft" onClick={() => setWanted(true)} data-testid="compile-answer">
+            Compile preview
+          </Button>
+        </div>
+      </div>
+    );
+  }
   if (!outcome) {
     return (
       <div className="dc-latex-answer" role="status" data-testid="latex-answer" data-state="compiling">

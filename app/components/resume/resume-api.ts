@@ -6,7 +6,8 @@ export type CompileOutcome = { ok: true; svg: string; pages: string[] } | { ok: 
 export type ResumeVersionSummary = { version: number; origin: "draft" | "editor" | "chat" | "restore"; restoredFrom: number | null; author: string; savedAt: string };
 export type ResumeView = {
   resume: { id: string; workspaceId: string; status: "DRAFTING" | "ACTIVE"; latestVersion: number };
-  current: { version: number; latex: string } | null;
+  /** sources: where each drafted line came from (document, page, quoted passage). */
+  current: { version: number; latex: string; sources: { line: number; documentId: string; pageNumber: number; quote: string }[] } | null;
   versions: ResumeVersionSummary[];
 };
 
@@ -17,8 +18,29 @@ async function messageOf(response: Response, fallback: string): Promise<string> 
   return body?.error?.message ?? body?.message ?? fallback;
 }
 
+/** The server runs at most 2 compiles per user at once (decision 130): the page queues its own rather than be refused. */
+const CONCURRENT_COMPILES = 2;
+let running = 0;
+const queued: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= CONCURRENT_COMPILES) await new Promise<void>((resolve) => queued.push(resolve));
+  else running++;
+  try {
+    return await work();
+  } finally {
+    const next = queued.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /** POST /api/convert: the SVG of each page, or the compile error (the server's message). */
-export async function compileLatex(content: string, csrfToken: string, signal?: AbortSignal): Promise<CompileOutcome> {
+export function compileLatex(content: string, csrfToken: string, signal?: AbortSignal): Promise<CompileOutcome> {
+  return inTurn(() => (signal?.aborted ? Promise.reject(signal.reason) : postConvert(content, csrfToken, signal)));
+}
+
+async function postConvert(content: string, csrfToken: string, signal?: AbortSignal): Promise<CompileOutcome> {
   const response = await fetch("/api/convert", { method: "POST", headers: json(csrfToken), body: JSON.stringify({ content }), signal });
   const body = (await response.json().catch(() => null)) as { content?: string; pages?: string[]; error?: CompileFailure; message?: string; code?: string } | null;
   if (response.ok && body?.content) return { ok: true, svg: body.content, pages: body.pages ?? [body.content] };

@@ -56,6 +56,8 @@ export function useResumeChat(enabled: boolean, conversationId: string | null, c
     let attempt = 0;
     for (let i = index; i >= 0 && isRetry(turns[i]); i--) attempt++;
     const previousError = isRetry(turn) && index > 0 ? (errors[turns[index - 1]!.key] ?? null) : null;
+    // The newest LaTeX answer compiles by itself; older ones when asked (a long chat would queue many compiles).
+    const newest = !turns.slice(index + 1).some((later) => later.answers.some((a) => a.status === "complete" && extractLatexBlock(a.text)));
     return (
       <LatexAnswer
         key={`${turn.key}:${latex.length}`}
@@ -65,6 +67,7 @@ export function useResumeChat(enabled: boolean, conversationId: string | null, c
         onRetry={onRetry}
         onCompiled={(outcome) => compiled(turn.key, outcome, attempt, previousError, answer.model)}
         readOnly={readOnly}
+        compileAtOnce={newest}
       />
     );
   };
@@ -88,6 +91,8 @@ export function useResumeFixRequests(enabled: boolean, send: (text: string) => v
     if (!enabled) return;
     const onRequest = (event: Event) => {
       const text = (event as CustomEvent<string>).detail;
+      // The screen may hold two chat panels (beside the documents, and the phone's sheet): one sends.
+      event.stopImmediatePropagation();
       if (typeof text === "string" && text) sendRef.current(text);
     };
     window.addEventListener(RESUME_FIX_REQUEST_EVENT, onRequest);

@@ -1,6 +1,7 @@
 import { Badge, Button, DropdownMenu, Spinner, Text } from "@radix-ui/themes";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCsrfToken } from "#app/components/use-csrf";
+import { openCitation } from "#app/components/viewer/events";
 import { fixLatexMessage } from "#domain/resume/latex-blocks";
 import { LatexEditor } from "./latex-editor";
 import {
@@ -253,6 +254,20 @@ export function ResumeWorkbench({ resumeId, conversationId, readOnly }: Props) {
               <Spinner size="3" />
               <Text>Compiling…</Text>
             </div>
+          ) : null}
+          {view.current && view.current.sources.length > 0 ? (
+            <details className="dc-resume__sources" data-testid="resume-sources">
+              <summary>Drafted from your documents ({view.current.sources.length} passages)</summary>
+              <ul>
+                {view.current.sources.map((source) => (
+                  <li key={`${source.line}:${source.documentId}`}>
+                    <button type="button" className="dc-resume__source" onClick={() => openCitation({ documentId: source.documentId, pageNumber: source.pageNumber, highlightText: source.quote })}>
+                      <span className="dc-resume__source-line">Line {source.line}</span> “{source.quote}” <span className="dc-resume__source-page">(page {source.pageNumber})</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </details>
           ) : null}
         </div>
       </div>
