@@ -4,6 +4,7 @@ import type { BlobStore } from "#application/ports/blob-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { CompileError, LatexCompiler } from "#application/ports/latex-compiler";
 import type { JobQueue } from "#application/ports/workflow";
+import { MAX_RESUME_BYTES } from "#domain/resume/resume";
 import { DomainError } from "#domain/shared/domain-error";
 
 /** The background job that compiles one document (ARCHITECTURE §5 "resume compile"). */
@@ -51,6 +52,12 @@ export class LatexCompilation {
   ) {}
 
   async compile(userId: string, source: string): Promise<Compiled> {
+    // Refused here, before it is stored or queued: no resume is this large.
+    const bytes = Buffer.byteLength(source, "utf8");
+    if (bytes > MAX_RESUME_BYTES) {
+      const message = `The resume is too large to compile (${(bytes / 1024 / 1024).toFixed(1)} MB; at most ${MAX_RESUME_BYTES / 1024} KB).`;
+      return { ok: false, error: { code: "SOURCE_TOO_LARGE", message, line: null, log: "" }, ms: 0 };
+    }
     const mine = this.inFlight.get(userId) ?? 0;
     if (mine >= COMPILES_PER_USER) {
       throw new DomainError("COMPILE_BUSY", `You have ${mine} compiles running; wait for them to finish.`);

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MAX_RESUME_BYTES } from "#domain/resume/resume";
 import type { CompileFailureCode, CompileResult, LatexCompiler } from "#application/ports/latex-compiler";
 
 export interface SandboxLimits {
@@ -23,7 +24,7 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
-  maxSourceBytes: 512 * 1024,
+  maxSourceBytes: MAX_RESUME_BYTES,
   cpuSeconds: 20,
   memoryBytes: 1024 * 1024 * 1024,
   fileBytes: 16 * 1024 * 1024,

@@ -3,6 +3,7 @@ import { TOKENS } from "#application/tokens";
 import type { WorkflowEngine } from "#application/ports/workflow";
 import type { RequestContext } from "#application/shared/request-context";
 import { LatexCompilation } from "#application/resume/latex-compilation";
+import { SandboxedLatexCompiler } from "#infrastructure/latex/sandboxed-latex-compiler";
 import { ResumeQueries } from "#application/resume/resume-queries";
 import { ResumeService } from "#application/resume/resume-service";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
@@ -103,5 +104,24 @@ describe("compiling as background jobs", () => {
     expect(settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["COMPILE_BUSY"]);
     const other = await compilation.compile(stranger, doc(4));
     expect(other.ok).toBe(true);
+  });
+
+  it("keeps compiling other users' resumes while one loops forever, and refuses a 10 MB source before queueing it", async () => {
+    env = await createTestRuntime({ latexCompiler: new SandboxedLatexCompiler({ limits: { cpuSeconds: 4, wallClockMs: 15_000 } }) });
+    const compilation = env.runtime.container.get(LatexCompilation);
+    const doc = (body: string) => `\\documentclass{article}\\begin{document}${body}\\end{document}`;
+    const endless = compilation.compile(owner, doc("\\def\\x{\\x}\\x"));
+    const startedOther = Date.now();
+    const other = await compilation.compile(stranger, doc("Still served"));
+    const otherMs = Date.now() - startedOther;
+    expect(other.ok).toBe(true);
+    const stopped = await endless;
+    expect(stopped.ok).toBe(false);
+    if (!stopped.ok) expect(stopped.error.code).toBe("TIMEOUT");
+    // The other compile did not wait for the endless one to be stopped.
+    expect(otherMs).toBeLessThan(stopped.ms);
+    const huge = await compilation.compile(owner, doc("x".repeat(10 * 1024 * 1024)));
+    expect(huge.ok).toBe(false);
+    if (!huge.ok) expect(huge.error).toMatchObject({ code: "SOURCE_TOO_LARGE", message: expect.stringMatching(/too large/) });
   });
 });
