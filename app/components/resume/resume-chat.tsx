@@ -74,7 +74,14 @@ export function useResumeChat(enabled: boolean, conversationId: string | null, c
 
   const noticeList = enabled
     ? notices.map((notice) => (
-        <Callout.Root key={notice.id} color={notice.ok ? "green" : "red"} role={notice.ok ? "status" : "alert"} size="1" data-testid="resume-update-notice">
+        <Callout.Root
+          key={notice.id}
+          ref={(element: HTMLDivElement | null) => element?.scrollIntoView({ block: "nearest" })}
+          color={notice.ok ? "green" : "red"}
+          role={notice.ok ? "status" : "alert"}
+          size="1"
+          data-testid="resume-update-notice"
+        >
           <Callout.Text>{notice.message}</Callout.Text>
         </Callout.Root>
       ))
