@@ -145,6 +145,7 @@ describe("the Resume Builder journey", () => {
     const repaired = page.locator('[data-testid="latex-answer"][data-state="compiled"]').last();
     await repaired.waitFor({ timeout: 60_000 });
     await screenshot(page, "resume-repaired-in-chat-1440");
+    await expectAccessible(page, "/workspace/{id} (compile error, repaired answer in the chat)");
 
     await repaired.getByTestId("open-in-editor").click();
     await page.getByTestId("uncompiled-changes").waitFor();
@@ -178,6 +179,7 @@ describe("the Resume Builder journey", () => {
     await page.getByTestId("latex-editor").waitFor({ state: "visible" });
     await expect(page.getByTestId("resume-preview-page").first().isVisible()).resolves.toBe(false);
     await screenshot(page, "resume-editor-390");
+    await expectAccessible(page, "/workspace/{id} (Resume Builder editor, phone)");
     await context.close();
   });
 });
