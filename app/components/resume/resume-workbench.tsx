@@ -88,7 +88,10 @@ export function ResumeWorkbench({ resumeId, conversationId, readOnly }: Props) {
     }
     setView(next);
     if (next.current) {
+      // A saved version is not an uncompiled change: its preview is on its way.
       setText(next.current.latex);
+      setCompiledText(next.current.latex);
+      setCompileError(null);
       void compile(next.current.latex);
     }
   }, [resumeId, compile]);
