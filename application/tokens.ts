@@ -30,6 +30,8 @@ export const TOKENS = {
   WebsiteCrawler: Symbol.for("WebsiteCrawler"),
   VideoSource: Symbol.for("VideoSource"),
   Transcriber: Symbol.for("Transcriber"),
+  /** Compiles LaTeX in a sandbox (resume); refuses when the sandbox cannot start. */
+  LatexCompiler: Symbol.for("LatexCompiler"),
   SearchIndex: Symbol.for("SearchIndex"),
   BuiltInModel: Symbol.for("BuiltInModel"),
   /** The built-in keyset's embedding model; unbound where the server does not run it (tests opt out). */

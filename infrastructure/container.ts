@@ -8,6 +8,8 @@ import type { Egress } from "#application/ports/egress";
 import type { SearchIndex } from "#application/ports/search-index";
 import type { PasswordHasher } from "#application/ports/sessions";
 import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
+import type { LatexCompiler } from "#application/ports/latex-compiler";
+import { SandboxedLatexCompiler } from "./latex/sandboxed-latex-compiler";
 import type {
   ActivityRegistry,
   JobHandlerRegistry,
@@ -19,7 +21,7 @@ import type { Projector } from "#application/ports/projection";
 import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
 import type { AppSettings } from "#application/shared/app-settings";
 import { type AllowancePolicy, DefaultPlanAllowance } from "#application/shared/allowance-policy";
-import { moduleActivities, type Resolve } from "#application/shared/context-module";
+import { moduleActivities, moduleJobHandlers, type Resolve } from "#application/shared/context-module";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./modules/index";
 import type { AppConfig } from "./config/config";
@@ -63,6 +65,7 @@ export interface RuntimeOptions {
   /** Replaces the egress (tests reach local servers through an allow-list instead). */
   egress?: Egress;
   transcriber?: Transcriber;
+  latexCompiler?: LatexCompiler;
   videoSource?: VideoSource;
   /** Replaces the text extractor's options (tests run it without OCR tools). */
   textExtractor?: TextExtractorOptions;
@@ -164,6 +167,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
+  constant(TOKENS.LatexCompiler, options.latexCompiler ?? new SandboxedLatexCompiler());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
@@ -201,7 +205,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   };
   constant(TOKENS.WorkflowEngine, workflowsDelegate);
 
-  const jobHandlers = options.jobHandlers ?? {};
+  const jobHandlers = { ...moduleJobHandlers(contextModules, resolve), ...options.jobHandlers };
   const registry: ActivityRegistry = {
     ...moduleActivities(contextModules, resolve),
     ...options.activities,

@@ -6,8 +6,10 @@
 #                  throw-away server), plus what the app itself needs
 #   --runtime      only what the app needs: tesseract (OCR of images and scanned
 #                  pages) and poppler-utils (pdftoppm rasterizes pages for OCR;
-#                  pdftotext is the benchmark's reference). Without root it only
-#                  warns: the app runs, and OCR fails with a readable reason.
+#                  pdftotext is the benchmark's reference), TeX Live, bubblewrap
+#                  and pdftocairo (resumes compiled in a sandbox). Without root it
+#                  only warns: the app runs, and OCR or compiling fails with a
+#                  readable reason.
 set -euo pipefail
 mode="tests"
 [ "${1:-}" = "--runtime" ] && mode="runtime"
@@ -20,6 +22,14 @@ fi
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 compgen -G "/usr/share/tesseract-ocr/*/tessdata/eng.traineddata" >/dev/null || need+=(tesseract-ocr-eng)
 { command -v pdftoppm >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1; } || need+=(poppler-utils)
+# LaTeX resumes: pdflatex (and the packages the template uses), compiled inside bubblewrap; pdftocairo (poppler-utils) draws the SVG preview.
+command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base)
+[ -d /usr/share/texlive/texmf-dist/tex/latex/booktabs ] || need+=(texlive-latex-recommended)
+[ -d /usr/share/texlive/texmf-dist/tex/latex/titlesec ] || need+=(texlive-latex-extra)
+[ -d /usr/share/texlive/texmf-dist/fonts/type1/urw ] || need+=(texlive-fonts-recommended)
+[ -d /usr/share/texmf/tex/latex/lm ] || need+=(lmodern)
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v pdftocairo >/dev/null 2>&1 || need+=(poppler-utils)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "Missing Debian packages: ${need[*]} (run as root, or: sudo apt-get install -y ${need[*]})" >&2

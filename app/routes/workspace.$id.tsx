@@ -21,6 +21,8 @@ import type { PickableDocument } from "#app/components/workspace/types";
 import { useCsrfToken } from "#app/components/use-csrf";
 import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
 import workspaceStyles from "#app/components/workspace/workspace.css";
+import resumeStyles from "#app/components/resume/resume.css";
+import { ResumeWorkbench } from "#app/components/resume/resume-workbench";
 import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
@@ -31,7 +33,10 @@ import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 import { WorkspaceTour } from "#app/components/tour/workspace-tour";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: workspaceStyles },
+  { rel: "stylesheet", href: resumeStyles },
+];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d ? `${d.workspace.name} | ${d.productName}` : "Workspace | DocuChat" }];
 
 const NEW_CHAT = "new-chat";
@@ -70,6 +75,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       embeddingIndex: ws.embeddingIndex ?? null,
       session: ws.session,
       firstConversationId: ws.firstConversationId,
+      resumeId: ws.resumeId,
       documents: ws.documents,
       conversations: ws.conversations.map((c) => ({ id: c.id, title: c.title, createdAt: c.createdAt })),
     },
@@ -131,9 +137,11 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
   const isResume = workspace.type === "Resume Builder";
 
   // Restored from workspace.session (spec 001 §4).
-  const [openIds, setOpenIds] = useState<string[]>(() => workspace.session.activeFileIds.filter((id) => docById.has(id)));
+  // A Resume Builder workspace opens on its resume (spec 001 §4), not on the last file.
+  const restoredIds = isResume ? [] : workspace.session.activeFileIds;
+  const [openIds, setOpenIds] = useState<string[]>(() => restoredIds.filter((id) => docById.has(id)));
   const [activeId, setActiveId] = useState<string | null>(() => {
-    const open = workspace.session.activeFileIds.filter((id) => docById.has(id));
+    const open = restoredIds.filter((id) => docById.has(id));
     const saved = workspace.session.openFileId;
     return saved && open.includes(saved) ? saved : (open[open.length - 1] ?? null);
   });
@@ -314,6 +322,12 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
                   <DocumentFrame document={activeDoc} chatOpen={chatOpen && !capturing} />
                 </div>
               </>
+            ) : isResume && workspace.resumeId ? (
+              <ResumeWorkbench
+                resumeId={workspace.resumeId}
+                conversationId={conversationId === NEW_CHAT ? (workspace.firstConversationId ?? null) : (conversationId ?? workspace.firstConversationId ?? null)}
+                readOnly={readOnly}
+              />
             ) : (
               <>
                 <div className="dc-wsx-desktop-only dc-wsx-empty" data-testid="no-documents-opened">

@@ -22,6 +22,9 @@ import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
+import { LatexCompilation } from "#application/resume/latex-compilation";
+import { ResumeQueries } from "#application/resume/resume-queries";
+import { ResumeService } from "#application/resume/resume-service";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -71,6 +74,9 @@ export async function getServices() {
     conversations: runtime.container.get(ConversationService),
     keysets: runtime.container.get(KeysetService),
     chatLayouts: runtime.container.get(ChatLayoutService),
+    resumes: runtime.container.get(ResumeService),
+    resumeQueries: runtime.container.get(ResumeQueries),
+    latexCompilation: runtime.container.get(LatexCompilation),
     /** ModelCatalog: the models a user may choose (built-in + their keysets'). */
     modelCatalog: runtime.container.get(KeysetModels),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,

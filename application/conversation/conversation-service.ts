@@ -33,6 +33,8 @@ import { DomainError } from "#domain/shared/domain-error";
 import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadModel, messagesOf, ownedConversation, questionsAsked } from "#projections/conversation/conversations.queries";
 import { EndMarkerGuard } from "./answer-stream";
 import { retrievePassages } from "./retrieval";
+import { resumeAnswering } from "./resume-answers";
+import { resumeOfWorkspace, resumeVersion } from "#projections/resume/resumes.queries";
 
 /** Passages handed to the model per question. */
 const PASSAGES_PER_ANSWER = 8;
@@ -192,6 +194,8 @@ export class ConversationService {
     const mediaIds = asked ? asked.mediaIds : (input.mediaIds ?? []);
     // A question with images goes to the workspace's image model (Workspace Settings: "Reads images you add to the chat").
     const model = await this.modelFor(ownerId, workspace, mediaIds.length > 0 ? "image" : "text");
+    // In a Resume Builder workspace answers edit the resume: LaTeX blocks (resume-answers.ts).
+    const answering = workspace.type === "Resume Builder" ? resumeAnswering(model, await this.resumeLatex(ownerId, workspace.id)) : model;
 
     if (asked && input.regenerateQuestionId) {
       questionId = input.regenerateQuestionId;
@@ -233,7 +237,7 @@ export class ConversationService {
         documentName: (id) => names.get(id),
       });
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
-      const stream: AsyncIterable<AnswerEvent> = model.streamAnswer(
+      const stream: AsyncIterable<AnswerEvent> = answering.streamAnswer(
         {
           question,
           selectedText: selectedText ?? undefined,
@@ -328,6 +332,13 @@ export class ConversationService {
     const conversation = await ownedConversation(this.readModels, ownerId, conversationId);
     if (!conversation) throw new DomainError("CONVERSATION_NOT_FOUND", "Conversation not found");
     return conversation;
+  }
+
+  /** The newest LaTeX of a Resume Builder workspace's resume (the resume context's read side), or null. */
+  private async resumeLatex(ownerId: string, workspaceId: string): Promise<string | null> {
+    const resume = await resumeOfWorkspace(this.readModels, ownerId, workspaceId);
+    if (!resume || resume.latestVersion === 0) return null;
+    return (await resumeVersion(this.readModels, resume.id, resume.latestVersion))?.latex ?? null;
   }
 
   /** The models a user can choose: the built-in one and their keysets' (ModelCatalog). */

@@ -33,7 +33,7 @@ import { reservationStreamFor } from "./reservations";
 const PROJECTION_WAIT_MS = 30_000;
 
 /** Blob prefixes that hold a user's files (library sources and pages, avatars). */
-export const userBlobPrefixes = (userId: string) => [`documents/${userId}/`, `avatars/${userId}/`, `media/${userId}/`];
+export const userBlobPrefixes = (userId: string) => [`documents/${userId}/`, `avatars/${userId}/`, `media/${userId}/`, `compiles/${userId}/`];
 
 /**
  * Scheduling and retrieving an account's deletion (spec 001 §4, §5). The

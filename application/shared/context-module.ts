@@ -1,6 +1,6 @@
 import type { Projector } from "#application/ports/projection";
 import type { Reactor } from "#application/ports/reactor";
-import type { ActivityRegistry, WorkflowDefinition } from "#application/ports/workflow";
+import type { ActivityRegistry, JobHandlerRegistry, WorkflowDefinition } from "#application/ports/workflow";
 
 /** A class the container builds (its constructor parameters carry @inject tokens). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,11 +31,13 @@ export interface ContextModule {
   readonly workflows: readonly WorkflowDefinition<any, any>[];
   /** The activities its workflows call, by name (each workflow file types its contract). */
   readonly activities: (resolve: Resolve) => ActivityRegistry;
+  /** Background jobs it runs on the job queue (embedded runner or BullMQ), by name. */
+  readonly jobs: (resolve: Resolve) => JobHandlerRegistry;
 }
 
 /** Keeps the literal shape checked while letting each module say only what it has. */
 export function defineContextModule(module: Partial<ContextModule> & Pick<ContextModule, "name" | "streamCategories" | "services">): ContextModule {
-  return { projectors: [], workflows: [], reactors: [], activities: () => ({}), ...module };
+  return { projectors: [], workflows: [], reactors: [], activities: () => ({}), jobs: () => ({}), ...module };
 }
 
 /** Stream category -> context, longest category first so `chat-layout-…` is not read as `chat`. */
@@ -59,6 +61,18 @@ export function moduleActivities(modules: readonly ContextModule[], resolve: Res
     for (const [name, activity] of Object.entries(module.activities(resolve))) {
       if (registry[name]) throw new Error(`Activity "${name}" is registered twice (${module.name})`);
       registry[name] = activity;
+    }
+  }
+  return registry;
+}
+
+/** Every module's job handlers in one registry; two contexts naming the same job stop start-up. */
+export function moduleJobHandlers(modules: readonly ContextModule[], resolve: Resolve): JobHandlerRegistry {
+  const registry: JobHandlerRegistry = {};
+  for (const module of modules) {
+    for (const [name, handler] of Object.entries(module.jobs(resolve))) {
+      if (registry[name]) throw new Error(`Job "${name}" is registered twice (${module.name})`);
+      registry[name] = handler;
     }
   }
   return registry;

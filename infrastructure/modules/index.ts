@@ -6,10 +6,19 @@ import { communityModule } from "./community.module";
 import { conversationModule } from "./conversation.module";
 import { identityModule } from "./identity.module";
 import { libraryModule } from "./library.module";
+import { resumeModule } from "./resume.module";
 import { workspaceModule } from "./workspace.module";
 
 /** Every bounded context of the app. Adding a context is adding its module here (docs/decisions/050). */
-export const contextModules: readonly ContextModule[] = [identityModule, libraryModule, workspaceModule, conversationModule, communityModule, administrationModule];
+export const contextModules: readonly ContextModule[] = [
+  identityModule,
+  libraryModule,
+  workspaceModule,
+  conversationModule,
+  communityModule,
+  administrationModule,
+  resumeModule,
+];
 
 /** Every projector of every context: the projection runner and `projections:rebuild` use this list. */
 export const allProjectors: Projector[] = contextModules.flatMap((module) => module.projectors);

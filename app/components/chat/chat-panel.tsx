@@ -28,6 +28,7 @@ import { BotAnswer, UserBubble, useVersionIndex } from "./message-item";
 import { conversationReducer, localId, localQuestion, openConversation, pendingAnswer, toTurns, type ChatError } from "./conversation-reducer";
 import { HeightHandle, WidthHandle } from "./resize-handles";
 import { useChatLayout } from "./use-chat-layout";
+import { useResumeChat, useResumeFixRequests } from "#app/components/resume/resume-chat";
 
 export const chatLinks = () => [{ rel: "stylesheet", href: chatStyles }];
 
@@ -121,6 +122,7 @@ export function ChatPanel(props: ChatPanelProps) {
   };
   const [historyOpen, setHistoryOpen] = useState(false);
   const versions = useVersionIndex();
+  const resumeChat = useResumeChat(isResume, savedId, csrfToken);
 
   const rootRef = useRef<HTMLDivElement>(null);
   const logRef = useRef<HTMLDivElement>(null);
@@ -289,6 +291,7 @@ export function ChatPanel(props: ChatPanelProps) {
   // ---- inserts from the document viewer's selection tip ----------------------------------------
   const sendRef = useRef(send);
   sendRef.current = send;
+  useResumeFixRequests(isResume, (text) => void sendRef.current({ text, selectedText: null, images: [] }));
   useEffect(() => {
     if (!pendingInsert) return;
     const content = pendingInsert.content;
@@ -316,7 +319,8 @@ export function ChatPanel(props: ChatPanelProps) {
   // ---- rendering ------------------------------------------------------------------------------
   const turns = useMemo(() => toTurns(messages), [messages]);
   const title = props.title || loadedTitle || "New Chat";
-  const prompts = [...(isResume ? DEFAULT_RESUME_PROMPTS : DEFAULT_DOCUMENT_PROMPTS), ...suggested.filter((q) => !DEFAULT_DOCUMENT_PROMPTS.includes(q))];
+  // A Resume Builder chat offers the spec's 5 resume prompts only: questions about the CV's passages do not edit a resume.
+  const prompts = isResume ? DEFAULT_RESUME_PROMPTS : [...DEFAULT_DOCUMENT_PROMPTS, ...suggested.filter((q) => !DEFAULT_DOCUMENT_PROMPTS.includes(q))];
   const speechLang = speechTagFor(settings.responseLanguage);
   const pastChats = conversations.slice(0, 6);
   const openSettings = () => {
@@ -454,7 +458,7 @@ export function ChatPanel(props: ChatPanelProps) {
             </ul>
           </div>
         ) : (
-          turns.map((turn) => {
+          turns.map((turn, turnIndex) => {
             const qid = turn.question?.id ?? turn.answers[0]?.questionId ?? turn.key;
             const index = versions.indexFor(qid, turn.answers.length);
             return (
@@ -475,10 +479,12 @@ export function ChatPanel(props: ChatPanelProps) {
                     regenerateHint={readOnly ? READ_ONLY_HINT : "Wait for the answer to finish"}
                   />
                 ) : null}
+                {resumeChat.extrasFor(turns, turnIndex, turn.answers[index] ?? turn.answers.at(-1), (text) => void send({ text, selectedText: null, images: [] }), readOnly || creating)}
               </div>
             );
           })
         )}
+        {resumeChat.noticeList}
         {error ? (
           <Callout.Root color="red" role="alert" className="dc-chat-error" data-testid="chat-error" data-code={error.code}>
             <Callout.Text>{error.message}</Callout.Text>
