@@ -67,6 +67,8 @@ export async function retrievePassages(options: RetrieveOptions): Promise<Passag
     : Promise.resolve<ChunkHit[]>([]);
   const [textHits, vectorHits] = await Promise.all([textSearch, vectorSearch]);
 
+  // Cosine per chunk from the dense side: the model weighs meaning by it (Passage.similarity).
+  const similarity = new Map(vectorHits.map((hit) => [hit.chunk.chunkId, hit.score]));
   const inScope = new Set(documentIds);
   const fused = reciprocalRankFusion([textHits, vectorHits])
     // Defence in depth, not the scoping mechanism: an adapter bug must not leak another user's chunk.
@@ -85,6 +87,7 @@ export async function retrievePassages(options: RetrieveOptions): Promise<Passag
     pageNumber: chunk.pageNumber,
     text: chunk.text,
     score,
+    ...(similarity.has(chunk.chunkId) ? { similarity: similarity.get(chunk.chunkId) } : {}),
   }));
 }
 

@@ -21,6 +21,13 @@ export interface Passage {
   text: string;
   /** Retrieval score, higher is better (fused rank score; only the order is meaningful). */
   score: number;
+  /**
+   * Cosine similarity of the passage to the question in the workspace's
+   * embedding space, when dense search ranked it (absent for keyword-only
+   * hits and workspaces without an embedding model). Unlike `score` it is
+   * comparable across questions: how close in meaning, not just the order.
+   */
+  similarity?: number;
 }
 
 export interface ChatTurn {

@@ -28,6 +28,10 @@ import { createTestRuntime } from "../support/test-runtime";
 import { EVAL_DOCUMENTS, EVAL_QUESTIONS, type EvalQuestion, isHeldAside } from "./questions";
 import { type AnswerUnderTest, type EvalFigures, formatTable, type Judgement, judge, summarize } from "./scoring";
 import { PLANS } from "#domain/billing/plans";
+import { workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
+
+/** Embedding ~2,000 passages costs minutes on two cores (0.2–0.4 s each); generous, since a shared machine is slower. */
+const EMBEDDING_TIMEOUT_MS = 40 * 60_000;
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -44,10 +48,15 @@ if (missing.length > 0) console.warn(`[eval] skipped: evaluation documents not f
 const OWNER = "eval-reader";
 const ctx: RequestContext = { requestId: "eval", clientAddress: "127.0.0.1", actorId: OWNER };
 
-/** Measured floors (see docs/decisions/066-real-document-evaluation.md): a little under what the model achieves today. */
+/**
+ * Measured floors (docs/decisions/066 and 069): a little under what the model
+ * achieves today on the default path, hybrid retrieval with the built-in
+ * embedding model (dev 64 % / 38 % reworded / 71 % declined / 18 % wrongly
+ * declined; held 77 % / 67 % / 55 % / 12 %).
+ */
 const FLOORS = {
-  development: { rightPageAnswerable: 0.6, rightPageReworded: 0.3, unanswerableDeclined: 0.28, maxWronglyDeclined: 0.27, citationRecall: 0.95, citationPrecision: 0.95 },
-  heldAside: { rightPageAnswerable: 0.7, unanswerableDeclined: 0.3 },
+  development: { rightPageAnswerable: 0.6, rightPageReworded: 0.3, unanswerableDeclined: 0.6, maxWronglyDeclined: 0.23, citationRecall: 0.95, citationPrecision: 0.95 },
+  heldAside: { rightPageAnswerable: 0.7, unanswerableDeclined: 0.45 },
 };
 const AIMS = "aims: right page ≥ 85% of answerable, ≥ 75% reworded; ≥ 85% of unanswerable declined; ≤ 10% of answerable wrongly declined";
 
@@ -82,7 +91,8 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
 
   beforeAll(async () => {
     // The reader is on the yearly Pine plan: the book alone has 352 pages, more than the free plan's month.
-    env = await createTestRuntime({ allowances: { limit: async (_user, allowance) => PLANS.pineYearly.limits[allowance] } });
+    // The default a user with no keys gets: hybrid retrieval with the built-in embedding model (decision 070).
+    env = await createTestRuntime({ builtInEmbeddings: true, allowances: { limit: async (_user, allowance) => PLANS.pineYearly.limits[allowance] } });
     for (const document of EVAL_DOCUMENTS) documentIds.set(document.key, await ingest(document.path, document.name, document.ocr ?? false));
     await settle(env.runtime);
     const queries = env.runtime.container.get(LibraryQueries);
@@ -93,7 +103,12 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
     }
     const workspaces = env.runtime.container.get(WorkspaceService);
     const { workspaceId } = await workspaces.create(OWNER, { name: "Evaluation", type: "Conversation", documentIds: [...documentIds.values()] }, ctx);
-    await env.runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`workspace-launch-${workspaceId}`, 60_000);
+    const engine = env.runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine);
+    await engine.waitForCompletion(`workspace-launch-${workspaceId}`, 60_000);
+    // Keyword-searchable at ACTIVE; the questions wait until the background embedding has reached every passage.
+    const embeddingStarted = Date.now();
+    await engine.waitForCompletion(workspaceEmbeddingWorkflowId(workspaceId, 1), EMBEDDING_TIMEOUT_MS);
+    console.log(`[eval] the built-in embedding model embedded the workspace in ${Math.round((Date.now() - embeddingStarted) / 1000)} s`);
     await settle(env.runtime);
 
     const pageText = (documentId: string, pageNumber: number) => pages.get(documentId)?.[pageNumber - 1];
@@ -125,7 +140,7 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
         2,
       ),
     );
-  }, 170_000);
+  }, EMBEDDING_TIMEOUT_MS + 600_000);
 
   afterAll(async () => env?.cleanup());
 

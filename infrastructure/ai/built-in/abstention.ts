@@ -1,14 +1,48 @@
 /**
  * When the built-in model says it cannot answer. It compares the relevance
  * of the best quotable sentence (selection.ts: coverage of the question,
- * answer kind, proximity) with one global threshold, measured on the
- * development half of the real-document evaluation (tests/eval) as the point
- * trading answerable questions wrongly declined against unanswerable ones
- * answered; the curve is in docs/decisions/067-built-in-model-abstention.md.
- * Never set per question.
+ * answer kind, proximity; plus meaning, below) with a global threshold,
+ * measured on the development half of the real-document evaluation
+ * (tests/eval) as the point trading answerable questions wrongly declined
+ * against unanswerable ones answered. Never set per question.
+ *
+ * Two operating points, one per kind of retrieval: words alone (a workspace
+ * without an embedding model; the curve is in docs/decisions/067), and words
+ * plus meaning (the default, with the built-in embedding model; decision 069),
+ * where relevance has the semantic share added and the bar is higher.
  */
 export const DEFAULT_MIN_RELEVANCE = 0.45;
+export const SEMANTIC_MIN_RELEVANCE = 0.8;
 
 export function hasEvidence(bestRelevance: number, minRelevance = DEFAULT_MIN_RELEVANCE): boolean {
   return bestRelevance >= minRelevance;
+}
+
+/**
+ * Meaning as evidence. Word matching cannot tell a reworded question's
+ * passage ("army planes scared their hens" / "low-flying military aircraft …
+ * chickens") from a near miss sharing a word ("open-source licence" of a
+ * "browser"); the embedding model's similarity of the passage to the
+ * question can. A passage closer than `floor` adds to the relevance of each
+ * of its sentences, linearly up to `weight` at `ceiling` and above; within a
+ * passage the words still choose the sentence.
+ */
+export interface SemanticEvidence {
+  floor: number;
+  ceiling: number;
+  weight: number;
+}
+
+export const DEFAULT_SEMANTIC_EVIDENCE: SemanticEvidence = { floor: 0.4, ceiling: 0.6, weight: 1 };
+
+/** 0 below the floor (or without a similarity), 1 at the ceiling and above. */
+export function semanticCloseness(similarity: number | undefined, evidence: SemanticEvidence = DEFAULT_SEMANTIC_EVIDENCE): number {
+  if (similarity === undefined || !Number.isFinite(similarity)) return 0;
+  return Math.min(1, Math.max(0, (similarity - evidence.floor) / (evidence.ceiling - evidence.floor)));
+}
+
+/** A scored sentence with its passage's closeness in meaning added to what picks it and to what the threshold compares. */
+export function withMeaning<T extends { relevance: number; score: number }>(scored: T, closeness: number, evidence: SemanticEvidence = DEFAULT_SEMANTIC_EVIDENCE): T {
+  const added = evidence.weight * closeness;
+  return { ...scored, relevance: scored.relevance + added, score: scored.score + added };
 }

@@ -214,6 +214,34 @@ describe("ExtractiveModel", () => {
   });
 });
 
+describe("meaning as evidence (passages ranked by the embedding model)", () => {
+  const model = new ExtractiveModel();
+  const close = (p: Passage, similarity: number): Passage => ({ ...p, similarity });
+
+  it("answers a question worded without the passage's words when the passage is close in meaning", async () => {
+    const [parties, rent, deposit, ending] = leasePassages();
+    const question = "How long before moving out must I warn the owner?";
+    const passages = [close(parties, 0.31), close(rent, 0.35), close(deposit, 0.42), close(ending, 0.63)];
+    const answer = await ask(model, input(question, passages));
+    expect(answer.citations.map((c) => c.pageNumber)).toEqual([4]);
+    expect(answer.text).toContain("ninety days of written notice");
+  });
+
+  it("declines a near miss that shares a word with a passage far from it in meaning", async () => {
+    const passages = leasePassages().map((p) => close(p, 0.22));
+    const answer = await ask(model, input("How much rent does the landlord's other building in Lisbon charge per month?", passages));
+    expect(answer.citations).toEqual([]);
+  });
+
+  it("keeps the words-only threshold when retrieval measured no similarity (a workspace without an embedding model)", async () => {
+    const [, rent] = leasePassages();
+    const question = "How much is the monthly rent?";
+    expect((await ask(model, input(question, [rent]))).citations.map((c) => c.pageNumber)).toEqual([2]);
+    // Strong word evidence still answers when meaning adds nothing.
+    expect((await ask(model, input(question, [close(rent, 0.2)]))).citations.map((c) => c.pageNumber)).toEqual([2]);
+  });
+});
+
 describe("streamChunks", () => {
   it("splits into word groups that concatenate to the original text", () => {
     const text = "According to *X* (page 3):\n\n> One two three four five. [1]";

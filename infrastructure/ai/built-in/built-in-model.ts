@@ -1,5 +1,4 @@
 import type { AnswerEvent, AnswerInput, LanguageModel, ModelCapabilities, Passage } from "#application/ports/language-model";
-import { DEFAULT_MIN_RELEVANCE } from "./abstention";
 import { composeAnswer, sleep, streamChunks, usageOf } from "./composition";
 import { suggestQuestionsFrom, summarizePassages } from "./overview";
 
@@ -23,7 +22,7 @@ export interface ExtractiveModelOptions {
   wordsPerChunk?: number;
   /** Most sentences quoted in one answer (default 3). */
   maxSentences?: number;
-  /** Below this relevance the documents are taken not to contain an answer (default: the measured threshold). */
+  /** Below this relevance the documents are taken not to contain an answer (default: the threshold measured for the retrieval used). */
   minRelevance?: number;
 }
 
@@ -33,14 +32,14 @@ export class ExtractiveModel implements LanguageModel {
   readonly id = EXTRACTIVE_MODEL_ID;
   readonly label = "DocuChat built-in (extractive: quotes your documents, no generative AI)";
   readonly capabilities: ModelCapabilities = { images: false, generative: false };
-  private readonly options: Required<ExtractiveModelOptions>;
+  private readonly options: Required<Omit<ExtractiveModelOptions, "minRelevance">> & Pick<ExtractiveModelOptions, "minRelevance">;
 
   constructor(options: ExtractiveModelOptions = {}) {
     this.options = {
       chunkDelayMs: options.chunkDelayMs ?? 0,
       wordsPerChunk: Math.max(1, Math.floor(options.wordsPerChunk ?? 3)),
       maxSentences: Math.max(1, Math.floor(options.maxSentences ?? 3)),
-      minRelevance: options.minRelevance ?? DEFAULT_MIN_RELEVANCE,
+      minRelevance: options.minRelevance,
     };
   }
 

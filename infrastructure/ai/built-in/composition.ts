@@ -1,6 +1,6 @@
 import type { AnswerInput, Citation, Passage, TokenUsage } from "#application/ports/language-model";
 import { contentTerms } from "#application/shared/text-analysis";
-import { hasEvidence } from "./abstention";
+import { DEFAULT_MIN_RELEVANCE, hasEvidence, SEMANTIC_MIN_RELEVANCE, type SemanticEvidence, semanticCloseness, withMeaning } from "./abstention";
 import { detectLanguage, phrasesFor } from "./languages";
 import { analyzeQuestion } from "./question";
 import { idfOver, passageCoverage, pickDiverse, scoreSentence } from "./selection";
@@ -20,8 +20,14 @@ export interface ComposedAnswer {
 export interface CompositionOptions {
   /** Most sentences quoted in one answer (default 3). */
   maxSentences?: number;
-  /** Below this relevance the documents are taken not to contain an answer (abstention.ts). */
+  /**
+   * Below this relevance the documents are taken not to contain an answer
+   * (abstention.ts). Default: the threshold measured for the retrieval the
+   * passages came from (with similarities in meaning, or words alone).
+   */
   minRelevance?: number;
+  /** How meaning (the passage's embedding similarity to the question) adds to a sentence's relevance (abstention.ts). */
+  semantic?: SemanticEvidence;
 }
 
 /** A further quote must be nearly as relevant as the best one: answers stay short and on point. */
@@ -38,11 +44,16 @@ export function composeAnswer(input: AnswerInput, options: CompositionOptions = 
   const idf = idfOver(input.passages, input.termStatistics);
   // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
   const coverage = input.passages.map((p) => passageCoverage(new Set(contentTerms(p.text)), question, idf));
-  const quotable = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, coverage[s.passage]));
+  const closeness = input.passages.map((p) => semanticCloseness(p.similarity, options.semantic));
+  const quotable = sentences
+    .filter((s) => !s.heading && !s.unreadable)
+    .map((s) => withMeaning(scoreSentence(s, question, idf, coverage[s.passage]), closeness[s.passage], options.semantic));
+  const withSimilarities = input.passages.some((p) => p.similarity !== undefined);
+  const minRelevance = options.minRelevance ?? (withSimilarities ? SEMANTIC_MIN_RELEVANCE : DEFAULT_MIN_RELEVANCE);
   const best = Math.max(0, ...quotable.map((s) => s.relevance));
-  if (!hasEvidence(best, options.minRelevance)) return notFound;
+  if (!hasEvidence(best, minRelevance)) return notFound;
 
-  const floor = Math.max(best * SECONDARY_SHARE, options.minRelevance ?? 0);
+  const floor = Math.max(best * SECONDARY_SHARE, minRelevance);
   const picked = pickDiverse(
     quotable.filter((s) => s.relevance >= floor),
     options.maxSentences ?? 3,
