@@ -16,6 +16,7 @@ import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
+import { BillingQueries } from "#application/billing/billing-queries";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -58,6 +59,7 @@ export async function getServices() {
     chatLayouts: runtime.container.get(ChatLayoutService),
     /** ModelCatalog: the models a user may choose (built-in + their keysets'). */
     modelCatalog: runtime.container.get(KeysetModels),
+    billing: runtime.container.get(BillingQueries),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */
     externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)

@@ -1,13 +1,14 @@
 import type { Projector } from "#application/ports/projection";
 import type { WorkflowDefinition } from "#application/ports/workflow";
 import { type ContextModule, streamContexts } from "#application/shared/context-module";
+import { billingModule } from "./billing.module";
 import { conversationModule } from "./conversation.module";
 import { identityModule } from "./identity.module";
 import { libraryModule } from "./library.module";
 import { workspaceModule } from "./workspace.module";
 
 /** Every bounded context of the app. Adding a context is adding its module here (docs/decisions/050). */
-export const contextModules: readonly ContextModule[] = [identityModule, libraryModule, workspaceModule, conversationModule];
+export const contextModules: readonly ContextModule[] = [identityModule, libraryModule, workspaceModule, conversationModule, billingModule];
 
 /** Every projector of every context: the projection runner and `projections:rebuild` use this list. */
 export const allProjectors: Projector[] = contextModules.flatMap((module) => module.projectors);

@@ -8,6 +8,8 @@ import { userStreamId } from "#domain/identity/user";
 import { documentStreamId } from "#domain/library/document";
 import { workspaceStreamId } from "#domain/workspace/workspace";
 import { conversationStreamId } from "#domain/conversation/conversation";
+import { usageId, usageStreamId } from "#domain/billing/usage";
+import { subscriptionStreamId } from "#domain/billing/subscription";
 import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./index";
 
 describe("context modules", () => {
@@ -21,6 +23,8 @@ describe("context modules", () => {
     expect(topicOf(documentStreamId("d1"))).toBe("library");
     expect(topicOf(workspaceStreamId("w1"))).toBe("workspace");
     expect(topicOf(conversationStreamId("c1"))).toBe("conversation");
+    expect(topicOf(usageStreamId(usageId("u1", "2026-03")))).toBe("billing");
+    expect(topicOf(subscriptionStreamId("u1"))).toBe("billing");
   });
 
   it("refuse a stream category claimed by two contexts", () => {

@@ -82,7 +82,7 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
 
   beforeAll(async () => {
     // The reader is on the yearly Pine plan: the book alone has 352 pages, more than the free plan's month.
-    env = await createTestRuntime({ allowances: { limit: async (_user, allowance) => PLANS.pineYearly.limits[allowance] } });
+    env = await createTestRuntime({ allowances: { limits: async () => PLANS["pine-yearly"].limits } });
     for (const document of EVAL_DOCUMENTS) documentIds.set(document.key, await ingest(document.path, document.name, document.ocr ?? false));
     await settle(env.runtime);
     const queries = env.runtime.container.get(LibraryQueries);
