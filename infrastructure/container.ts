@@ -36,6 +36,8 @@ import { openDatabase } from "./embedded/sqlite/open-database";
 import { DevMailboxMailer } from "./embedded/dev-mailbox";
 import { SmtpMailer } from "./mail/smtp-mailer";
 import { OpenIdConnectProvider } from "./identity/openid-connect-provider";
+import { PAYMENT_PROVIDER } from "#application/billing/payment-provider";
+import { createPaymentProvider } from "./payments/payment-providers";
 import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
@@ -182,6 +184,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
   if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
+  if (config.payments) constant(PAYMENT_PROVIDER, createPaymentProvider(config.payments));
   for (const module of contextModules) for (const service of [...module.services, ...module.reactors]) container.bind(service).toSelf();
   // A port a test bound itself (options.allowances) keeps its binding.
   for (const { token, service } of contextModules.flatMap((module) => module.provides)) if (!container.isBound(token)) container.bind(token).toService(service);

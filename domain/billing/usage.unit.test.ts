@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DeciderSpecification } from "#domain/shared/decider-specification";
-import { usageDay, usageMonth, usageMonthKey } from "./plans";
+import { type CounterLimits, usageDay, usageMonth, usageMonthKey } from "./plans";
 import { type UsageEvent, usageDecider } from "./usage";
 
 const now = new Date("2026-03-31T12:00:00Z");
 const spec = DeciderSpecification.for(usageDecider);
-const pages = { daily: 200, monthly: 200 };
+const pages: CounterLimits = { daily: 200, monthly: 200 };
 const reserved = (key: string, amount: number, day = "2026-03-31", limits = pages, counter: "pages" | "messages" = "pages"): UsageEvent => ({
   type: "UsageReserved",
   data: { counter, key, amount, day, limits, reservedAt: now.toISOString() },
@@ -28,14 +28,14 @@ describe("a month's usage", () => {
   });
 
   it("counts a day's limit only over that day, and the month's over every day", () => {
-    const limits = { daily: 100, monthly: 500 };
+    const limits: CounterLimits = { daily: 100, monthly: 500 };
     spec.given([reserved("a", 100, "2026-03-30", limits)]).when(reserve("b", 100, limits)).then([reserved("b", 100, "2026-03-31", limits)]);
     spec.given([reserved("a", 90, "2026-03-31", limits)]).when(reserve("b", 11, limits)).thenThrows("PAGE_LIMIT", "Upload exceeds the total available page limit. You have 10 pages remaining.");
     spec.given([reserved("a", 450, "2026-03-01", limits)]).when(reserve("b", 51, limits)).thenThrows("PAGE_LIMIT");
   });
 
   it("names the day or the month when a message is refused", () => {
-    const limits = { daily: 1, monthly: 500 };
+    const limits: CounterLimits = { daily: 1, monthly: 500 };
     spec
       .given([reserved("q1", 1, "2026-03-31", limits, "messages")])
       .when({ type: "ReserveUsage", counter: "messages", key: "q2", amount: 1, day: "2026-03-31", limits, now })
@@ -44,7 +44,7 @@ describe("a month's usage", () => {
 
   it("keeps counters apart and holds anything on a plan without limits", () => {
     spec.given([reserved("q1", 1, "2026-03-31", pages, "messages")]).when(reserve("a", 200)).then([reserved("a", 200)]);
-    const none = { daily: null, monthly: null };
+    const none: CounterLimits = { daily: null, monthly: null };
     spec.given([reserved("a", 5000, "2026-03-31", none)]).when(reserve("b", 5000, none)).then([reserved("b", 5000, "2026-03-31", none)]);
   });
 
