@@ -17,6 +17,7 @@ import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { BillingQueries } from "#application/billing/billing-queries";
+import { CheckoutService } from "#application/billing/checkout";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -60,6 +61,7 @@ export async function getServices() {
     /** ModelCatalog: the models a user may choose (built-in + their keysets'). */
     modelCatalog: runtime.container.get(KeysetModels),
     billing: runtime.container.get(BillingQueries),
+    checkout: runtime.container.get(CheckoutService),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */
     externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)

@@ -50,13 +50,18 @@ export class CheckoutService {
     @inject(TOKENS.EventStore) eventStore: EventStore,
     @inject(TOKENS.Ids) ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(PAYMENT_PROVIDER) @optional() private readonly provider: PaymentProvider | undefined,
+    @inject(PAYMENT_PROVIDER) @optional() private readonly paymentProvider: PaymentProvider | undefined,
   ) {
     this.orders = new Aggregate(eventStore, ids, orderAggregate);
   }
 
   get configured(): boolean {
-    return this.provider !== undefined;
+    return this.paymentProvider !== undefined;
+  }
+
+  /** The configured provider (its webhooks are verified by it), or undefined. */
+  get provider(): PaymentProvider | undefined {
+    return this.paymentProvider;
   }
 
   /**
@@ -67,7 +72,7 @@ export class CheckoutService {
     if (!isPlanId(input.planId)) throw new DomainError("PLAN_NOT_FOUND", "This plan does not exist.");
     const planId = input.planId;
     const { amount, currency } = orderAmount(planId);
-    if (!this.provider) throw new DomainError("PAYMENTS_NOT_CONFIGURED", PAYMENTS_NOT_CONFIGURED);
+    if (!this.paymentProvider) throw new DomainError("PAYMENTS_NOT_CONFIGURED", PAYMENTS_NOT_CONFIGURED);
     if (!/^[\w-]{8,64}$/.test(input.requestKey)) throw new DomainError("VALIDATION", "The form is out of date. Reload the page and try again.");
     const orderId = derivedUuid(`order:${userId}:${input.requestKey}`);
     const existing = await this.orders.load(orderId);
@@ -76,7 +81,7 @@ export class CheckoutService {
     const base = urls.publicUrl.replace(/\/+$/, "");
     let checkout: Checkout;
     try {
-      checkout = await this.provider.createCheckout({
+      checkout = await this.paymentProvider.createCheckout({
         orderId,
         planName: `${PLANS[planId].name} (${PLANS[planId].billingPeriod})`,
         amount,
@@ -91,7 +96,7 @@ export class CheckoutService {
     }
     const result = await this.orders.handle(
       orderId,
-      { type: "CreateOrder", orderId, userId, planId, provider: this.provider.name, providerOrderId: checkout.providerOrderId, checkoutUrl: checkout.kind === "redirect" ? checkout.url : null, now: this.clock.now() },
+      { type: "CreateOrder", orderId, userId, planId, provider: this.paymentProvider.name, providerOrderId: checkout.providerOrderId, checkoutUrl: checkout.kind === "redirect" ? checkout.url : null, now: this.clock.now() },
       { metadata: eventMetadata(ctx, userId, `order-${orderId}`) },
     );
     // Two clicks raced past the load: the order the first one made is the one.
@@ -99,8 +104,8 @@ export class CheckoutService {
   }
 
   private started(userId: string, state: OrderState): StartedCheckout {
-    if (state.status === "none" || state.userId !== userId || !this.provider) throw ORDER_NOT_FOUND();
-    const checkout = this.provider.checkoutFor(state.providerOrderId, state.checkoutUrl);
+    if (state.status === "none" || state.userId !== userId || !this.paymentProvider) throw ORDER_NOT_FOUND();
+    const checkout = this.paymentProvider.checkoutFor(state.providerOrderId, state.checkoutUrl);
     return { orderId: state.orderId, providerOrderId: state.providerOrderId, checkout, amount: state.amount, currency: state.currency };
   }
 
@@ -113,14 +118,14 @@ export class CheckoutService {
 
   /** A verified webhook: recorded under the provider's event id, so the same webhook twice appends once. */
   async recordWebhook(eventId: string, report: PaymentReport): Promise<{ recorded: boolean }> {
-    return this.record(report, derivedUuid(`${this.provider?.name}:${eventId}`));
+    return this.record(report, derivedUuid(`${this.paymentProvider?.name}:${eventId}`));
   }
 
   /** The buyer came back to the success page: ask the provider how it went (a webhook may not have come yet). */
   async confirmReturn(userId: string, orderId: string, params: Record<string, string>): Promise<OrderState> {
     const order = await this.order(userId, orderId);
-    if (order.status === "created" && this.provider && order.provider === this.provider.name) {
-      const report = await this.provider.confirmReturn(orderId, order.providerOrderId, params);
+    if (order.status === "created" && this.paymentProvider && order.provider === this.paymentProvider.name) {
+      const report = await this.paymentProvider.confirmReturn(orderId, order.providerOrderId, params);
       await this.record(report, null);
     }
     return this.order(userId, orderId);
