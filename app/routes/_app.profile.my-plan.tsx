@@ -80,7 +80,7 @@ export default function MyPlanPage() {
         <Tabs.Trigger value="details">Plan Details</Tabs.Trigger>
         <Tabs.Trigger value="orders">Order History</Tabs.Trigger>
       </Tabs.List>
-      <UsageWarnings userId={data.userId} periodKey={data.periodKey} rows={monthly} />
+      <UsageWarnings userId={data.userId} period="month" periodKey={data.periodKey} rows={monthly} />
       <Tabs.Content value="details" className="dc-billing__panel">
         {actionData && !actionData.ok ? (
           <Callout.Root color="red" role="alert" mb="4" data-testid="upgrade-error">

@@ -34,8 +34,8 @@ export default function MyUsagePage() {
         <Tabs.Trigger value="monthly">Monthly Usage</Tabs.Trigger>
         <Tabs.Trigger value="daily">Daily Usage</Tabs.Trigger>
       </Tabs.List>
-      <UsageWarnings userId={userId} periodKey={periods.month} rows={monthly} />
-      <UsageWarnings userId={userId} periodKey={periods.day} rows={daily} />
+      <UsageWarnings userId={userId} period="month" periodKey={periods.month} rows={monthly} />
+      <UsageWarnings userId={userId} period="day" periodKey={periods.day} rows={daily} />
       <Text as="p" size="2" color="gray" my="3">
         Your plan: {planName}. Usage is counted in India Standard Time; months start on the 1st. {OWN_KEY_NOTE}
       </Text>

@@ -1,6 +1,6 @@
 import type { PlanOverview } from "#application/billing/billing-queries";
 import type { CounterUsage } from "#application/shared/allowance-policy";
-import { usageMonth, type UsageCounter } from "#domain/billing/plans";
+import { usageDay, usageMonth, type UsageCounter } from "#domain/billing/plans";
 
 /** Usage as loaders send it: only finite numbers (an unlimited counter has limit null). */
 export type UsageView = Record<UsageCounter, Pick<CounterUsage, "daily" | "monthly">>;
@@ -11,4 +11,4 @@ export function usageView(usage: PlanOverview["usage"]): UsageView {
 }
 
 /** The keys the warnings remember per period ("2026-03" and "2026-03-31"). */
-export const periodKeys = (now: Date) => ({ month: usageMonth(now), day: now.toISOString().slice(0, 10) });
+export const periodKeys = (now: Date) => ({ month: usageMonth(now), day: usageDay(now) });

@@ -44,7 +44,9 @@ export function OrderHistory({ orders, total, page }: { orders: OrderRow[]; tota
                 <Table.RowHeaderCell className="dc-orders__id">{order.id}</Table.RowHeaderCell>
                 <Table.Cell>{new Date(order.createdAt).toLocaleString("en-GB")}</Table.Cell>
                 <Table.Cell>
-                  <Badge color={STATUS_COLOR[order.status]}>{order.status}</Badge>
+                  <Badge color={STATUS_COLOR[order.status]} highContrast>
+                    {order.status}
+                  </Badge>
                 </Table.Cell>
                 <Table.Cell>{order.method ?? "—"}</Table.Cell>
                 <Table.Cell justify="end">{formatInr(order.amount, "").trim()}</Table.Cell>

@@ -1,5 +1,5 @@
 import { Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useHydrated } from "#app/components/use-hydrated";
 import { formatLimit, type UsageRow } from "./usage";
 
@@ -31,7 +31,10 @@ export function UsageCharts({ rows, period }: { rows: UsageRow[]; period: "Month
                     <XAxis dataKey="name" tickLine={false} />
                     <YAxis allowDecimals={false} tickLine={false} />
                     <Tooltip cursor={{ fill: "var(--gray-a3)" }} />
-                    <Bar dataKey="value" fill="var(--accent-9)" radius={[4, 4, 0, 0]} isAnimationActive={false} />
+                    <Bar dataKey="value" radius={[4, 4, 0, 0]} isAnimationActive={false}>
+                      <Cell fill={row.percent !== null && row.percent >= 100 ? "var(--red-9)" : "var(--accent-9)"} />
+                      <Cell fill="var(--gray-6)" />
+                    </Bar>
                   </BarChart>
                 </ResponsiveContainer>
               ) : null}

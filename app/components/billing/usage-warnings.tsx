@@ -9,9 +9,10 @@ const NEAR_PERCENT = 80;
  * Tells the user once when a limit is near and once when it is reached: each
  * warning is remembered in this browser by user, counter, period and level.
  */
-export function UsageWarnings({ userId, periodKey, rows }: { userId: string; periodKey: string; rows: UsageRow[] }) {
+export function UsageWarnings({ userId, period, periodKey, rows }: { userId: string; period: "month" | "day"; periodKey: string; rows: UsageRow[] }) {
   const toast = useToast();
   useEffect(() => {
+    const when = period === "month" ? "this month" : "today";
     for (const row of rows) {
       if (row.percent === null || row.percent < NEAR_PERCENT) continue;
       const reached = row.percent >= 100;
@@ -25,10 +26,10 @@ export function UsageWarnings({ userId, periodKey, rows }: { userId: string; per
       toast.push({
         type: reached ? "error" : "info",
         message: reached
-          ? `You have reached your plan's limit for ${row.label.toLowerCase()} (${row.used} of ${row.limit}).`
-          : `You have used ${row.percent}% of your plan's ${row.label.toLowerCase()} (${row.used} of ${row.limit}).`,
+          ? `You have reached your plan's limit for ${row.label.toLowerCase()} ${when} (${row.used} of ${row.limit}).`
+          : `You have used ${row.percent}% of your plan's ${row.label.toLowerCase()} ${when} (${row.used} of ${row.limit}).`,
       });
     }
-  }, [rows, userId, periodKey, toast]);
+  }, [rows, userId, period, periodKey, toast]);
   return null;
 }
