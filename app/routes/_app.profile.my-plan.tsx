@@ -24,6 +24,8 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Settings", pag
 /** Spec 001 §2 My Plan: Plan Details (plans, current marked, Pine recommended, usage against limits) and Order History. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  // An admin acting as someone never opens profile routes (spec 001 §2).
+  if (user.impersonatorId) throw redirect("/");
   const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
   const { billing, checkout } = await getServices();
   const [overview, orders] = await Promise.all([billing.overview(user.id), billing.orders(user.id, page)]);

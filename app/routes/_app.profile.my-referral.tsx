@@ -1,5 +1,5 @@
 import { Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes";
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { copyText } from "#app/components/chat/clipboard";
@@ -16,6 +16,8 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Settings", pag
 /** Spec 001 §2 My Referral: the user's own sign-up link, a copy action, and how many joined through it. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  // An admin acting as someone never opens profile routes (spec 001 §2).
+  if (user.impersonatorId) throw redirect("/");
   const { billing } = await getServices();
   const { code, joined } = await billing.referral(user.id);
   return { link: `${new URL(request.url).origin}/signup?refCode=${encodeURIComponent(code)}`, joined };

@@ -1,5 +1,5 @@
 import { Tabs, Text } from "@radix-ui/themes";
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { periodKeys, usageView } from "#app/components/billing/billing.server";
 import { OWN_KEY_NOTE, usageRows } from "#app/components/billing/usage";
@@ -17,6 +17,8 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Settings", pag
 /** Spec 001 §2 My Usage: Monthly Usage and Daily Usage, a bar chart per counter, percentage used = used / limit × 100. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  // An admin acting as someone never opens profile routes (spec 001 §2).
+  if (user.impersonatorId) throw redirect("/");
   const { billing } = await getServices();
   const overview = await billing.overview(user.id);
   return { userId: user.id, planName: overview.subscription.plan.name, usage: usageView(overview.usage), periods: periodKeys(new Date()) };

@@ -26,17 +26,17 @@ describe("a user's usage counters", () => {
     expect((await usage.usage("u1", "pages", now)).monthly).toEqual({ used: 199, limit: 200, remaining: 1 });
   });
 
-  it("let exactly the day's workspaces through when twenty are created at once", async () => {
+  it("let exactly the plan's workspaces through when twenty are created at once", async () => {
     env = await createTestRuntime();
     const usage = env.runtime.container.get(UsageCounters);
     const now = env.clock.now();
     const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => usage.reserve("u1", "workspaces", `w-${i}`, 1, now, metadata)));
-    // Evergreen: 5 a day, 10 a month — the day binds first.
-    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(5);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(10);
     await expect(usage.reserve("u1", "workspaces", "w-late", 1, now, metadata)).rejects.toMatchObject({
       code: "WORKSPACE_LIMIT",
-      message: "You have created 5 workspaces today, the limit of your plan.",
+      message: "You have created 10 workspaces this month, the limit of your plan.",
     });
+    expect((await usage.usage("u1", "workspaces", now)).monthly).toEqual({ used: 10, limit: 10, remaining: 0 });
   });
 
   it("keeps each month apart", async () => {

@@ -41,9 +41,9 @@ export const PLANS: Record<PlanId, Plan> = {
     headline: { pages: 200, messages: 500, workspaces: 10 },
     limits: {
       pages: { daily: 200, monthly: 200 },
-      uploads: { daily: 30, monthly: 100 },
+      uploads: { daily: 50, monthly: 100 },
       messages: { daily: 100, monthly: 500 },
-      workspaces: { daily: 5, monthly: 10 },
+      workspaces: { daily: 10, monthly: 10 },
     },
     comingSoon: false,
     recommended: false,

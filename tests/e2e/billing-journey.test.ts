@@ -5,9 +5,9 @@ import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./s
 import { gotoHydrated, makePdf, signUpNewUser, waitForStatuses, waitUntil } from "./support/library";
 import { toast } from "./support/workspace";
 import { PASSWORD } from "./support/account";
-import { signUpOverHttp } from "./support/accounts";
+import { countEvents, signUpOverHttp } from "./support/accounts";
 import { HttpSession } from "../support/http-session";
-import { startStripeReplay, type StripeReplay } from "../support/payment-replay-servers";
+import { type RazorpayReplay, startRazorpayReplay, startStripeReplay, type StripeReplay } from "../support/payment-replay-servers";
 
 /**
  * The billing journey of issue 16 in Debian's Chromium against the built app:
@@ -121,6 +121,14 @@ describe("the billing journey", () => {
     await expectAccessible(page, "/payment/success");
     await screenshot(page, "billing-payment-success-1440");
     expect(stripe.webhooks.map((w) => w.status)).toEqual([200]);
+    // The same webhook again is answered and appends nothing; a tampered one is refused.
+    const [sent] = stripe.webhooks;
+    const post = (body: string) => fetch(`${server.url}/api/payments/webhook`, { method: "POST", headers: { "Content-Type": "application/json", ...sent.headers }, body });
+    const replayed = await post(sent.body);
+    expect(await replayed.json()).toEqual({ received: true, recorded: false });
+    const tampered = await post(sent.body.replace('"amount_total": 19900', '"amount_total": 1'));
+    expect(tampered.status).toBe(400);
+    expect(countEvents(server.dataDir, "OrderPaid")).toBe(1);
 
     await page.getByRole("link", { name: "Go to My Plan" }).click();
     await page.getByTestId("plan-pine-monthly").getByText("Current plan").waitFor();
@@ -133,6 +141,13 @@ describe("the billing journey", () => {
 
     await gotoHydrated(page, `${server.url}/upload/files`);
     await page.getByText("830 pages left this month").waitFor();
+    const subscription = await page.evaluate(async () => (await fetch("/api/subscriptions")).json());
+    expect(subscription).toMatchObject({
+      subscription_type: "pine-monthly",
+      status: "ACTIVE",
+      usage: { document_page: { monthly_limit: 170 }, document: { monthly_limit: 1 } },
+      threshold: { document_page: { daily_limit: 1000, monthly_limit: 2000 }, workspace: { monthly_limit: null } },
+    });
     await context.close();
 
     const phone = await signedInPage(VIEWPORTS.mobile);
@@ -164,4 +179,65 @@ describe("the billing journey", () => {
     await screenshot(page, "billing-my-referral-1440");
     await context.close();
   }, 60_000);
+});
+
+describe("the Razorpay checkout (the spec's order → checkout → order_id, payment_id, signature → verification)", () => {
+  const RZP = { keyId: "rzp_test_e2e", keySecret: "e2e-razorpay-key-secret", webhookSecret: "e2e-razorpay-webhook-secret" };
+  let rzpServer: AppServer;
+  let replay: RazorpayReplay;
+  let rzpState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+
+  beforeAll(async () => {
+    replay = await startRazorpayReplay(RZP);
+    rzpServer = await startAppServer({
+      env: {
+        RAZORPAY_KEY_ID: RZP.keyId,
+        RAZORPAY_KEY_SECRET: RZP.keySecret,
+        RAZORPAY_WEBHOOK_SECRET: RZP.webhookSecret,
+        RAZORPAY_API_URL: replay.url,
+        RAZORPAY_CHECKOUT_URL: `${replay.url}/v1/checkout.js`,
+      },
+    });
+    replay.webhookUrl = `${rzpServer.url}/api/payments/webhook`;
+    ({ storageState: rzpState } = await signUpNewUser(browser, rzpServer.url));
+  }, 120_000);
+
+  afterAll(async () => {
+    await rzpServer?.stop();
+    await replay?.close();
+  });
+
+  it("says so when the checkout script cannot load, then pays through it and lands on the success screen", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState: rzpState });
+    const page = await context.newPage();
+    await page.goto(`${rzpServer.url}/profile/my-plan`);
+    replay.failNextScript = true;
+    await page.getByTestId("plan-pine-yearly").getByRole("button", { name: "Upgrade" }).click();
+    await toast(page, "Cannot process the request, Please check your internet connectin").waitFor();
+    await page.getByRole("alert").filter({ hasText: "Cannot process the request" }).waitFor();
+
+    await page.goto(`${rzpServer.url}/profile/my-plan`);
+    await page.getByTestId("plan-pine-yearly").getByRole("button", { name: "Upgrade" }).click();
+    const sheet = page.getByRole("dialog", { name: "Razorpay Checkout (local replay)" });
+    await sheet.getByRole("button", { name: "Pay INR 1999.00" }).click();
+    await page.waitForURL(`${rzpServer.url}/payment/success?**`);
+    await page.getByRole("heading", { name: "Payment successful" }).waitFor();
+    expect(replay.webhooks.map((w) => w.status)).toEqual([200]);
+    expect(countEvents(rzpServer.dataDir, "OrderPaid")).toBe(1);
+
+    await page.goto(`${rzpServer.url}/profile/my-plan?tab=orders`);
+    const rows = page.getByTestId("orders-table").getByRole("row");
+    await expect(rows.nth(1).innerText()).resolves.toMatch(/successful\s+upi\s+1,?999\s+INR/);
+    await page.getByRole("tab", { name: "Plan Details" }).click();
+    await page.getByTestId("plan-pine-yearly").getByText("Current plan").waitFor();
+
+    // A failed attempt: the order is recorded failed with 'Payment failed'.
+    await page.getByTestId("plan-pine-monthly").getByRole("button", { name: "Upgrade" }).click();
+    await page.getByRole("dialog", { name: "Razorpay Checkout (local replay)" }).getByRole("button", { name: "Fail the payment" }).click();
+    await page.waitForURL(`${rzpServer.url}/payment/failed?**`);
+    await page.getByRole("heading", { name: "Payment failed" }).waitFor();
+    await expectAccessible(page, "/payment/failed");
+    await screenshot(page, "billing-payment-failed-1440");
+    await context.close();
+  }, 90_000);
 });

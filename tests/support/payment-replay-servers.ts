@@ -177,6 +177,11 @@ export interface RazorpayOrder {
 
 export interface RazorpayReplay {
   url: string;
+  /** Where paying in the replayed checkout sends the `payment.captured` webhook; null: the test delivers it itself. */
+  webhookUrl: string | null;
+  /** The next load of checkout.js fails (the spec's 'Cannot process the request…' toast). */
+  failNextScript: boolean;
+  webhooks: SentWebhook[];
   orders: Map<string, RazorpayOrder>;
   payments: Map<string, Record<string, unknown>>;
   /** Captures a payment for the order; answers the checkout handler's fields and the `payment.captured` webhook, signed with `secret`. */
@@ -184,12 +189,54 @@ export interface RazorpayReplay {
   close(): Promise<void>;
 }
 
-export async function startRazorpayReplay(options: { keySecret: string; webhookSecret: string }): Promise<RazorpayReplay> {
+/**
+ * A stand-in for Razorpay's checkout.js: \`new Razorpay(options).open()\` shows a
+ * pay sheet; paying asks the replay server to capture the payment, which sends
+ * the signed webhook and answers the handler's order_id, payment_id and
+ * signature (signed with the key secret, as Razorpay does).
+ */
+const checkoutScript = (base: string) => `(() => {
+  class Razorpay {
+    constructor(options) { this.options = options; this.handlers = {}; }
+    on(event, handler) { this.handlers[event] = handler; }
+    open() {
+      const o = this.options;
+      const sheet = document.createElement("div");
+      sheet.setAttribute("role", "dialog");
+      sheet.setAttribute("aria-label", "Razorpay Checkout (local replay)");
+      sheet.style.cssText = "position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center;z-index:9999";
+      const box = document.createElement("div");
+      box.style.cssText = "background:#fff;color:#111;padding:24px;border-radius:8px;font-family:sans-serif";
+      const title = document.createElement("p");
+      title.textContent = o.description + ": " + o.currency + " " + (o.amount / 100).toFixed(2);
+      const pay = document.createElement("button");
+      pay.textContent = "Pay " + o.currency + " " + (o.amount / 100).toFixed(2);
+      pay.onclick = async () => {
+        const response = await fetch("${base}/v1/replay/pay", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ order_id: o.order_id }) });
+        sheet.remove();
+        o.handler(await response.json());
+      };
+      const fail = document.createElement("button");
+      fail.textContent = "Fail the payment";
+      fail.onclick = () => { sheet.remove(); this.handlers["payment.failed"] && this.handlers["payment.failed"]({ error: { description: "Payment failed" } }); };
+      box.append(title, pay, fail);
+      sheet.append(box);
+      document.body.append(sheet);
+    }
+  }
+  window.Razorpay = Razorpay;
+})();`;
+
+export async function startRazorpayReplay(options: { keySecret: string; webhookSecret: string; webhookUrl?: string | null }): Promise<RazorpayReplay> {
   const orders = new Map<string, RazorpayOrder>();
   const payments = new Map<string, Record<string, unknown>>();
   const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("hex");
+  const webhooks: SentWebhook[] = [];
   const replay: RazorpayReplay = {
     url: "",
+    webhookUrl: options.webhookUrl ?? null,
+    failNextScript: false,
+    webhooks,
     orders,
     payments,
     pay(orderId, pay = {}) {
@@ -243,6 +290,27 @@ export async function startRazorpayReplay(options: { keySecret: string; webhookS
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://replay");
     const body = await readBody(request);
+    const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "Content-Type" };
+    if (url.pathname === "/v1/checkout.js") {
+      if (replay.failNextScript) {
+        replay.failNextScript = false;
+        response.writeHead(503, cors);
+        return response.end();
+      }
+      response.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", ...cors });
+      return response.end(checkoutScript(replay.url));
+    }
+    if (url.pathname === "/v1/replay/pay") {
+      if (request.method === "OPTIONS") {
+        response.writeHead(204, cors);
+        return response.end();
+      }
+      const { handler, webhook } = replay.pay((JSON.parse(body) as { order_id: string }).order_id);
+      webhook.status = await deliver(replay.webhookUrl, webhook);
+      webhooks.push(webhook);
+      response.writeHead(200, { "Content-Type": "application/json", ...cors });
+      return response.end(JSON.stringify(handler));
+    }
     if (!request.headers.authorization?.startsWith("Basic ")) return json(response, 401, { error: { code: "BAD_REQUEST_ERROR", description: "Authentication failed" } });
     if (request.method === "POST" && url.pathname === "/v1/orders") {
       const input = JSON.parse(body) as { amount: number; currency: string; receipt: string; notes: Record<string, string> };
