@@ -4,6 +4,7 @@ import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
+import type { ProjectionWaiter } from "#application/ports/projection";
 import { Aggregate } from "#application/shared/aggregate";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { type OrderCommand, type OrderEvent, type OrderState, orderAmount } from "#domain/billing/order";
@@ -47,9 +48,10 @@ export class CheckoutService {
   private readonly orders: Aggregate<OrderCommand, OrderEvent, OrderState>;
 
   constructor(
-    @inject(TOKENS.EventStore) eventStore: EventStore,
+    @inject(TOKENS.EventStore) private readonly eventStore: EventStore,
     @inject(TOKENS.Ids) ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(PAYMENT_PROVIDER) @optional() private readonly paymentProvider: PaymentProvider | undefined,
   ) {
     this.orders = new Aggregate(eventStore, ids, orderAggregate);
@@ -128,7 +130,10 @@ export class CheckoutService {
       const report = await this.paymentProvider.confirmReturn(orderId, order.providerOrderId, params);
       await this.record(report, null);
     }
-    return this.order(userId, orderId);
+    const after = await this.order(userId, orderId);
+    // Paid (here or by a webhook a moment ago): the screens that follow show the new plan, which a reactor grants.
+    if (after.status === "successful") await this.projections.waitForPosition(await this.eventStore.headPosition());
+    return after;
   }
 
   /** The buyer closed the checkout or it reported a failure: the order is failed with 'Payment failed' (unless it was paid). */
