@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { CsrfInput } from "#app/components/csrf-input";
 import { OrderHistory } from "#app/components/billing/order-history";
 import { RazorpayCheckout } from "#app/components/billing/razorpay-checkout";
-import { formatLimit, OWN_KEY_NOTE, usageRows } from "#app/components/billing/usage";
+import { formatBillingDate, formatLimit, OWN_KEY_NOTE, usageRows } from "#app/components/billing/usage";
 import { UsageWarnings } from "#app/components/billing/usage-warnings";
 import { periodKeys, usageView } from "#app/components/billing/billing.server";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
@@ -172,7 +172,7 @@ function PlanCard({ plan, current, requestKey, periodEndsAt }: { plan: Plan; cur
         <div className="dc-plan-card__action">
           {current ? (
             <Text size="2" color="gray">
-              {periodEndsAt ? `Paid until ${new Date(periodEndsAt).toLocaleDateString("en-GB")}` : "Your plan"}
+              {periodEndsAt ? `Paid until ${formatBillingDate(periodEndsAt, false)}` : "Your plan"}
             </Text>
           ) : plan.comingSoon ? (
             <Button disabled variant="soft" style={{ width: "100%" }}>

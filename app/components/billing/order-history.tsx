@@ -1,6 +1,6 @@
 import { Badge, Button, Flex, Table, Text } from "@radix-ui/themes";
 import { Link } from "@remix-run/react";
-import { formatInr } from "./usage";
+import { formatBillingDate, formatInr } from "./usage";
 
 export interface OrderRow {
   id: string;
@@ -42,7 +42,7 @@ export function OrderHistory({ orders, total, page }: { orders: OrderRow[]; tota
             {orders.map((order) => (
               <Table.Row key={order.id}>
                 <Table.RowHeaderCell className="dc-orders__id">{order.id}</Table.RowHeaderCell>
-                <Table.Cell>{new Date(order.createdAt).toLocaleString("en-GB")}</Table.Cell>
+                <Table.Cell>{formatBillingDate(order.createdAt)}</Table.Cell>
                 <Table.Cell>
                   <Badge color={STATUS_COLOR[order.status]} highContrast>
                     {order.status}

@@ -28,6 +28,19 @@ export function usageRows(usage: Record<UsageCounter, Pick<CounterUsage, UsagePe
   });
 }
 
+/**
+ * Billing dates as the spec shows dates (dd/MM/yyyy hh:mm:ss a), in India
+ * Standard Time like the usage periods, so the server's render and the browser's agree.
+ */
+export const formatBillingDate = (iso: string, withTime = true) =>
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Asia/Kolkata",
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    ...(withTime ? { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h12" } : {}),
+  }).format(new Date(iso));
+
 export const formatLimit = (limit: number | null) => (limit === null ? "Unlimited" : limit.toLocaleString("en-IN"));
 export const formatInr = (minor: number, currency = "INR") => `${currency} ${(minor / 100).toLocaleString("en-IN", { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
