@@ -131,6 +131,12 @@ export default function MyPlanPage() {
   );
 }
 
+/** A yearly plan's figures are spent as a twelfth a month (docs/decisions/110); the card says so. */
+function withMonthlyShare(total: number, monthly: number | null, billingPeriod: Plan["billingPeriod"], what: string) {
+  const figure = `${total.toLocaleString("en-IN")} ${what}`;
+  return billingPeriod === "yearly" && monthly !== null ? `${figure} a year (up to ${monthly.toLocaleString("en-IN")} a month)` : figure;
+}
+
 function PlanCard({ plan, current, requestKey, periodEndsAt }: { plan: Plan; current: boolean; requestKey: string; periodEndsAt: string | null }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formData?.get("planId") === plan.id;
@@ -163,8 +169,8 @@ function PlanCard({ plan, current, requestKey, periodEndsAt }: { plan: Plan; cur
               {plan.priceInr > 0 ? <Text size="2" color="gray" weight="regular">{` / ${per}`}</Text> : null}
             </Text>
             <ul className="dc-plan-card__list">
-              <li>{plan.headline.pages.toLocaleString("en-IN")} pages</li>
-              <li>{plan.headline.messages.toLocaleString("en-IN")} chat messages</li>
+              <li>{withMonthlyShare(plan.headline.pages, plan.limits.pages.monthly, plan.billingPeriod, "pages")}</li>
+              <li>{withMonthlyShare(plan.headline.messages, plan.limits.messages.monthly, plan.billingPeriod, "chat messages")}</li>
               <li>{plan.headline.workspaces === null ? "Unlimited workspaces" : `${plan.headline.workspaces} workspaces`}</li>
             </ul>
           </>

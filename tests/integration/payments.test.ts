@@ -174,6 +174,23 @@ describe("Razorpay against a replay of Razorpay's API", () => {
   });
 });
 
+describe("a provider that cannot be reached", () => {
+  it("answers 'Failed to create your order. Please try later' and records no order", async () => {
+    stripe = await startStripeReplay({ webhookSecret: STRIPE_WEBHOOK_SECRET });
+    const unreachable = stripe.url;
+    await stripe.close();
+    stripe = undefined;
+    env = await createTestRuntime({ env: { STRIPE_SECRET_KEY: "sk_test_replay", STRIPE_WEBHOOK_SECRET, STRIPE_API_URL: unreachable } });
+    const s = services(env);
+    await expect(s.checkout.start("alice", { planId: "pine-monthly", requestKey: "key-00000013", email: null }, urls, ctx("alice"))).rejects.toMatchObject({
+      code: "ORDER_CREATION_FAILED",
+      message: "Failed to create your order. Please try later",
+    });
+    await s.settled();
+    expect((await s.billing.orders("alice", 1)).total).toBe(0);
+  });
+});
+
 describe("an installation without a payment provider", () => {
   it("shows plans and usage, and says payments are not configured", async () => {
     env = await createTestRuntime();
