@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { gotoHydrated, makePdf, signUpNewUser, waitForStatuses, waitUntil } from "./support/library";
-import { toast } from "./support/workspace";
+import { csrfToken, toast } from "./support/workspace";
 import { PASSWORD } from "./support/account";
 import { countEvents, signUpOverHttp } from "./support/accounts";
 import { HttpSession } from "../support/http-session";
@@ -238,6 +238,30 @@ describe("the Razorpay checkout (the spec's order → checkout → order_id, pay
     await page.getByRole("heading", { name: "Payment failed" }).waitFor();
     await expectAccessible(page, "/payment/failed");
     await screenshot(page, "billing-payment-failed-1440");
+
+    // The spec's calls: POST, PUT and GET /transactions.
+    const token = await csrfToken(page);
+    const call = (method: string, body?: unknown) =>
+      page.evaluate(
+        async ({ method, body, token }) => {
+          const response = await fetch("/api/transactions", { method, headers: { "Content-Type": "application/json", "X-CSRF-Token": token }, body: body ? JSON.stringify(body) : undefined });
+          return { status: response.status, body: await response.json() };
+        },
+        { method, body, token },
+      );
+    expect((await call("POST", { plan_id: "1", currency: "INR" })).status).toBe(404);
+    expect((await call("POST", { plan_id: "pine-monthly", currency: "USD" })).status).toBe(400);
+    const created = await call("POST", { plan_id: "pine-monthly", currency: "INR", request_key: "api-order-0001" });
+    expect(created).toMatchObject({ status: 201, body: { message: "Order created", response: { currency: "INR", amount: 19900, key_id: RZP.keyId } } });
+    const again = await call("POST", { plan_id: "pine-monthly", currency: "INR", request_key: "api-order-0001" });
+    expect(again.body.response.transaction_id).toBe(created.body.response.transaction_id);
+    const { order_id, transaction_id } = created.body.response as { order_id: string; transaction_id: string };
+    const forged = await call("PUT", { order_id, transaction_id, payment_id: "pay_forged", signature: "0".repeat(64), status: "successful" });
+    expect(forged).toMatchObject({ status: 422, body: { code: "PAYMENT_SIGNATURE_INVALID" } });
+    const failed = await call("PUT", { order_id, transaction_id, status: "failed", description: "Payment failed" });
+    expect(failed).toMatchObject({ status: 200, body: { status: "failed" } });
+    const listed = await call("GET");
+    expect(listed.body.transactions.map((t: { status: string }) => t.status)).toEqual(["failed", "failed", "successful", "created"]);
     await context.close();
   }, 90_000);
 });
