@@ -29,21 +29,45 @@ const OIDC_FORM_TARGET = (() => {
   }
 })();
 
+/**
+ * The configured payment provider's hosted checkout (docs/decisions/111):
+ * Stripe Checkout is a page the Upgrade form is redirected to; Razorpay's
+ * checkout is a script that opens its own frame and calls its API.
+ */
+const PAYMENT_SOURCES = (() => {
+  const originOf = (url: string | undefined) => {
+    try {
+      return url ? new URL(url).origin : "";
+    } catch {
+      return "";
+    }
+  };
+  if (process.env.STRIPE_SECRET_KEY) {
+    return { form: ` https://checkout.stripe.com${process.env.STRIPE_API_URL ? ` ${originOf(process.env.STRIPE_API_URL)}` : ""}`, script: "", frame: "", connect: "" };
+  }
+  if (process.env.RAZORPAY_KEY_ID) {
+    const checkout = originOf(process.env.RAZORPAY_CHECKOUT_URL) || "https://checkout.razorpay.com";
+    const api = originOf(process.env.RAZORPAY_API_URL) || "https://api.razorpay.com";
+    return { form: "", script: ` ${checkout}`, frame: ` ${api} https://*.razorpay.com`, connect: ` ${api} https://*.razorpay.com` };
+  }
+  return { form: "", script: "", frame: "", connect: "" };
+})();
+
 /** Scripts need the per-request nonce; styles may be inline (Radix Themes sets CSS variables inline). */
 function contentSecurityPolicy(nonce: string, isDev: boolean) {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${isDev ? " 'unsafe-eval'" : ""}`,
+    `script-src 'self' 'nonce-${nonce}'${PAYMENT_SOURCES.script}${isDev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src 'self'${isDev ? " ws: wss:" : ""}`,
+    `connect-src 'self'${PAYMENT_SOURCES.connect}${isDev ? " ws: wss:" : ""}`,
     "worker-src 'self' blob:",
-    "frame-src 'self'",
+    `frame-src 'self'${PAYMENT_SOURCES.frame}`,
     "frame-ancestors 'none'",
     "object-src 'none'",
     "base-uri 'self'",
-    `form-action 'self'${OIDC_FORM_TARGET}`,
+    `form-action 'self'${OIDC_FORM_TARGET}${PAYMENT_SOURCES.form}`,
   ].join("; ");
 }
 

@@ -38,6 +38,8 @@ export const TOKENS = {
   BuiltInEmbedder: Symbol.for("BuiltInEmbedder"),
   KeyCipher: Symbol.for("KeyCipher"),
   ModelProviders: Symbol.for("ModelProviders"),
-  /** Plan limits (application/shared/allowance-policy.ts); billing replaces the default. */
+  /** Plan limits (application/shared/allowance-policy.ts), answered by billing from the subscription. */
   AllowancePolicy: Symbol.for("AllowancePolicy"),
+  /** Usage counters every context reserves on (application/shared/allowance-policy.ts), kept by billing. */
+  UsageMeter: Symbol.for("UsageMeter"),
 } as const;

@@ -20,7 +20,7 @@ import type {
 import type { Projector } from "#application/ports/projection";
 import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
 import type { AppSettings } from "#application/shared/app-settings";
-import { type AllowancePolicy, DefaultPlanAllowance } from "#application/shared/allowance-policy";
+import type { AllowancePolicy } from "#application/shared/allowance-policy";
 import { moduleActivities, moduleJobHandlers, type Resolve } from "#application/shared/context-module";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./modules/index";
@@ -38,6 +38,8 @@ import { openDatabase } from "./embedded/sqlite/open-database";
 import { DevMailboxMailer } from "./embedded/dev-mailbox";
 import { SmtpMailer } from "./mail/smtp-mailer";
 import { OpenIdConnectProvider } from "./identity/openid-connect-provider";
+import { PAYMENT_PROVIDER } from "#application/billing/payment-provider";
+import { createPaymentProvider } from "./payments/payment-providers";
 import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
@@ -75,7 +77,7 @@ export interface RuntimeOptions {
   decorateActivities?: (registry: ActivityRegistry) => ActivityRegistry;
   /** Wraps the workflow engine services and reactors use (the reactor crash test makes a start hang). */
   decorateWorkflowEngine?: (engine: WorkflowEngine) => WorkflowEngine;
-  /** The plan limits (until billing answers from subscriptions, everyone is on the free plan; the evaluation reads a whole book). */
+  /** Replaces the plan limits billing answers from subscriptions (the evaluation reads a whole book). */
   allowances?: AllowancePolicy;
   /** false: the built-in keyset offers no embedding model (keyword search by default), so tests that do not need it skip the model. */
   builtInEmbeddings?: boolean;
@@ -173,7 +175,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
-  constant(TOKENS.AllowancePolicy, options.allowances ?? new DefaultPlanAllowance());
+  if (options.allowances) constant(TOKENS.AllowancePolicy, options.allowances);
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
     const smtp = new SmtpMailer(config.raw.SMTP_URL!, config.mailFrom, logger);
@@ -186,7 +188,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
   if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
+  if (config.payments) constant(PAYMENT_PROVIDER, createPaymentProvider(config.payments));
   for (const module of contextModules) for (const service of [...module.services, ...module.reactors]) container.bind(service).toSelf();
+  // A port a test bound itself (options.allowances) keeps its binding.
+  for (const { token, service } of contextModules.flatMap((module) => module.provides)) if (!container.isBound(token)) container.bind(token).toService(service);
   const resolve: Resolve = (service) => container.get(service);
 
   // Services that start workflows are built before the engine, which needs their activities: they get the engine through this delegate.

@@ -1,16 +1,15 @@
 import { Heading } from "@radix-ui/themes";
 import { NavLink, Outlet } from "@remix-run/react";
 import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { LaterReleaseButton } from "#app/components/later-release";
 import { requireUser } from "#app/utils/session.server";
 
-/** The profile area's tabs (spec 001 §2). Plan, usage and referral are not built yet: they say so and never navigate. */
+/** The profile area's tabs (spec 001 §2). */
 export const PROFILE_TABS = [
   { id: "my-account", label: "My Account", to: "/profile/my-account" },
   { id: "chat-settings", label: "Chat Settings", to: "/profile/chat-settings" },
-  { id: "my-plan", label: "My Plan" },
-  { id: "my-usage", label: "My Usage" },
-  { id: "my-referral", label: "My Referral" },
+  { id: "my-plan", label: "My Plan", to: "/profile/my-plan" },
+  { id: "my-usage", label: "My Usage", to: "/profile/my-usage" },
+  { id: "my-referral", label: "My Referral", to: "/profile/my-referral" },
 ] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -26,17 +25,11 @@ export default function ProfileLayout() {
         Settings
       </Heading>
       <nav aria-label="Profile sections" className="dc-tabs">
-        {PROFILE_TABS.map((tab) =>
-          "to" in tab ? (
-            <NavLink key={tab.id} to={tab.to} className="dc-tabs__tab" prefetch="intent">
-              {tab.label}
-            </NavLink>
-          ) : (
-            <LaterReleaseButton key={tab.id} className="dc-tabs__tab dc-tabs__tab--disabled" side="bottom">
-              {tab.label}
-            </LaterReleaseButton>
-          ),
-        )}
+        {PROFILE_TABS.map((tab) => (
+          <NavLink key={tab.id} to={tab.to} className="dc-tabs__tab" prefetch="intent">
+            {tab.label}
+          </NavLink>
+        ))}
       </nav>
       <Outlet />
     </div>

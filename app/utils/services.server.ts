@@ -25,6 +25,8 @@ import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { LatexCompilation } from "#application/resume/latex-compilation";
 import { ResumeQueries } from "#application/resume/resume-queries";
 import { ResumeService } from "#application/resume/resume-service";
+import { BillingQueries } from "#application/billing/billing-queries";
+import { CheckoutService } from "#application/billing/checkout";
 import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 
@@ -79,6 +81,8 @@ export async function getServices() {
     latexCompilation: runtime.container.get(LatexCompilation),
     /** ModelCatalog: the models a user may choose (built-in + their keysets'). */
     modelCatalog: runtime.container.get(KeysetModels),
+    billing: runtime.container.get(BillingQueries),
+    checkout: runtime.container.get(CheckoutService),
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */
     externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)

@@ -12,15 +12,14 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SearchIndex } from "#application/ports/search-index";
 import { Aggregate, type Loaded } from "#application/shared/aggregate";
 import { refuseDuringImpersonation } from "#application/shared/impersonation-guard";
-import type { AllowancePolicy } from "#application/shared/allowance-policy";
+import type { UsageMeter } from "#application/shared/allowance-policy";
 import { readableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { LibraryQueries } from "#application/library/library-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { chatImageBlobKey, chatImageProblem, chatImageType, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
-import { embeddingSpace } from "#domain/workspace/workspace";
-import { usageMonthKey } from "#domain/billing/plans";
+import { BUILT_IN_KEYSET, embeddingSpace } from "#domain/workspace/workspace";
 import {
   type Citation,
   type ConversationCommand,
@@ -75,7 +74,7 @@ export class ConversationService {
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.Egress) private readonly egress: Egress,
-    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+    @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
   ) {
     this.conversations = new Aggregate(events, ids, conversationAggregate);
@@ -203,11 +202,11 @@ export class ConversationService {
       selectedText = asked.selectedText;
       current = (await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() }, current)).after;
     } else {
-      await this.checkAllowance(ownerId);
+      const counted = await this.reserveMessage(ownerId, workspace, mediaIds.length > 0 ? "image" : "text", newQuestionId, ctx, conversationId);
       questionId = newQuestionId;
       question = input.text.trim();
       selectedText = input.selectedText ? cut(input.selectedText.trim(), SELECTED_TEXT_LIMIT) : null;
-      current = (await this.execute(conversationId, ownerId, ctx, {
+      current = (await counted.releaseOnFailure(() => this.execute(conversationId, ownerId, ctx, {
         type: "AskQuestion",
         questionId,
         answerId,
@@ -217,7 +216,7 @@ export class ConversationService {
         language,
         model: model.id,
         now: this.clock.now(),
-      }, current)).after;
+      }, current))).after;
     }
     const history = turnsBefore(current.events, questionId);
 
@@ -383,10 +382,35 @@ export class ConversationService {
     );
   }
 
-  private async checkAllowance(ownerId: string) {
-    const limit = (await this.allowances.limit(ownerId, "messagesPerMonth")) ?? Number.POSITIVE_INFINITY;
-    const used = await questionsAsked(this.readModels, ownerId, usageMonthKey(this.clock.now()));
-    if (used >= limit) throw new DomainError("MESSAGE_CREATION_FAILURE", `You have used the ${limit} messages of your plan this month.`);
+  /**
+   * Holds the question on the owner's message counter before it is asked. A
+   * question answered by the user's own keyset is not counted: they pay its
+   * provider themselves (docs/decisions/110).
+   */
+  private async reserveMessage(ownerId: string, workspace: WorkspaceDetail, purpose: "text" | "image", questionId: string, ctx: RequestContext | null, conversationId: string) {
+    const choice = workspace.chatPreference?.[purpose];
+    const counted = !choice || choice.keysetId === BUILT_IN_KEYSET;
+    const at = this.clock.now();
+    const metadata = eventMetadata(ctx, ownerId, `conversation-${conversationId}`);
+    if (counted) {
+      try {
+        await this.usage.reserve(ownerId, "messages", questionId, 1, at, metadata);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === "MESSAGE_LIMIT") throw new DomainError("MESSAGE_CREATION_FAILURE", error.message);
+        throw error;
+      }
+    }
+    return {
+      /** A question that could not be recorded gives its message back. */
+      releaseOnFailure: async <T>(work: () => Promise<T>): Promise<T> => {
+        try {
+          return await work();
+        } catch (error) {
+          if (counted) await this.usage.release(ownerId, "messages", questionId, at, metadata);
+          throw error;
+        }
+      },
+    };
   }
 
   /** `loaded`: the conversation as this request last saw it (a concurrent write is still detected and retried). */

@@ -14,7 +14,7 @@ import { parseVideoLink } from "#domain/library/link-rules";
 import { MAX_FILE_BYTES } from "#domain/library/upload-rules";
 import type { IngestionActivityName, IngestionInput, StepOutcome } from "#workflows/ingestion";
 import { LibraryService, pagesBlobKey, sourceBlobKey } from "./library-service";
-import { PageAllowance } from "./page-allowance";
+import type { UsageMeter } from "#application/shared/allowance-policy";
 
 /** Characters per page for sources without pages of their own (video transcripts). */
 const TRANSCRIPT_PAGE_CHARS = 3000;
@@ -39,7 +39,7 @@ export class IngestionActivities {
     @inject(TOKENS.VideoSource) private readonly video: VideoSource,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(TOKENS.Transcriber) private readonly transcriber: Transcriber,
-    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
+    @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
   ) {}
 
   registry(): ActivitiesFor<IngestionActivityName> {
@@ -182,14 +182,14 @@ export class IngestionActivities {
     if (!doc.pagesBlobKey) return failed("The document's text is missing. Please upload it again.");
     const metadata = eventMetadata(null, doc.ownerId, `ingestion-${documentId}`);
     try {
-      await this.pageAllowance.reservePages(doc.ownerId, new Date(doc.registeredAt), documentId, doc.pageCount, metadata, this.clock.now());
+      await this.usage.reserve(doc.ownerId, "pages", documentId, doc.pageCount, new Date(doc.registeredAt), metadata);
     } catch (error) {
       if (error instanceof DomainError && error.code === "PAGE_LIMIT") return failed(error.message);
       throw error;
     }
     // Deleted while its pages were being held: the release that followed the deletion may have come first.
     if (!(await this.document(documentId))) {
-      await this.pageAllowance.releasePages(doc.ownerId, new Date(doc.registeredAt), documentId, metadata, this.clock.now());
+      await this.usage.release(doc.ownerId, "pages", documentId, new Date(doc.registeredAt), metadata);
       return failed("Document Not Found");
     }
     return ok;

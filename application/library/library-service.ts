@@ -33,7 +33,7 @@ import {
   registerUploadSchema,
 } from "#domain/library/upload-rules";
 import { type DocumentReadModel, ownedDocument } from "#projections/library/documents.queries";
-import { PageAllowance } from "./page-allowance";
+import type { UsageMeter } from "#application/shared/allowance-policy";
 
 /** Upload URLs are good for this long, like a presigned S3 URL. */
 const UPLOAD_URL_TTL_MS = 15 * 60_000;
@@ -58,7 +58,7 @@ export class LibraryService {
     @inject(TOKENS.SecretHasher) private readonly secrets: SecretHasher,
     @inject(TOKENS.TextExtractor) private readonly extractor: TextExtractor,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
-    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
+    @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
   ) {
     this.documents = new Aggregate(eventStore, ids, documentAggregate);
@@ -67,8 +67,9 @@ export class LibraryService {
   private readonly documents: Aggregate<DocumentCommand, DocumentEvent, DocumentState>;
 
   /** Pages left this month on the owner's plan: measured pages of documents being ingested or ready. */
-  async remainingPages(ownerId: string): Promise<{ used: number; limit: number; remaining: number }> {
-    return this.pageAllowance.pages(ownerId, this.clock.now());
+  async remainingPages(ownerId: string): Promise<{ used: number; limit: number | null; remaining: number }> {
+    const pages = await this.usage.usage(ownerId, "pages", this.clock.now());
+    return { used: pages.monthly.used, limit: pages.monthly.limit, remaining: pages.remaining };
   }
 
   /**
@@ -82,8 +83,10 @@ export class LibraryService {
       throw new DomainError("FILE_TOO_LARGE", `"${payload.document_name}" is larger than ${Math.round((isAudio ? MAX_AUDIO_BYTES : MAX_FILE_BYTES) / 1024 / 1024)} MB.`);
     }
     // The declared count only gives the early answer; extraction's count is the one that is held (library.reservePages).
-    await this.pageAllowance.checkDeclaredPages(ownerId, payload.page_count, this.clock.now());
+    await this.usage.check(ownerId, "pages", payload.page_count, this.clock.now());
     const documentId = this.ids.next();
+    // An upload counts from its registration; its failure or removal before it was ready gives it back (PageRelease).
+    await this.usage.reserve(ownerId, "uploads", documentId, 1, this.clock.now(), eventMetadata(ctx, ownerId, `document-${documentId}`));
     await this.execute(documentId, ownerId, ctx, {
       type: "RegisterDocument",
       documentId,
@@ -137,7 +140,9 @@ export class LibraryService {
       kind = state.source === "audio" ? "audio" : this.extractor.detectKind(body, name);
     } catch (error) {
       const reason = error instanceof ExtractionError ? error.message : "The file could not be read.";
-      await this.execute(documentId, state.ownerId, ctx, { type: "Fail", reason, now: this.clock.now() });
+      const failed = await this.execute(documentId, state.ownerId, ctx, { type: "Fail", reason, now: this.clock.now() });
+      // The history shows the refusal as soon as the answer arrives (the release of its upload follows as a reaction).
+      await this.projections.waitForPosition(failed.position);
       throw new DomainError("FILE_REJECTED", reason);
     }
     const blobKey = sourceBlobKey(state.ownerId, documentId);

@@ -1,6 +1,5 @@
 import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
-import type { Clock } from "#application/ports/clock";
 import type { RecordedEvent } from "#application/ports/event-store";
 import type { Reactor } from "#application/ports/reactor";
 import type { ActivitiesFor, WorkflowEngine } from "#application/ports/workflow";
@@ -11,7 +10,7 @@ import { documentStreamId } from "#domain/library/document";
 import { documentAggregate } from "#domain/library/document-events";
 import { type UploadDeadlineActivityName, uploadDeadlineWorkflow, uploadDeadlineWorkflowId } from "#workflows/upload-deadline";
 import { LibraryService } from "./library-service";
-import { PageAllowance } from "./page-allowance";
+import type { UsageMeter } from "#application/shared/allowance-policy";
 
 /** What follows an upload's events (docs/decisions/091). */
 
@@ -48,8 +47,7 @@ export class PageRelease implements Reactor {
 
   constructor(
     @inject(LibraryService) private readonly library: LibraryService,
-    @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
-    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
   ) {}
 
   async react(recorded: RecordedEvent): Promise<void> {
@@ -58,7 +56,9 @@ export class PageRelease implements Reactor {
     if (!state.exists || state.activated) return;
     // Caused by the event, in its correlation.
     const metadata = { correlationId: recorded.metadata.correlationId, causationId: recorded.eventId, actorId: state.ownerId, subjectId: state.ownerId };
-    await this.pageAllowance.releasePages(state.ownerId, new Date(state.registeredAt), documentId, metadata, this.clock.now());
+    const month = new Date(state.registeredAt);
+    await this.usage.release(state.ownerId, "pages", documentId, month, metadata);
+    await this.usage.release(state.ownerId, "uploads", documentId, month, metadata);
   }
 }
 

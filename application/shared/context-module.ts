@@ -23,6 +23,8 @@ export interface ContextModule {
   readonly streamCategories: readonly string[];
   /** Services and queries, bound to themselves as singletons. */
   readonly services: readonly ServiceClass[];
+  /** Shared ports (application/shared) this context answers: the token resolves to one of its services. */
+  readonly provides: readonly { token: symbol; service: ServiceClass }[];
   /** Read models this context owns. */
   readonly projectors: readonly Projector[];
   /** Side effects that follow events (starting a workflow, a reaction to another context's event); bound like services. */
@@ -37,7 +39,7 @@ export interface ContextModule {
 
 /** Keeps the literal shape checked while letting each module say only what it has. */
 export function defineContextModule(module: Partial<ContextModule> & Pick<ContextModule, "name" | "streamCategories" | "services">): ContextModule {
-  return { projectors: [], workflows: [], reactors: [], activities: () => ({}), jobs: () => ({}), ...module };
+  return { provides: [], projectors: [], workflows: [], reactors: [], activities: () => ({}), jobs: () => ({}), ...module };
 }
 
 /** Stream category -> context, longest category first so `chat-layout-…` is not read as `chat`. */

@@ -9,13 +9,12 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ActivitiesFor } from "#application/ports/workflow";
 import { Aggregate } from "#application/shared/aggregate";
 import { parseInput } from "#application/shared/parse";
-import type { AllowancePolicy } from "#application/shared/allowance-policy";
+import type { UsageMeter } from "#application/shared/allowance-policy";
 import { changeableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { LibraryQueries } from "#application/library/library-queries";
 import { WorkspaceQueries } from "./workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
-import { usageMonthKey } from "#domain/billing/plans";
 import { DomainError } from "#domain/shared/domain-error";
 import {
   type AttachResult,
@@ -32,7 +31,6 @@ import {
   renameWorkspaceSchema,
   workspaceSessionSchema,
 } from "#domain/workspace/workspace-rules";
-import { workspacesCreatedIn } from "#projections/workspace/workspaces.queries";
 import { type LaunchActivityName, type LaunchStepOutcome, workspaceLaunchWorkflowId } from "#workflows/workspace-launch";
 
 /** Namespace for ids derived from a workspace id, so launch steps are idempotent across retries. */
@@ -48,7 +46,7 @@ export class WorkspaceService {
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
-    @inject(TOKENS.AllowancePolicy) private readonly allowances: AllowancePolicy,
+    @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
     @inject(WorkspaceQueries) private readonly queries: WorkspaceQueries,
   ) {
     this.workspaces = new Aggregate(events, ids, workspaceAggregate);
@@ -60,9 +58,13 @@ export class WorkspaceService {
   async create(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ workspaceId: string }> {
     const form = parseInput(createWorkspaceSchema, input);
     if (form.chatPreference) await this.checkModels(ownerId, form.chatPreference);
-    await this.checkAllowance(ownerId);
+    // No choice in the wizard: the user's defaults from Chat Settings (the built-in keyset until they choose).
+    const chatPreference = form.chatPreference ?? (await this.keysetModels.chatPreferenceFor(ownerId).catch(() => DEFAULT_CHAT_PREFERENCE));
     const workspaceId = this.ids.next();
-    const result = await this.execute(workspaceId, ownerId, ctx, {
+    const at = this.clock.now();
+    const metadata = eventMetadata(ctx, ownerId, `workspace-${workspaceId}`);
+    await this.usage.reserve(ownerId, "workspaces", workspaceId, 1, at, metadata);
+    const result = await this.releaseOnFailure(ownerId, workspaceId, at, metadata, () => this.execute(workspaceId, ownerId, ctx, {
       type: "CreateWorkspace",
       workspaceId,
       ownerId,
@@ -70,10 +72,9 @@ export class WorkspaceService {
       description: form.description,
       workspaceType: form.type,
       documentIds: form.documentIds,
-      // No choice in the wizard: the user's defaults from Chat Settings (the built-in keyset until they choose).
-      chatPreference: form.chatPreference ?? (await this.keysetModels.chatPreferenceFor(ownerId).catch(() => DEFAULT_CHAT_PREFERENCE)),
+      chatPreference,
       now: this.clock.now(),
-    });
+    }));
     // The launch is started by a reactor (WorkspaceWorkflowStarter); the launch screen can follow it once this returns.
     await this.projections.waitForPosition(result.position);
     return { workspaceId };
@@ -152,8 +153,8 @@ export class WorkspaceService {
 
   /** Workspaces left this month on the owner's plan. */
   async remainingWorkspaces(ownerId: string): Promise<{ used: number; limit: number | null }> {
-    const used = await workspacesCreatedIn(this.readModels, ownerId, usageMonthKey(this.clock.now()));
-    return { used, limit: await this.allowances.limit(ownerId, "workspacesPerMonth") };
+    const { monthly } = await this.usage.usage(ownerId, "workspaces", this.clock.now());
+    return { used: monthly.used, limit: monthly.limit };
   }
 
   /** The launch workflow's activities. */
@@ -222,10 +223,13 @@ export class WorkspaceService {
     );
   }
 
-  private async checkAllowance(ownerId: string) {
-    const { used, limit } = await this.remainingWorkspaces(ownerId);
-    if (limit !== null && used >= limit) {
-      throw new DomainError("WORKSPACE_LIMIT", `You have created ${limit} workspaces this month, the limit of your plan.`);
+  /** A workspace that could not be created gives back the one it reserved. */
+  private async releaseOnFailure<T>(ownerId: string, workspaceId: string, at: Date, metadata: EventMetadata, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      await this.usage.release(ownerId, "workspaces", workspaceId, at, metadata);
+      throw error;
     }
   }
 

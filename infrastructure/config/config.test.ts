@@ -45,6 +45,21 @@ describe("configuration", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), QDRANT_URL: "http://qdrant:6333", QDRANT_COLLECTION: "a/b" })).toThrowError(/QDRANT_COLLECTION/);
   });
 
+  it("configures one payment provider with its keys and webhook secret, and refuses half a configuration or two providers", () => {
+    const stripe = loadConfig({ DATA_DIR: dataDir(), STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1" });
+    expect(stripe.payments).toEqual({ provider: "stripe", secretKey: "sk_test_1", webhookSecret: "whsec_1", apiUrl: undefined });
+    expect(stripe.adapters.payments).toBe("stripe");
+    const razorpay = loadConfig({ DATA_DIR: dataDir(), RAZORPAY_KEY_ID: "rzp_test_1", RAZORPAY_KEY_SECRET: "secret-123", RAZORPAY_WEBHOOK_SECRET: "hook-secret" });
+    expect(razorpay.payments).toMatchObject({ provider: "razorpay", keyId: "rzp_test_1", checkoutScriptUrl: "https://checkout.razorpay.com/v1/checkout.js" });
+    expect(loadConfig({ DATA_DIR: dataDir() }).payments).toBeNull();
+    expect(() => loadConfig({ DATA_DIR: dataDir(), STRIPE_SECRET_KEY: "sk_test_1" })).toThrowError(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), STRIPE_SECRET_KEY: "pk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1" })).toThrowError(/STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), RAZORPAY_KEY_ID: "rzp_test_1" })).toThrowError(/RAZORPAY_KEY_SECRET/);
+    expect(() =>
+      loadConfig({ DATA_DIR: dataDir(), STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", RAZORPAY_KEY_ID: "rzp_test_1", RAZORPAY_KEY_SECRET: "secret-123", RAZORPAY_WEBHOOK_SECRET: "hook-secret" }),
+    ).toThrowError(/not both/);
+  });
+
   it("stops with a message naming the variable when a value is bad", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: "eighty" })).toThrowError(/PORT/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), MONGODB_URL: "not a url" })).toThrowError(/MONGODB_URL/);

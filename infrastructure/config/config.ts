@@ -85,7 +85,16 @@ const schema = z.object({
   SMTP_URL: optionalUrlWithScheme(/^smtps?:\/\//, "must start with smtp:// or smtps://"),
   /** Sender of every mail. Default "PRODUCT_NAME <no-reply@PUBLIC_URL's host>". */
   MAIL_FROM: z.string().min(3).optional(),
-  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Payments (docs/decisions/111): Stripe Checkout, or Razorpay; at most one. */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_… or rk_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "must be the endpoint's signing secret (whsec_…)").optional(),
+  /** Another Stripe API host (tests replay Stripe's wire format locally). */
+  STRIPE_API_URL: optionalUrl,
+  RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_/, "must be a Razorpay key id (rzp_test_… or rzp_live_…)").optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
+  RAZORPAY_API_URL: optionalUrl,
+  RAZORPAY_CHECKOUT_URL: z.string().url().default("https://checkout.razorpay.com/v1/checkout.js"),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -117,6 +126,8 @@ export interface AppConfig {
   mailFrom: string;
   /** null: OpenID sign-in is not configured (the buttons say so). */
   oidc: OidcConfig | null;
+  /** null: no payment provider (plans and usage show; Upgrade says payments are not configured). */
+  payments: PaymentsConfig | null;
   adapters: {
     eventStore: "sqlite" | "eventstoredb";
     readModels: "sqlite" | "mongodb";
@@ -126,7 +137,7 @@ export interface AppConfig {
     jobs: "embedded" | "bullmq";
     workflows: "embedded" | "temporal";
     mail: "dev-mailbox" | "smtp";
-    payments: "disabled" | "stripe";
+    payments: "disabled" | "stripe" | "razorpay";
   };
   raw: Env;
 }
@@ -137,6 +148,30 @@ export interface OidcConfig {
   clientSecret: string | null;
   providerName: string;
   redirectUrl: string;
+}
+
+export type PaymentsConfig =
+  | { provider: "stripe"; secretKey: string; webhookSecret: string; apiUrl?: string }
+  | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string; apiUrl?: string; checkoutScriptUrl: string };
+
+function paymentsConfig(env: Env): PaymentsConfig | null {
+  if (env.STRIPE_SECRET_KEY && env.RAZORPAY_KEY_ID) throw new ConfigError(["STRIPE_SECRET_KEY, RAZORPAY_KEY_ID: configure one payment provider, not both"]);
+  if (env.STRIPE_SECRET_KEY) {
+    if (!env.STRIPE_WEBHOOK_SECRET) throw new ConfigError(["STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (the webhook endpoint's signing secret, whsec_…)"]);
+    return { provider: "stripe", secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL };
+  }
+  if (env.RAZORPAY_KEY_ID) {
+    if (!env.RAZORPAY_KEY_SECRET || !env.RAZORPAY_WEBHOOK_SECRET) throw new ConfigError(["RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET: required when RAZORPAY_KEY_ID is set"]);
+    return {
+      provider: "razorpay",
+      keyId: env.RAZORPAY_KEY_ID,
+      keySecret: env.RAZORPAY_KEY_SECRET,
+      webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
+      apiUrl: env.RAZORPAY_API_URL,
+      checkoutScriptUrl: env.RAZORPAY_CHECKOUT_URL,
+    };
+  }
+  return null;
 }
 
 export class ConfigError extends Error {
@@ -162,6 +197,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "SMTP_URL: required when DEPLOYMENT_ENV is production (e.g. smtp://user:pass@smtp.example.com:587). Without it the dev mailbox would be the mailer, and it shows every verification and password-reset code.",
     ]);
   }
+  const payments = paymentsConfig(env);
   const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, "");
   return {
     env: env.NODE_ENV,
@@ -193,6 +229,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             redirectUrl: env.OIDC_REDIRECT_URL ?? `${publicUrl}/auth/oidc/callback`,
           }
         : null,
+    payments,
     adapters: {
       eventStore: env.EVENTSTORE_URL ? "eventstoredb" : "sqlite",
       readModels: env.MONGODB_URL ? "mongodb" : "sqlite",
@@ -202,7 +239,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       jobs: env.REDIS_URL ? "bullmq" : "embedded",
       workflows: env.TEMPORAL_ADDRESS ? "temporal" : "embedded",
       mail: env.SMTP_URL ? "smtp" : "dev-mailbox",
-      payments: env.STRIPE_SECRET_KEY ? "stripe" : "disabled",
+      payments: payments?.provider ?? "disabled",
     },
     raw: env,
   };

@@ -3,6 +3,7 @@ import type { WorkflowDefinition } from "#application/ports/workflow";
 import { type ContextModule, streamContexts } from "#application/shared/context-module";
 import { administrationModule } from "./administration.module";
 import { communityModule } from "./community.module";
+import { billingModule } from "./billing.module";
 import { conversationModule } from "./conversation.module";
 import { identityModule } from "./identity.module";
 import { libraryModule } from "./library.module";
@@ -18,6 +19,7 @@ export const contextModules: readonly ContextModule[] = [
   communityModule,
   administrationModule,
   resumeModule,
+  billingModule,
 ];
 
 /** Every projector of every context: the projection runner and `projections:rebuild` use this list. */

@@ -3,7 +3,6 @@ import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { LinkLookup } from "#application/library/link-lookup";
-import { PageAllowance } from "#application/library/page-allowance";
 import { IngestionStarter } from "#application/library/library-reactors";
 import { PageRelease, UploadDeadlineStarter, uploadDeadlineActivities } from "#application/library/upload-reactions";
 import { documentsProjector } from "#projections/library/documents.projector";
@@ -13,9 +12,8 @@ import { uploadDeadlineWorkflow } from "#workflows/upload-deadline";
 /** Documents: upload and links, ingestion into searchable chunks (the worked example of docs/decisions/050). */
 export const libraryModule = defineContextModule({
   name: "library",
-  // The page allowance belongs to billing; its streams live here until billing has a module (docs/decisions/090).
-  streamCategories: ["document", "page-allowance"],
-  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance, LinkLookup],
+  streamCategories: ["document"],
+  services: [LibraryService, LibraryQueries, IngestionActivities, LinkLookup],
   projectors: [documentsProjector],
   reactors: [IngestionStarter, UploadDeadlineStarter, PageRelease],
   workflows: [ingestionWorkflow, uploadDeadlineWorkflow],

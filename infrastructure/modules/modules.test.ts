@@ -8,6 +8,8 @@ import { userStreamId } from "#domain/identity/user";
 import { documentStreamId } from "#domain/library/document";
 import { workspaceStreamId } from "#domain/workspace/workspace";
 import { conversationStreamId } from "#domain/conversation/conversation";
+import { usageId, usageStreamId } from "#domain/billing/usage";
+import { subscriptionStreamId } from "#domain/billing/subscription";
 import { allProjectors, allWorkflows, contextModules, STREAM_CONTEXTS } from "./index";
 
 describe("context modules", () => {
@@ -23,6 +25,8 @@ describe("context modules", () => {
     expect(topicOf(conversationStreamId("c1"))).toBe("conversation");
     expect(topicOf("impersonation-i1")).toBe("administration");
     expect(topicOf("administrator-u1")).toBe("administration");
+    expect(topicOf(usageStreamId(usageId("u1", "2026-03")))).toBe("billing");
+    expect(topicOf(subscriptionStreamId("u1"))).toBe("billing");
   });
 
   it("refuse a stream category claimed by two contexts", () => {

@@ -111,11 +111,11 @@ describe("my account", () => {
     await page.goto(`${server.url}/profile/my-account`);
     const details = page.getByTestId("personal-details");
     await details.getByText("Hopper").waitFor();
-    // My Account and Chat Settings are built; the other tabs are disabled, never links.
+    // Every profile tab is a link (My Plan, My Usage and My Referral: issue 16).
     const tabs = page.getByRole("navigation", { name: "Profile sections" });
     expect(await tabs.getByRole("link", { name: "Chat Settings" }).getAttribute("href")).toBe("/profile/chat-settings");
-    expect(await tabs.getByRole("link", { name: "My Plan" }).count()).toBe(0);
-    expect(await tabs.getByRole("button", { name: "My Plan" }).getAttribute("aria-disabled")).toBe("true");
+    expect(await tabs.getByRole("link", { name: "My Plan" }).getAttribute("href")).toBe("/profile/my-plan");
+    expect(await tabs.getByRole("link", { name: "My Referral" }).getAttribute("href")).toBe("/profile/my-referral");
     await expectAccessible(page, "/profile/my-account");
 
     await page.getByTestId("edit-profile").click();

@@ -92,7 +92,7 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
   beforeAll(async () => {
     // The reader is on the yearly Pine plan: the book alone has 352 pages, more than the free plan's month.
     // The default a user with no keys gets: hybrid retrieval with the built-in embedding model (decision 070).
-    env = await createTestRuntime({ builtInEmbeddings: true, allowances: { limit: async (_user, allowance) => PLANS.pineYearly.limits[allowance] } });
+    env = await createTestRuntime({ builtInEmbeddings: true, allowances: { limits: async () => PLANS["pine-yearly"].limits } });
     for (const document of EVAL_DOCUMENTS) documentIds.set(document.key, await ingest(document.path, document.name, document.ocr ?? false));
     await settle(env.runtime);
     const queries = env.runtime.container.get(LibraryQueries);

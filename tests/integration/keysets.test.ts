@@ -5,6 +5,7 @@ import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestContext } from "#application/shared/request-context";
 import { type AnswerStreamEvent, ConversationService } from "#application/conversation/conversation-service";
+import { UsageCounters } from "#application/billing/usage-counters";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { KeysetService } from "#application/identity/keyset-service";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
@@ -111,6 +112,8 @@ describe("keysets", () => {
     expect(metadata.citations).toEqual([{ documentId: doc, pageNumber: 1 }]);
     expect(metadata.model).toBe("openai-compatible:llama3.2");
     expect(metadata.usage).toEqual({ inputTokens: 40, outputTokens: 8 });
+    // Answered with the user's own key: not counted against the plan's messages (docs/decisions/110).
+    expect((await env!.runtime.container.get(UsageCounters).usage("alice", "messages", env!.clock.now())).monthly.used).toBe(0);
     await settle(env!.runtime);
     const [listed] = await keysets().list("alice");
     expect(listed.lastUsed).not.toBeNull();

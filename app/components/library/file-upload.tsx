@@ -4,7 +4,6 @@ import { useCallback, useEffect, useRef, useState, type DragEvent, type Keyboard
 import { CloseIcon, DownloadIcon, EyeIcon, FileIcon, UploadIcon } from "#app/components/icons";
 import { useToast } from "#app/components/toast";
 import { ACCEPTED_EXTENSIONS, extensionOf, isAcceptedFileName, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "#domain/library/upload-rules";
-import { pageAllowanceError } from "#domain/billing/page-allowance";
 import { AdvancedSettings, type AdvancedSettingsValue } from "./advanced-settings";
 import { formatSize } from "./format";
 import { FilePreview } from "./file-preview";
@@ -112,10 +111,12 @@ export function FileUpload({ remainingPages }: { remainingPages: number }) {
       files.map(async (f) => ({ ...f, filePageCount: f.filePageCount ?? (await (pageCounts.current.get(f.fileId) ?? Promise.resolve(1))) })),
     );
     const pages = counted.reduce((sum, f) => sum + f.filePageCount, 0);
-    const allowance = pageAllowanceError(pages, 0, remainingPages);
-    if (allowance) {
+    // The server answers whether the batch fits what is left of the plan, in the spec's words.
+    try {
+      await postJson("/api/usage/pages", { pages }, csrfToken);
+    } catch (error) {
       setUploading(false);
-      toast.push({ type: "error", message: allowance });
+      toast.push({ type: "error", message: error instanceof Error ? error.message : "Something went wrong" });
       return;
     }
     const failed = await uploadEach(counted, csrfToken, {
