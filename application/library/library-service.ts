@@ -87,7 +87,7 @@ export class LibraryService {
     const documentId = this.ids.next();
     // An upload counts from its registration; its failure or removal before it was ready gives it back (PageRelease).
     await this.usage.reserve(ownerId, "uploads", documentId, 1, this.clock.now(), eventMetadata(ctx, ownerId, `document-${documentId}`));
-    await this.execute(documentId, ownerId, ctx, {
+    const registered = await this.execute(documentId, ownerId, ctx, {
       type: "RegisterDocument",
       documentId,
       ownerId,
@@ -105,6 +105,8 @@ export class LibraryService {
       },
       now: this.clock.now(),
     });
+    // Read-your-writes: whatever the client does next with the id (share it with a community, poll its status) finds it.
+    await this.projections.waitForPosition(registered.position);
     // Never valid past the upload's deadline, when the document fails for want of its file.
     const expires = this.clock.now().getTime() + Math.min(UPLOAD_URL_TTL_MS, this.settings.uploadDeadlineMs);
     const token = `${expires}.${this.uploadSignature(documentId, ownerId, expires)}`;
