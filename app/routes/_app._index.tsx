@@ -1,10 +1,9 @@
-import { Badge, Flex, Heading, Text } from "@radix-ui/themes";
+import { Flex, Heading, Text } from "@radix-ui/themes";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import type { ComponentType } from "react";
 import { ChatIcon, ChevronRightIcon, DocumentsIcon, FileIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
 import { WelcomeIllustration } from "#app/components/illustrations/welcome";
-import { LATER_RELEASE } from "#app/components/later-release";
 import { formatDateTime, truncate } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
 import { StatusBadge } from "#app/components/library/status-badge";
@@ -36,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type ActionCard = { id: string; title: string; description: string; icon: ComponentType<{ size?: number }>; to?: string };
+type ActionCard = { id: string; title: string; description: string; icon: ComponentType<{ size?: number }>; to: string };
 const ACTION_CARDS: ActionCard[] = [
   { id: "upload", title: "Upload File", description: "Add PDFs, notes, links, audio or video to your library.", icon: UploadIcon, to: "/upload" },
   { id: "workspace", title: "Create Workspace", description: "Group documents and chat with an AI about them.", icon: WorkspaceIcon, to: "/workspace/create" },
@@ -180,18 +179,11 @@ export default function Dashboard() {
                 </Text>
               </>
             );
-            return card.to ? (
+            return (
               <li key={card.id} className="dc-action-card dc-action-card--link" data-testid={`action-card-${card.id}`}>
                 <Link to={card.to} className="dc-action-card__link">
                   {body}
                 </Link>
-              </li>
-            ) : (
-              <li key={card.id} className="dc-action-card" data-disabled="" data-testid={`action-card-${card.id}`}>
-                {body}
-                <Badge color="gray" variant="soft" size="1" className="dc-action-card__badge">
-                  {LATER_RELEASE}
-                </Badge>
               </li>
             );
           })}

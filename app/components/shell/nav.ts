@@ -16,9 +16,9 @@ import {
 
 type Icon = ComponentType<{ size?: number }>;
 
-/** A sidebar entry. `to` only for pages that exist; everything else renders disabled. */
-export type NavItem = { id: string; label: string; icon: Icon; to?: string; adminOnly?: boolean; children?: NavChild[] };
-export type NavChild = { id: string; label: string; icon: Icon; to?: string };
+/** A sidebar entry: a page, or a section whose sub-menu lists pages. */
+export type NavItem = { id: string; label: string; icon: Icon; adminOnly?: boolean } & ({ to: string; children?: never } | { to?: never; children: NavChild[] });
+export type NavChild = { id: string; label: string; icon: Icon; to: string };
 
 /** Spec 000 §2 App shell: Home, Upload Files, My Documents, My Workspaces, Community, Admin Dashboard. */
 export const NAV_ITEMS: NavItem[] = [

@@ -2,7 +2,6 @@ import { IconButton, Text, Tooltip } from "@radix-ui/themes";
 import { NavLink } from "@remix-run/react";
 import { useState } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, CollapseIcon, ExpandIcon, LogoutIcon } from "#app/components/icons";
-import { LATER_RELEASE } from "#app/components/later-release";
 import { Logo } from "#app/components/logo";
 import type { CurrentUser } from "#app/utils/session.server";
 import { NAV_ITEMS, type NavChild, type NavItem } from "./nav";
@@ -19,16 +18,6 @@ function ItemInner({ item, collapsed, trailing }: { item: Pick<NavItem, "icon" |
       {collapsed ? <span className="dc-visually-hidden">{item.label}</span> : <span className="dc-nav__label">{item.label}</span>}
       {!collapsed && trailing ? <span className="dc-nav__trailing">{trailing}</span> : null}
     </>
-  );
-}
-
-function DisabledItem({ item, collapsed }: { item: NavItem | NavChild; collapsed: boolean }) {
-  return (
-    <Tooltip content={collapsed ? `${item.label}: ${LATER_RELEASE}` : LATER_RELEASE} side="right">
-      <button type="button" className="dc-nav__item dc-nav__item--disabled" aria-disabled="true" onClick={(e) => e.preventDefault()}>
-        <ItemInner item={item} collapsed={collapsed} />
-      </button>
-    </Tooltip>
   );
 }
 
@@ -113,16 +102,12 @@ export function SidebarContent({
             <ul className="dc-nav__list" aria-label={open.label}>
               {open.children?.map((child) => (
                 <li key={child.id}>
-                  {child.to ? (
-                    withTooltip(
-                      collapsed,
-                      child.label,
-                      <NavLink to={child.to} className="dc-nav__item" onClick={onNavigate}>
-                        <ItemInner item={child} collapsed={collapsed} />
-                      </NavLink>,
-                    )
-                  ) : (
-                    <DisabledItem item={child} collapsed={collapsed} />
+                  {withTooltip(
+                    collapsed,
+                    child.label,
+                    <NavLink to={child.to} className="dc-nav__item" onClick={onNavigate}>
+                      <ItemInner item={child} collapsed={collapsed} />
+                    </NavLink>,
                   )}
                 </li>
               ))}
@@ -140,7 +125,7 @@ export function SidebarContent({
                       <ItemInner item={item} collapsed={collapsed} />
                     </NavLink>,
                   )
-                ) : item.children ? (
+                ) : (
                   withTooltip(
                     collapsed,
                     item.label,
@@ -156,8 +141,6 @@ export function SidebarContent({
                       <ItemInner item={item} collapsed={collapsed} trailing={<ChevronRightIcon size={16} />} />
                     </button>,
                   )
-                ) : (
-                  <DisabledItem item={item} collapsed={collapsed} />
                 )}
               </li>
             ))}

@@ -1,1 +1,0 @@
-export const LATER_RELEASE = "Available in a later release";
