@@ -45,7 +45,7 @@ import { fixedHostsResolver, SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
 import { DefaultTextExtractor, type TextExtractorOptions } from "./extraction/text-extractor";
-import { NoSpeechModel } from "./speech/no-speech-model";
+import { PocketsphinxTranscriber } from "./speech/pocketsphinx-transcriber";
 import { SentenceEncoderEmbedder } from "./ai/built-in/sentence-encoder";
 import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
 import { KafkaRelay } from "./production/kafka-relay";
@@ -163,7 +163,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor(options.textExtractor));
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
-  constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
+  constant(TOKENS.Transcriber, options.transcriber ?? new PocketsphinxTranscriber());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);

@@ -6,7 +6,8 @@
 #                  throw-away server), plus what the app itself needs
 #   --runtime      only what the app needs: tesseract (OCR of images and scanned
 #                  pages) and poppler-utils (pdftoppm rasterizes pages for OCR;
-#                  pdftotext is the benchmark's reference). Without root it only
+#                  pdftotext is the benchmark's reference); ffmpeg, pocketsphinx
+#                  (+ pocketsphinx-en-us) and flite for speech. Without root it only
 #                  warns: the app runs, and OCR fails with a readable reason.
 set -euo pipefail
 mode="tests"
@@ -20,6 +21,13 @@ fi
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 compgen -G "/usr/share/tesseract-ocr/*/tessdata/eng.traineddata" >/dev/null || need+=(tesseract-ocr-eng)
 { command -v pdftoppm >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1; } || need+=(poppler-utils)
+# Speech (decision 140): ffmpeg decodes recordings (browser webm/opus included) to 16 kHz mono,
+# pocketsphinx with its US English model transcribes offline, flite speaks read-aloud where the
+# browser has no voice (and makes the speech tests' clips).
+{ command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
+command -v pocketsphinx_continuous >/dev/null 2>&1 || need+=(pocketsphinx)
+[ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
+command -v flite >/dev/null 2>&1 || need+=(flite)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "Missing Debian packages: ${need[*]} (run as root, or: sudo apt-get install -y ${need[*]})" >&2

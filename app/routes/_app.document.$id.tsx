@@ -181,12 +181,12 @@ export default function DocumentDetailPage() {
               <Callout.Text>{d.failureReason}</Callout.Text>
             </Callout.Root>
           ) : null}
-          {d.warnings.length > 0 ? (
+          {d.warnings.some((w) => !d.readingNotes.includes(w)) ? (
             <Callout.Root color="amber" mt="3" size="1">
               <Callout.Icon>
                 <AlertIcon size={16} />
               </Callout.Icon>
-              <Callout.Text>{d.warnings.join(" ")}</Callout.Text>
+              <Callout.Text>{d.warnings.filter((w) => !d.readingNotes.includes(w)).join(" ")}</Callout.Text>
             </Callout.Root>
           ) : null}
 

@@ -5,7 +5,9 @@ import type { Clock } from "#application/ports/clock";
 import { type Egress, EgressError } from "#application/ports/egress";
 import type { SearchIndex } from "#application/ports/search-index";
 import { type ExtractedPage, ExtractionError, type FileKind, type TextExtractor } from "#application/ports/text-extraction";
-import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
+import type { VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
+import { OFFLINE_TRANSCRIPT_NOTE, type Transcriber, type TranscriptSegment } from "#application/ports/speech";
+import { transcriptPages } from "#domain/library/transcript-pages";
 import type { ActivitiesFor } from "#application/ports/workflow";
 import { eventMetadata } from "#application/shared/request-context";
 import { DomainError } from "#domain/shared/domain-error";
@@ -134,8 +136,15 @@ export class IngestionActivities {
     let unreadablePages: number[] = [];
 
     if (kind === "audio") {
-      const { text } = await this.transcriber.transcribe(bytes, stored.contentType);
-      pages = paginate(text);
+      const transcript = await this.transcriber.transcribe(bytes, stored.contentType, {
+        onProgress: async (secondsDone, secondsTotal) => {
+          await this.library.execute(documentId, doc.ownerId, null, { type: "RecordTranscriptionProgress", secondsDone, secondsTotal, now: this.clock.now() });
+        },
+        pieces: this.transcriptPieces(doc.ownerId, documentId),
+      });
+      pages = transcript.segments?.length ? transcriptPages(transcript.segments) : paginate(transcript.text);
+      if (transcript.quality === "basic") warnings = [OFFLINE_TRANSCRIPT_NOTE];
+      await this.blobs.deletePrefix(`documents/${doc.ownerId}/${documentId}/transcript-pieces/`);
     } else if (kind === "video") {
       const details = JSON.parse(bytes.toString("utf8")) as { title: string; transcript: { text: string }[] };
       pages = paginate(details.transcript.map((line) => line.text).join(" "));
@@ -213,6 +222,20 @@ export class IngestionActivities {
     if (!doc) return failed("Document Not Found");
     await this.library.execute(documentId, doc.ownerId, null, { type: "Activate", now: this.clock.now() });
     return ok;
+  }
+
+  /** Transcribed pieces of a long recording, kept under the document so a retried step resumes (removed with it). */
+  private transcriptPieces(ownerId: string, documentId: string) {
+    const key = (index: number) => `documents/${ownerId}/${documentId}/transcript-pieces/${index}.json`;
+    return {
+      get: async (index: number) => {
+        const stored = await this.blobs.get(key(index));
+        return stored ? (JSON.parse((await readAll(stored.body)).toString("utf8")) as TranscriptSegment[]) : null;
+      },
+      put: async (index: number, segments: TranscriptSegment[]) => {
+        await this.blobs.put(key(index), Buffer.from(JSON.stringify(segments)), { contentType: "application/json", metadata: { document_id: documentId } });
+      },
+    };
   }
 
   /** A document deleted while it was ingested: what its unfinished steps stored goes too. */

@@ -19,7 +19,5 @@ export interface VideoSource {
   details(videoId: string): Promise<VideoDetails>;
 }
 
-/** Speech to text for audio documents; none is configured until the user adds a speech model. */
-export interface Transcriber {
-  transcribe(audio: Buffer, contentType: string): Promise<{ text: string }>;
-}
+/** Speech to text lives in its own port (./speech.ts); re-exported for the sources that name it here. */
+export type { Transcriber } from "./speech";

@@ -52,6 +52,10 @@ export const documentAggregate: AggregateDefinition<DocumentCommand, DocumentEve
         unreadablePages: z.array(z.number()).optional(),
       }),
     },
+    DocumentTranscriptionProgressed: {
+      version: 1,
+      data: eventData({ secondsDone: z.number(), secondsTotal: z.number(), progressedAt: isoTime }),
+    },
     DocumentIndexed: { version: 1, data: eventData({ chunkCount: z.number(), indexedAt: isoTime }) },
     DocumentActivated: { version: 1, data: eventData({ activatedAt: isoTime }) },
     DocumentFailed: { version: 1, data: eventData({ reason: z.string(), failedAt: isoTime }) },
