@@ -4,20 +4,25 @@ import libraryStyles from "#app/components/library/library.css";
 import { UploadLayout } from "#app/components/library/upload-layout";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { requireUser } from "#app/utils/session.server";
+import { getServices } from "#app/utils/services.server";
+import { useLoaderData } from "@remix-run/react";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: libraryStyles }];
 export const meta: MetaFunction = () => [{ title: "Upload Audio | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "Upload", page: "Audio" } };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const { modelCatalog } = await getServices();
+  // Only what the picker shows: keyset ids, names and transcription model names (never a key).
+  const transcription = (await modelCatalog.availableFor(user.id)).map((k) => ({ keysetId: k.keysetId, keysetName: k.keysetName, models: k.transcriptionModels ?? [] }));
+  return { transcription };
 }
 
 export default function UploadAudioPage() {
   return (
     <UploadLayout title="Upload Audio" description="Record a lecture or a note, or upload an audio file, and chat with its transcript.">
-      <AudioUpload />
+      <AudioUpload transcription={useLoaderData<typeof loader>().transcription} />
     </UploadLayout>
   );
 }

@@ -7,6 +7,7 @@ import type { KeyCipher } from "#application/ports/key-cipher";
 import type { LanguageModel } from "#application/ports/language-model";
 import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import type { Transcriber } from "#application/ports/speech";
 import { Aggregate } from "#application/shared/aggregate";
 import { accessPolicy, readableBy } from "#application/shared/access-policy";
 import { type KeysetCommand, type KeysetEvent, type KeysetState, keysetNotFound } from "#domain/identity/keyset";
@@ -28,6 +29,8 @@ export interface ModelOption {
   models: { id: string; label: string }[];
   /** Of the keyset's models, those that embed (the Workspace Settings embedding picker); the built-in keyset's offline one where the server runs it. */
   embeddingModels: { id: string; label: string }[];
+  /** Of the keyset's models, those that transcribe recordings (the audio upload's picker); the built-in keyset's is the offline one. */
+  transcriptionModels?: { id: string; label: string }[];
 }
 
 /**
@@ -97,6 +100,12 @@ export class KeysetModels {
     return this.providers.embedder(keyset, choice.model);
   }
 
+  /** The transcription model of a choice; a missing or foreign keyset answers KEYSET_NOT_FOUND (its key is never used). */
+  async transcriber(ownerId: string, choice: ModelChoice): Promise<Transcriber> {
+    const keyset = await this.unsealed(ownerId, choice.keysetId);
+    return this.providers.transcriber(keyset, choice.model);
+  }
+
   /** Built-in first, then the user's keysets with the models each offers. */
   async availableFor(userId: string): Promise<ModelOption[]> {
     const keysets = await keysetsOf(this.readModels, userId);
@@ -108,12 +117,22 @@ export class KeysetModels {
         subProvider: "DocuChat",
         models: [{ id: this.builtInModel.id, label: this.builtInModel.label }],
         embeddingModels: this.builtInEmbedder ? [{ id: BUILT_IN_EMBEDDING_MODEL, label: this.builtInEmbedder.label ?? BUILT_IN_EMBEDDING_MODEL }] : [],
+        transcriptionModels: [],
       },
       ...keysets.map((k) => {
         const models = k.models.length > 0 ? k.models : k.model ? [k.model] : [];
         const embedding = this.providers.embeddingModels(k, models);
         const option = (m: string) => ({ id: m, label: m });
-        return { keysetId: k.id, keysetName: k.name, provider: k.provider, subProvider: k.subProvider, models: models.map(option), embeddingModels: embedding.map(option) };
+        const transcription = this.providers.transcriptionModels(k, models);
+        return {
+          keysetId: k.id,
+          keysetName: k.name,
+          provider: k.provider,
+          subProvider: k.subProvider,
+          models: models.map(option),
+          embeddingModels: embedding.map(option),
+          transcriptionModels: transcription.map(option),
+        };
       }),
     ];
   }

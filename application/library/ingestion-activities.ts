@@ -6,7 +6,8 @@ import { type Egress, EgressError } from "#application/ports/egress";
 import type { SearchIndex } from "#application/ports/search-index";
 import { type ExtractedPage, ExtractionError, type FileKind, type TextExtractor } from "#application/ports/text-extraction";
 import type { VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
-import { OFFLINE_TRANSCRIPT_NOTE, type Transcriber, type TranscriptSegment } from "#application/ports/speech";
+import { OFFLINE_TRANSCRIPT_NOTE, type TranscriptSegment } from "#application/ports/speech";
+import { SpeechToText } from "./speech-to-text";
 import { transcriptPages } from "#domain/library/transcript-pages";
 import type { ActivitiesFor } from "#application/ports/workflow";
 import { eventMetadata } from "#application/shared/request-context";
@@ -40,7 +41,7 @@ export class IngestionActivities {
     @inject(TOKENS.WebsiteCrawler) private readonly crawler: WebsiteCrawler,
     @inject(TOKENS.VideoSource) private readonly video: VideoSource,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
-    @inject(TOKENS.Transcriber) private readonly transcriber: Transcriber,
+    @inject(SpeechToText) private readonly transcriber: SpeechToText,
     @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
   ) {}
 
@@ -141,9 +142,10 @@ export class IngestionActivities {
           await this.library.execute(documentId, doc.ownerId, null, { type: "RecordTranscriptionProgress", secondsDone, secondsTotal, now: this.clock.now() });
         },
         pieces: this.transcriptPieces(doc.ownerId, documentId),
+        model: registered.settings.transcription ? { ...registered.settings.transcription, ownerId: doc.ownerId } : null,
       });
       pages = transcript.segments?.length ? transcriptPages(transcript.segments) : paginate(transcript.text);
-      if (transcript.quality === "basic") warnings = [OFFLINE_TRANSCRIPT_NOTE];
+      warnings = [...transcript.notes, ...(transcript.quality === "basic" ? [OFFLINE_TRANSCRIPT_NOTE] : [])];
       await this.blobs.deletePrefix(`documents/${doc.ownerId}/${documentId}/transcript-pieces/`);
     } else if (kind === "video") {
       const details = JSON.parse(bytes.toString("utf8")) as { title: string; transcript: { text: string }[] };

@@ -99,6 +99,7 @@ export class LibraryService {
         ragType: payload.rag_type === "" ? null : payload.rag_type,
         embedding: payload.embedding_data ? { keysetId: payload.embedding_data.keyset_id, model: payload.embedding_data.model } : null,
         maxDepth: null,
+        transcription: isAudio && payload.transcription_data ? { keysetId: payload.transcription_data.keyset_id, model: payload.transcription_data.model } : null,
       },
       now: this.clock.now(),
     });

@@ -23,6 +23,7 @@ export const documentAggregate: AggregateDefinition<DocumentCommand, DocumentEve
           ragType: z.enum(RAG_TYPES).nullable().default(null),
           embedding: modelChoice.nullable().default(null),
           maxDepth: z.number().nullable().default(null),
+          transcription: modelChoice.nullable().default(null),
         }),
         personal: personal({ name: z.string(), sourceUrl: z.string().nullable() }),
         registeredAt: isoTime,

@@ -23,6 +23,8 @@ export interface IngestionSettings {
   embedding: { keysetId: string; model: string } | null;
   /** Crawl depth, for website links. */
   maxDepth: number | null;
+  /** Recordings: the keyset's transcription model; null or absent = the built-in offline one (decision 142). */
+  transcription?: { keysetId: string; model: string } | null;
 }
 
 export type DocumentEvent =

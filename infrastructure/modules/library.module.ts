@@ -1,3 +1,4 @@
+import { SpeechToText } from "#application/library/speech-to-text";
 import { defineContextModule } from "#application/shared/context-module";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
@@ -14,7 +15,7 @@ export const libraryModule = defineContextModule({
   name: "library",
   // The page allowance belongs to billing; its streams live here until billing has a module (docs/decisions/090).
   streamCategories: ["document", "page-allowance"],
-  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance],
+  services: [LibraryService, LibraryQueries, IngestionActivities, PageAllowance, SpeechToText],
   projectors: [documentsProjector],
   reactors: [IngestionStarter, UploadDeadlineStarter, PageRelease],
   workflows: [ingestionWorkflow, uploadDeadlineWorkflow],

@@ -9,6 +9,8 @@ import { LibraryQueries } from "#application/library/library-queries";
 import { LibraryService } from "#application/library/library-service";
 import { PocketsphinxTranscriber } from "#infrastructure/speech/pocketsphinx-transcriber";
 import { concatenated, generated, reencode, speak, speechToolsInstalled, wordErrorRate } from "#infrastructure/speech/test-support/spoken";
+import { KeysetService } from "#application/identity/keyset-service";
+import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
 import { createTestRuntime } from "../support/test-runtime";
 
 /**
@@ -21,10 +23,21 @@ const ctx: RequestContext = { requestId: "req", clientAddress: "127.0.0.1", acto
 const tools = speechToolsInstalled();
 
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
-afterEach(async () => env?.cleanup());
+let site: LocalSite | null = null;
+afterEach(async () => {
+  await env?.cleanup();
+  await site?.close();
+  site = null;
+});
 
-async function start(transcriber?: Transcriber) {
-  env = await createTestRuntime(transcriber ? { transcriber } : {});
+const HOST = "api.openai.example.test";
+const KEY = "sk-test-transcribe-0123456789";
+
+async function start(transcriber?: Transcriber, provider?: LocalSite) {
+  env = await createTestRuntime({
+    ...(transcriber ? { transcriber } : {}),
+    ...(provider ? { egress: egressFor(HOST), providers: { baseUrls: { OpenAI: `${provider.origin}/v1` } } } : {}),
+  });
   return {
     library: env.runtime.container.get(LibraryService),
     queries: env.runtime.container.get(LibraryQueries),
@@ -35,10 +48,10 @@ async function start(transcriber?: Transcriber) {
 }
 type Services = Awaited<ReturnType<typeof start>>;
 
-async function record(s: Services, name: string, body: Buffer, type: string) {
+async function record(s: Services, name: string, body: Buffer, type: string, transcription?: { keyset_id: string; model: string }) {
   const registered = await s.library.registerUpload(
     owner,
-    { document_name: name, document_type: type, document_size: body.length, page_count: 0, document_source: "audio" },
+    { document_name: name, document_type: type, document_size: body.length, page_count: 0, document_source: "audio", transcription_data: transcription },
     ctx,
   );
   const token = new URL(registered.url, "http://x").searchParams.get("token")!;
@@ -92,6 +105,43 @@ describe.skipIf(!tools)("a spoken recording transcribed offline", () => {
     const clip = reencode(speak(MEETING[0]!), "mp3", ["-ar", "11025"]);
     const { document } = await record(s, "memo.mp3", clip, "audio/mpeg");
     expect(document.status).toBe("ACTIVE");
+  });
+});
+
+describe.skipIf(!tools)("a recording transcribed by the model of the user's keyset", () => {
+  it("goes to the chosen OpenAI model and keeps its segments, without the offline mark", async () => {
+    const calls: string[] = [];
+    site = await startLocalSite((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        calls.push(`${req.method} ${req.url}`);
+        res.writeHead(200, { "content-type": "application/json" });
+        if (req.url === "/v1/models") return res.end(JSON.stringify({ object: "list", data: [{ id: "gpt-4o-mini", object: "model" }, { id: "whisper-1", object: "model" }] }));
+        res.end(
+          JSON.stringify({
+            task: "transcribe",
+            language: "english",
+            duration: 7,
+            text: "The quarterly budget meeting is scheduled for Friday morning.",
+            segments: [{ id: 0, seek: 0, start: 0.3, end: 3.5, text: " The quarterly budget meeting is scheduled for Friday morning.", tokens: [1], temperature: 0, avg_logprob: -0.1, compression_ratio: 1, no_speech_prob: 0 }],
+          }),
+        );
+      });
+    }, HOST);
+    const s = await start(undefined, site);
+    const keyset = await env.runtime.container.get(KeysetService).add(owner, { name: "OpenAI", apiKey: KEY, provider: "OpenAI", subProvider: "OpenAI" }, ctx);
+    const { id, document } = await record(s, "memo.wav", speak(MEETING[0]!), "audio/wav", { keyset_id: keyset.keysetId, model: "whisper-1" });
+    expect(document).toMatchObject({ status: "ACTIVE", warnings: [] });
+    expect(calls).toContain("POST /v1/audio/transcriptions");
+    const [page] = await s.queries.pages(owner, id);
+    expect(page!.segments).toEqual([{ startSeconds: 0.3, endSeconds: 3.5, text: "The quarterly budget meeting is scheduled for Friday morning." }]);
+  });
+
+  it("falls back to offline, and says so, when the chosen keyset is not the user's", async () => {
+    const s = await start();
+    const { document } = await record(s, "memo.wav", speak(MEETING[0]!), "audio/wav", { keyset_id: "someone-elses-keyset", model: "whisper-1" });
+    expect(document.status).toBe("ACTIVE");
+    expect(document.warnings).toEqual(["The chosen transcription model is no longer available, so this recording was transcribed offline.", OFFLINE_TRANSCRIPT_NOTE]);
   });
 });
 
