@@ -36,6 +36,8 @@ function contentSecurityPolicy(nonce: string, isDev: boolean) {
     `script-src 'self' 'nonce-${nonce}'${isDev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
+    // Recordings: the upload's preview (blob:) and the transcript player and server voice (same origin).
+    "media-src 'self' blob:",
     "font-src 'self' data:",
     `connect-src 'self'${isDev ? " ws: wss:" : ""}`,
     "worker-src 'self' blob:",

@@ -30,6 +30,9 @@ export const TOKENS = {
   WebsiteCrawler: Symbol.for("WebsiteCrawler"),
   VideoSource: Symbol.for("VideoSource"),
   Transcriber: Symbol.for("Transcriber"),
+  PlaybackEncoder: Symbol.for("PlaybackEncoder"),
+  SpeechSynthesizer: Symbol.for("SpeechSynthesizer"),
+  SpeechTokens: Symbol.for("SpeechTokens"),
   SearchIndex: Symbol.for("SearchIndex"),
   BuiltInModel: Symbol.for("BuiltInModel"),
   /** The built-in keyset's embedding model; unbound where the server does not run it (tests opt out). */

@@ -46,6 +46,9 @@ import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
 import { DefaultTextExtractor, type TextExtractorOptions } from "./extraction/text-extractor";
 import { PocketsphinxTranscriber } from "./speech/pocketsphinx-transcriber";
+import { Mp3Playback } from "./speech/mp3-playback";
+import { FliteVoice } from "./speech/flite-voice";
+import { AzureSpeechTokens } from "./speech/azure-speech-tokens";
 import { SentenceEncoderEmbedder } from "./ai/built-in/sentence-encoder";
 import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
 import { KafkaRelay } from "./production/kafka-relay";
@@ -164,6 +167,15 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new PocketsphinxTranscriber());
+  constant(TOKENS.PlaybackEncoder, new Mp3Playback());
+  constant(TOKENS.SpeechSynthesizer, new FliteVoice());
+  // Bound only when a cloud speech service is configured: POST /profiles/auth says so otherwise (decision 144).
+  if (config.raw.AZURE_SPEECH_KEY) {
+    constant(
+      TOKENS.SpeechTokens,
+      new AzureSpeechTokens(egress, { key: config.raw.AZURE_SPEECH_KEY, region: config.raw.AZURE_SPEECH_REGION, tokenUrl: config.raw.AZURE_SPEECH_TOKEN_URL }),
+    );
+  }
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);

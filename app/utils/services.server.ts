@@ -14,6 +14,8 @@ import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
+import { SpeechToText } from "#application/library/speech-to-text";
+import type { SpeechSynthesizer, SpeechTokens } from "#application/ports/speech";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { loadConfig } from "#infrastructure/config/config";
@@ -58,6 +60,11 @@ export async function getServices() {
     chatLayouts: runtime.container.get(ChatLayoutService),
     /** ModelCatalog: the models a user may choose (built-in + their keysets'). */
     modelCatalog: runtime.container.get(KeysetModels),
+    /** Speech: dictation through the transcriber, and the server's voice (decision 144). */
+    speechToText: runtime.container.get(SpeechToText),
+    voice: runtime.get<SpeechSynthesizer>(TOKENS.SpeechSynthesizer),
+    /** null when no cloud speech service is configured. */
+    speechTokens: runtime.container.isBound(TOKENS.SpeechTokens) ? runtime.get<SpeechTokens>(TOKENS.SpeechTokens) : null,
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */
     externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)

@@ -6,7 +6,7 @@ import { type Egress, EgressError } from "#application/ports/egress";
 import type { SearchIndex } from "#application/ports/search-index";
 import { type ExtractedPage, ExtractionError, type FileKind, type TextExtractor } from "#application/ports/text-extraction";
 import type { VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
-import { OFFLINE_TRANSCRIPT_NOTE, type TranscriptSegment } from "#application/ports/speech";
+import { OFFLINE_TRANSCRIPT_NOTE, type PlaybackEncoder, type TranscriptSegment } from "#application/ports/speech";
 import { SpeechToText } from "./speech-to-text";
 import { transcriptPages } from "#domain/library/transcript-pages";
 import type { ActivitiesFor } from "#application/ports/workflow";
@@ -16,7 +16,7 @@ import { chunkPages } from "#domain/library/chunking";
 import { parseVideoLink } from "#domain/library/link-rules";
 import { MAX_FILE_BYTES } from "#domain/library/upload-rules";
 import type { IngestionActivityName, IngestionInput, StepOutcome } from "#workflows/ingestion";
-import { LibraryService, pagesBlobKey, sourceBlobKey } from "./library-service";
+import { LibraryService, pagesBlobKey, playbackBlobKey, sourceBlobKey } from "./library-service";
 import { PageAllowance } from "./page-allowance";
 
 /** Characters per page for sources without pages of their own (video transcripts). */
@@ -42,6 +42,7 @@ export class IngestionActivities {
     @inject(TOKENS.VideoSource) private readonly video: VideoSource,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
     @inject(SpeechToText) private readonly transcriber: SpeechToText,
+    @inject(TOKENS.PlaybackEncoder) private readonly playback: PlaybackEncoder,
     @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
   ) {}
 
@@ -147,6 +148,9 @@ export class IngestionActivities {
       pages = transcript.segments?.length ? transcriptPages(transcript.segments) : paginate(transcript.text);
       warnings = [...transcript.notes, ...(transcript.quality === "basic" ? [OFFLINE_TRANSCRIPT_NOTE] : [])];
       await this.blobs.deletePrefix(`documents/${doc.ownerId}/${documentId}/transcript-pieces/`);
+      // The player's seekable copy; without it the player falls back to the original (it plays, but may not seek).
+      const playable = await this.playback.playable(bytes).catch(() => null);
+      if (playable) await this.blobs.put(playbackBlobKey(doc.ownerId, documentId), playable.body, { contentType: playable.contentType, metadata: { document_id: documentId } });
     } else if (kind === "video") {
       const details = JSON.parse(bytes.toString("utf8")) as { title: string; transcript: { text: string }[] };
       pages = paginate(details.transcript.map((line) => line.text).join(" "));

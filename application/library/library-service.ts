@@ -40,6 +40,8 @@ const UPLOAD_URL_TTL_MS = 15 * 60_000;
 
 export const sourceBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/source`;
 export const pagesBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/pages.json`;
+/** A recording's seekable copy for the player (decision 143). */
+export const playbackBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/playback`;
 
 export interface RegisteredUpload {
   url: string;

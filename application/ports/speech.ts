@@ -52,6 +52,16 @@ export class SpeechError extends Error {
   }
 }
 
+/** A copy of a recording every browser plays and can seek in (a browser's WebM recording has no index to seek by). */
+export interface PlaybackEncoder {
+  playable(audio: Buffer): Promise<{ body: Buffer; contentType: string }>;
+}
+
+/** The spec's speech token (001 §9): a short-lived token of a cloud speech service, for the browser. */
+export interface SpeechTokens {
+  issue(): Promise<{ accessToken: string; region: string; expiresInSeconds: number }>;
+}
+
 /** Text to speech on the server, for browsers without voices. */
 export interface SpeechSynthesizer {
   /** A WAV recording of the text, spoken. */

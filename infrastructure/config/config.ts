@@ -86,6 +86,11 @@ const schema = z.object({
   /** Sender of every mail. Default "PRODUCT_NAME <no-reply@PUBLIC_URL's host>". */
   MAIL_FROM: z.string().min(3).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
+  /** A cloud speech service (Azure AI Speech): with its key, POST /profiles/auth issues the spec's speech token (decision 144). */
+  AZURE_SPEECH_KEY: z.string().min(1).optional(),
+  AZURE_SPEECH_REGION: z.string().regex(/^[a-z0-9]+$/, "an Azure region name such as eastus").default("eastus"),
+  /** Where tokens are issued; default https://REGION.api.cognitive.microsoft.com/sts/v1.0/issueToken. */
+  AZURE_SPEECH_TOKEN_URL: optionalUrl,
 });
 
 export type Env = z.infer<typeof schema>;

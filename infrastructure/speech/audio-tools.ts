@@ -140,3 +140,18 @@ export function pieceBoundaries(pcm: Buffer, pieceSeconds: number, slackSeconds 
   cuts.push(total);
   return cuts;
 }
+
+/** The recording as mono 64 kbit/s MP3, which every browser plays and seeks in. */
+export async function playableMp3(path: string, durationSeconds: number): Promise<Buffer> {
+  try {
+    const { stdout } = await run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-vn", "-ac", "1", "-codec:a", "libmp3lame", "-b:a", "64k", "-f", "mp3", "pipe:1"], {
+      encoding: "buffer",
+      timeout: Math.max(60_000, durationSeconds * 1000),
+      maxBuffer: Math.ceil((durationSeconds + 60) * 8000) + 1024 * 1024,
+    });
+    return stdout;
+  } catch (error) {
+    if (isMissingProgram(error)) throw toolsMissing();
+    throw new SpeechError("CORRUPT_AUDIO", "This recording could not be prepared for playback.");
+  }
+}
