@@ -98,7 +98,7 @@ export default function DocumentDetailPage() {
             </Callout.Root>
           ) : null}
           {transcript && transcript.length > 0 ? (
-            <div className="dc-viewer__pages">
+            <div data-testid="document-transcript">
               <TranscriptPlayer documentId={d.id} documentName={d.name} segments={transcript} highlighted={null} fontSize="15px" />
             </div>
           ) : previewable && d.kind === "pdf" ? (

@@ -33,6 +33,19 @@ export function formatTimestamp(totalSeconds: number): string {
 export const timeRangeLabel = (range: { startSeconds: number; endSeconds: number }) =>
   `${formatTimestamp(range.startSeconds)} – ${formatTimestamp(range.endSeconds)}`;
 
+/**
+ * A segment as a line of its own, written as a sentence: the offline model
+ * writes no capitals or punctuation, and without them a page would read as one
+ * endless sentence, which an answer could only quote whole (so its citation
+ * could not point at the moment it quotes).
+ */
+function asSentence(text: string): string {
+  const t = text.trim();
+  if (!t) return "";
+  const capital = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+}
+
 /** Segments in order, grouped by the page-length stretch of the recording they start in (empty stretches make no page). */
 export function transcriptPages(segments: TimedSegment[], pageSeconds = TRANSCRIPT_PAGE_SECONDS): TranscriptPage[] {
   const pages: TranscriptPage[] = [];
@@ -41,7 +54,7 @@ export function transcriptPages(segments: TimedSegment[], pageSeconds = TRANSCRI
   const flush = () => {
     if (group.length === 0) return;
     const timeRange = { startSeconds: group[0]!.startSeconds, endSeconds: group[group.length - 1]!.endSeconds };
-    const body = group.map((s) => s.text.trim()).filter(Boolean).join(" ");
+    const body = group.map((s) => asSentence(s.text)).filter(Boolean).join("\n");
     pages.push({ pageNumber: pages.length + 1, text: `[${timeRangeLabel(timeRange)}]\n${body}`, blocks: [], timeRange, segments: group });
     group = [];
   };

@@ -7,8 +7,8 @@ describe("a transcript's pages", () => {
   it("group the segments by the three-minute stretch they start in, each page headed by its time range", () => {
     const pages = transcriptPages([seg(2, "welcome to the lecture"), seg(170, "first topic"), seg(185, "second topic"), seg(600, "questions")]);
     expect(pages.map((p) => p.pageNumber)).toEqual([1, 2, 3]);
-    expect(pages[0]).toMatchObject({ text: "[0:02 – 2:54]\nwelcome to the lecture first topic", timeRange: { startSeconds: 2, endSeconds: 174 } });
-    expect(pages[1]!.text).toBe("[3:05 – 3:09]\nsecond topic");
+    expect(pages[0]).toMatchObject({ text: "[0:02 – 2:54]\nWelcome to the lecture.\nFirst topic.", timeRange: { startSeconds: 2, endSeconds: 174 } });
+    expect(pages[1]!.text).toBe("[3:05 – 3:09]\nSecond topic.");
     expect(pages[2]!.segments).toEqual([seg(600, "questions")]);
   });
 

@@ -96,11 +96,15 @@ export function TextViewer(props: DocumentViewerProps & { mode: "txt" | "pages";
   const player = useRef<TranscriptPlayerHandle>(null);
   const seekedFor = useRef<string | number | null>(null);
   useEffect(() => {
+    if (!target || !segments || clampPage(target.pageNumber, pageCount) !== page) return;
+    // The quote of this citation is set in the same pass as the target: wait for it, or the player would start at the page's top.
+    if (target.highlightText && passage?.requestId !== target.requestId) return;
+    if (seekedFor.current === target.requestId) return;
+    seekedFor.current = target.requestId;
+    player.current?.playFrom((cited ?? segments[0]!).startSeconds);
+  }, [target, segments, page, pageCount, passage, cited]);
+  useEffect(() => {
     if (!target || loaded.state !== "ready" || clampPage(target.pageNumber, pageCount) !== page) return;
-    if (segments && seekedFor.current !== target.requestId) {
-      seekedFor.current = target.requestId;
-      player.current?.playFrom((cited ?? segments[0]!).startSeconds);
-    }
     const root = scrollRef.current;
     const mark = root?.querySelector<HTMLElement>("mark.dc-viewer-mark");
     if (root && mark) root.scrollTop = mark.offsetTop - root.clientHeight / 3;

@@ -93,3 +93,16 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   }
   return ref.length === 0 ? 0 : previous[hyp.length]! / ref.length;
 }
+
+/** Seconds of a PCM WAV, read from its chunks (ffmpeg writes a LIST chunk before the data). */
+export function wavSeconds(wav: Buffer): number {
+  let byteRate = 0;
+  for (let at = 12; at + 8 <= wav.length; ) {
+    const id = wav.toString("latin1", at, at + 4);
+    const size = wav.readUInt32LE(at + 4);
+    if (id === "fmt ") byteRate = wav.readUInt32LE(at + 16);
+    if (id === "data") return byteRate > 0 ? Math.min(size, wav.length - at - 8) / byteRate : 0;
+    at += 8 + size + (size % 2);
+  }
+  return 0;
+}
