@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const pages = document.status === "ACTIVE" ? await libraryQueries.pages(user.id, document.id) : [];
   // A recording's transcript, with times, for the player (decision 143).
-  const transcript = document.source === "audio" ? pages.flatMap((p) => p.segments ?? []) : null;
+  const transcript = document.kind === "audio" ? pages.flatMap((p) => p.segments ?? []) : null;
   // What the read-aloud control reads: the document's text from the start (a long one in parts, up to this much).
   const readable = pages
     .map((p) => (p.segments ? p.segments.map((s) => s.text).join(" ") : p.text))

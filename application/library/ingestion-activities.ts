@@ -22,6 +22,9 @@ import { PageAllowance } from "./page-allowance";
 /** Characters per page for sources without pages of their own (video transcripts). */
 const TRANSCRIPT_PAGE_CHARS = 3000;
 
+/** The longest a caption line is taken to last when the next starts much later. */
+const CAPTION_SECONDS = 5;
+
 const ok: StepOutcome = { ok: true };
 const failed = (reason: string): StepOutcome => ({ ok: false, reason });
 
@@ -108,7 +111,10 @@ export class IngestionActivities {
       const link = parseVideoLink(url);
       if ("error" in link) return failed(link.error);
       const details = await this.video.details(link.videoId);
-      received = { body: Buffer.from(JSON.stringify(details)), kind: "video", contentType: "application/json", title: details.title };
+      // No captions, but its sound: transcribed like a recording (decision 145).
+      received = details.audio
+        ? { body: details.audio.bytes, kind: "audio", contentType: details.audio.contentType, title: details.title }
+        : { body: Buffer.from(JSON.stringify(details)), kind: "video", contentType: "application/json", title: details.title };
     }
     await this.blobs.put(key, received.body, { contentType: received.contentType, metadata });
     await this.library.execute(documentId, doc.ownerId, null, {
@@ -152,8 +158,20 @@ export class IngestionActivities {
       const playable = await this.playback.playable(bytes).catch(() => null);
       if (playable) await this.blobs.put(playbackBlobKey(doc.ownerId, documentId), playable.body, { contentType: playable.contentType, metadata: { document_id: documentId } });
     } else if (kind === "video") {
-      const details = JSON.parse(bytes.toString("utf8")) as { title: string; transcript: { text: string }[] };
-      pages = paginate(details.transcript.map((line) => line.text).join(" "));
+      const details = JSON.parse(bytes.toString("utf8")) as { title: string; transcript: { text: string; startSeconds?: number }[] };
+      // Captions with times become timed pages like a recording's, so a citation points at a moment of the video.
+      const timed = details.transcript.every((line) => typeof line.startSeconds === "number");
+      pages = timed
+        ? transcriptPages(
+            details.transcript.map((line, i) => ({
+              startSeconds: line.startSeconds!,
+              // Captions carry starts only: a line lasts until the next one, at most a caption's usual few seconds.
+              endSeconds: Math.min(details.transcript[i + 1]?.startSeconds ?? Infinity, line.startSeconds! + CAPTION_SECONDS),
+              text: line.text,
+            })),
+            { asSentences: false },
+          )
+        : paginate(details.transcript.map((line) => line.text).join(" "));
     } else if (kind === "website") {
       const crawled = JSON.parse(bytes.toString("utf8")) as { url: string; title: string; html: string }[];
       pages = [];

@@ -12,6 +12,8 @@ export interface WebsiteCrawler {
 export interface VideoDetails {
   title: string;
   transcript: { text: string; startSeconds: number }[];
+  /** A video without captions whose sound could be fetched: it is transcribed like a recording (decision 145). */
+  audio?: { bytes: Buffer; contentType: string };
 }
 
 export interface VideoSource {

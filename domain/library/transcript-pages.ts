@@ -47,14 +47,21 @@ function asSentence(text: string): string {
 }
 
 /** Segments in order, grouped by the page-length stretch of the recording they start in (empty stretches make no page). */
-export function transcriptPages(segments: TimedSegment[], pageSeconds = TRANSCRIPT_PAGE_SECONDS): TranscriptPage[] {
+export function transcriptPages(
+  segments: TimedSegment[],
+  options: { pageSeconds?: number; /** Caption lines are fragments of sentences: run them together instead. */ asSentences?: boolean } = {},
+): TranscriptPage[] {
+  const pageSeconds = options.pageSeconds ?? TRANSCRIPT_PAGE_SECONDS;
+  const asSentences = options.asSentences ?? true;
   const pages: TranscriptPage[] = [];
   let group: TimedSegment[] = [];
   let bucket = -1;
   const flush = () => {
     if (group.length === 0) return;
     const timeRange = { startSeconds: group[0]!.startSeconds, endSeconds: group[group.length - 1]!.endSeconds };
-    const body = group.map((s) => asSentence(s.text)).filter(Boolean).join("\n");
+    const body = asSentences
+      ? group.map((s) => asSentence(s.text)).filter(Boolean).join("\n")
+      : group.map((s) => s.text.replace(/\s+/g, " ").trim()).filter(Boolean).join(" ");
     pages.push({ pageNumber: pages.length + 1, text: `[${timeRangeLabel(timeRange)}]\n${body}`, blocks: [], timeRange, segments: group });
     group = [];
   };

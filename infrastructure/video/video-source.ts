@@ -19,7 +19,7 @@ export type VideoSourceErrorCode = "VIDEO_NOT_FOUND" | "FETCH_FAILED" | "NO_CAPT
 export const VIDEO_MESSAGES: Record<VideoSourceErrorCode, string> = {
   VIDEO_NOT_FOUND: "Video Not Found",
   FETCH_FAILED: "Failed to fetch video details",
-  NO_CAPTIONS: "This video has no captions that can be read.",
+  NO_CAPTIONS: "Failed to fetch video details: the video has no captions, and its sound could not be fetched to transcribe it.",
 };
 
 export class VideoSourceError extends Error {
@@ -41,6 +41,8 @@ export interface VideoSourceOptions {
   /** Preferred caption language (en). */
   language?: string;
   maxPageBytes?: number;
+  /** Largest sound of a caption-less video fetched to transcribe (default 100 MB). */
+  maxAudioBytes?: number;
   timeoutMs?: number;
 }
 
@@ -85,7 +87,7 @@ export async function fetchVideoDetails(videoId: string, egress: Egress, options
   if (!title || !player) throw new VideoSourceError("FETCH_FAILED", player ? "no title" : "no player response on the watch page");
 
   const track = chooseTrack(captionTracks(player), language);
-  if (!track) throw new VideoSourceError("NO_CAPTIONS", "no caption tracks");
+  if (!track) return { title, transcript: [], audio: await fetchAudio(player, pageUrl, egress, options, "no caption tracks") };
 
   let captionUrl: URL;
   try {
@@ -101,8 +103,33 @@ export async function fetchVideoDetails(videoId: string, egress: Egress, options
     throw new VideoSourceError("FETCH_FAILED", `captions: ${error instanceof EgressError ? error.message : String(error)}`);
   }
   const transcript = parseCaptions(xml);
-  if (transcript.length === 0) throw new VideoSourceError("NO_CAPTIONS", "caption track is empty");
+  if (transcript.length === 0) return { title, transcript: [], audio: await fetchAudio(player, pageUrl, egress, options, "caption track is empty") };
   return { title, transcript };
+}
+
+/** The most the sound of a caption-less video may weigh (the recorded-audio upload limit). */
+const MAX_VIDEO_AUDIO_BYTES = 100 * 1024 * 1024;
+
+/**
+ * The sound of a video without captions, for the transcriber (decision 145):
+ * the smallest audio-only stream the player response gives a plain URL for,
+ * fetched through the egress. Streams behind a signature cipher (most of
+ * YouTube's today) cannot be fetched without running the site's player
+ * code, which this does not do: then the video fails with the spec's text.
+ */
+async function fetchAudio(player: Record<string, unknown> | null, pageUrl: string, egress: Egress, options: VideoSourceOptions, why: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const formats = valueAt(player, ["streamingData", "adaptiveFormats"]);
+  const audio = (Array.isArray(formats) ? formats.filter(isRecord) : [])
+    .filter((f) => typeof f.url === "string" && typeof f.mimeType === "string" && f.mimeType.startsWith("audio/"))
+    .sort((a, b) => Number(a.bitrate ?? Infinity) - Number(b.bitrate ?? Infinity))[0];
+  if (!audio) throw new VideoSourceError("NO_CAPTIONS", `${why}; no audio stream with a plain URL`);
+  try {
+    const url = new URL(String(audio.url), pageUrl).href;
+    const response = await egress.fetch({ url, maxBytes: options.maxAudioBytes ?? MAX_VIDEO_AUDIO_BYTES, timeoutMs: options.timeoutMs ?? 5 * 60_000 });
+    return { bytes: response.body, contentType: String(audio.mimeType).split(";")[0]! };
+  } catch (error) {
+    throw new VideoSourceError("NO_CAPTIONS", `${why}; audio: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** The VideoSource port over fetchVideoDetails. */

@@ -11,6 +11,7 @@ import { PocketsphinxTranscriber } from "#infrastructure/speech/pocketsphinx-tra
 import { concatenated, generated, reencode, speak, speechToolsInstalled, wordErrorRate } from "#infrastructure/speech/test-support/spoken";
 import { KeysetService } from "#application/identity/keyset-service";
 import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
+import { EgressVideoSource } from "#infrastructure/video/video-source";
 import { createTestRuntime } from "../support/test-runtime";
 
 /**
@@ -142,6 +143,73 @@ describe.skipIf(!tools)("a recording transcribed by the model of the user's keys
     const { document } = await record(s, "memo.wav", speak(MEETING[0]!), "audio/wav", { keyset_id: "someone-elses-keyset", model: "whisper-1" });
     expect(document.status).toBe("ACTIVE");
     expect(document.warnings).toEqual(["The chosen transcription model is no longer available, so this recording was transcribed offline.", OFFLINE_TRANSCRIPT_NOTE]);
+  });
+});
+
+describe.skipIf(!tools)("a video link", () => {
+  const VIDEO_HOST = "video.example.test";
+  async function startWithVideoSite(player: unknown, sound?: Buffer) {
+    site = await startLocalSite((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      if (url.pathname === "/watch") {
+        res.writeHead(200, { "content-type": "text/html" });
+        return res.end(`<html><head><meta property="og:title" content="Budget talk"></head><body><script>var ytInitialPlayerResponse = ${JSON.stringify(player)};</script></body></html>`);
+      }
+      if (url.pathname === "/videoplayback" && sound) {
+        res.writeHead(200, { "content-type": "audio/webm" });
+        return res.end(sound);
+      }
+      if (url.pathname === "/api/timedtext") {
+        res.writeHead(200, { "content-type": "text/xml" });
+        return res.end('<transcript><text start="0" dur="2">The Danube flows</text><text start="2" dur="2">east to the sea.</text><text start="200" dur="3">Vienna is on its banks.</text></transcript>');
+      }
+      res.writeHead(404).end();
+    }, VIDEO_HOST);
+    const egress = egressFor(VIDEO_HOST);
+    env = await createTestRuntime({ egress, videoSource: new EgressVideoSource(egress, { baseUrl: site.origin }) });
+    return {
+      library: env.runtime.container.get(LibraryService),
+      queries: env.runtime.container.get(LibraryQueries),
+      engine: env.runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine),
+      events: env.runtime.get<EventStore>(TOKENS.EventStore),
+    };
+  }
+  async function link(s: Awaited<ReturnType<typeof startWithVideoSite>>) {
+    const { documentId } = await s.library.registerLink(owner, { source: "youtube_link", url: "https://youtu.be/dQw4w9WgXcQ" }, ctx);
+    await s.engine.waitForCompletion(`ingestion-${documentId}`, 120_000);
+    await env.runtime.get<{ waitForPosition(p: number): Promise<boolean> }>(TOKENS.ProjectionWaiter).waitForPosition(await s.events.headPosition());
+    return { id: documentId, document: await s.queries.getDocument(owner, documentId) };
+  }
+
+  it("without captions is transcribed from its sound, fetched through the egress, into timed pages", async () => {
+    const sound = reencode(speak(MEETING[0]!), "webm", ["-c:a", "libopus", "-b:a", "32k"]);
+    const s = await startWithVideoSite(
+      { playabilityStatus: { status: "OK" }, streamingData: { adaptiveFormats: [{ mimeType: 'audio/webm; codecs="opus"', bitrate: 32000, url: "/videoplayback" }] } },
+      sound,
+    );
+    const { id, document } = await link(s);
+    expect(document).toMatchObject({ status: "ACTIVE", source: "youtube_link", kind: "audio", name: "Budget talk", warnings: [OFFLINE_TRANSCRIPT_NOTE] });
+    const [page] = await s.queries.pages(owner, id);
+    expect(page!.text).toMatch(/budget meeting/i);
+    expect(page!.segments!.length).toBeGreaterThan(0);
+  });
+
+  it("without captions or a sound that can be fetched fails with the spec's text", async () => {
+    const s = await startWithVideoSite({ playabilityStatus: { status: "OK" }, streamingData: { adaptiveFormats: [{ mimeType: "audio/webm", signatureCipher: "s=x&url=y" }] } });
+    const { document } = await link(s);
+    expect(document.status).toBe("FAILED");
+    expect(document.failureReason).toMatch(/^Failed to fetch video details/);
+  });
+
+  it("with captions becomes timed pages too, its caption lines run together", async () => {
+    const s = await startWithVideoSite({
+      playabilityStatus: { status: "OK" },
+      captions: { playerCaptionsTracklistRenderer: { captionTracks: [{ baseUrl: "/api/timedtext?v=x", languageCode: "en" }] } },
+    });
+    const { id, document } = await link(s);
+    expect(document).toMatchObject({ status: "ACTIVE", kind: "video" });
+    const pages = await s.queries.pages(owner, id);
+    expect(pages.map((p) => p.text)).toEqual(["[0:00 – 0:07]\nThe Danube flows east to the sea.", "[3:20 – 3:25]\nVienna is on its banks."]);
   });
 });
 

@@ -219,7 +219,15 @@ export function TextViewer(props: DocumentViewerProps & { mode: "txt" | "pages";
             </div>
           ) : null}
           {loaded.state === "ready" && segments ? (
-            <TranscriptPlayer ref={player} documentId={id} documentName={doc.documentName} segments={segments} highlighted={cited} fontSize={`${(14 * zoom).toFixed(1)}px`} />
+            <TranscriptPlayer
+              ref={player}
+              documentId={id}
+              documentName={doc.documentName}
+              segments={segments}
+              highlighted={cited}
+              fontSize={`${(14 * zoom).toFixed(1)}px`}
+              playable={doc.kind === "audio"}
+            />
           ) : loaded.state === "ready" ? (
             <pre className={`dc-viewer-text${mode === "pages" ? " dc-viewer-text--page" : ""}`} style={{ fontSize: `${(14 * zoom).toFixed(1)}px` }} data-testid="viewer-text">
               {text.length > 0 ? body : mode === "pages" ? "This page has no text." : "This file is empty."}

@@ -12,8 +12,8 @@ export type TranscriptPlayerHandle = { playFrom: (seconds: number) => void };
  */
 export const TranscriptPlayer = forwardRef<
   TranscriptPlayerHandle,
-  { documentId: string; documentName: string; segments: TimedSegment[]; highlighted: TimedSegment | null; fontSize: string }
->(function TranscriptPlayer({ documentId, documentName, segments, highlighted, fontSize }, ref) {
+  { documentId: string; documentName: string; segments: TimedSegment[]; highlighted: TimedSegment | null; fontSize: string; /** false: captions of a video, no recording to play. */ playable?: boolean }
+>(function TranscriptPlayer({ documentId, documentName, segments, highlighted, fontSize, playable = true }, ref) {
   const audio = useRef<HTMLAudioElement>(null);
   const [seekedTo, setSeekedTo] = useState<number | null>(null);
 
@@ -35,13 +35,17 @@ export const TranscriptPlayer = forwardRef<
     <div className="dc-transcript" data-testid="transcript" data-seeked-to={seekedTo ?? undefined}>
       {/* React 18 has no stylesheet hoisting: the link sits with the player (the viewer and the document page both show it). */}
       <link rel="stylesheet" href={transcriptStyles} />
-      <audio ref={audio} controls preload="metadata" src={`/api/documents/${encodeURIComponent(documentId)}/audio`} className="dc-transcript__audio" aria-label={`Play ${documentName}`} data-testid="transcript-audio" />
+      {playable ? <audio ref={audio} controls preload="metadata" src={`/api/documents/${encodeURIComponent(documentId)}/audio`} className="dc-transcript__audio" aria-label={`Play ${documentName}`} data-testid="transcript-audio" /> : null}
       <ol className="dc-transcript__segments" style={{ fontSize }}>
         {segments.map((segment) => (
           <li key={`${segment.startSeconds}-${segment.endSeconds}`} className={segment === highlighted ? "dc-transcript__segment is-cited" : "dc-transcript__segment"} data-testid="transcript-segment">
-            <button type="button" className="dc-transcript__time" onClick={() => playFrom(segment.startSeconds)} aria-label={`Play from ${formatTimestamp(segment.startSeconds)}`}>
-              {formatTimestamp(segment.startSeconds)}
-            </button>
+            {playable ? (
+              <button type="button" className="dc-transcript__time" onClick={() => playFrom(segment.startSeconds)} aria-label={`Play from ${formatTimestamp(segment.startSeconds)}`}>
+                {formatTimestamp(segment.startSeconds)}
+              </button>
+            ) : (
+              <span className="dc-transcript__time">{formatTimestamp(segment.startSeconds)}</span>
+            )}
             {segment === highlighted ? <mark className="dc-viewer-mark" data-testid="citation-highlight">{segment.text}</mark> : <span>{segment.text}</span>}
           </li>
         ))}
