@@ -160,8 +160,9 @@ export class KeysetModels {
    * like a missing one). For embeddings the model must be one of the keyset's
    * embedding models: a chat model would fail every document it is asked to embed.
    */
-  async assertAvailable(userId: string, choice: ModelChoice, purpose: "chat" | "embedding" = "chat"): Promise<void> {
+  async assertAvailable(userId: string, choice: ModelChoice, purpose: "chat" | "embedding" | "transcription" = "chat"): Promise<void> {
     if (choice.keysetId === BUILT_IN_KEYSET) {
+      if (purpose === "transcription") throw new DomainError("VALIDATION", "The built-in keyset transcribes offline; choose it as Built-in, offline.", "model");
       if (purpose === "embedding") {
         if (this.isBuiltInEmbedding(choice)) return;
         throw new DomainError("VALIDATION", "This server does not run the built-in embedding model; choose keyword search or one of your keysets.", "embedding");
@@ -175,6 +176,12 @@ export class KeysetModels {
       // The read model may lag behind a keyset just added: the log decides.
       const state = await this.state(choice.keysetId);
       keyset = readableBy(state.exists && !state.deleted ? state : null, userId, keysetNotFound);
+    }
+    if (purpose === "transcription") {
+      const listed = keyset.models.length > 0 ? keyset.models : keyset.model ? [keyset.model] : [];
+      if (!this.providers.transcriptionModels(keyset, listed).includes(choice.model)) {
+        throw new DomainError("VALIDATION", `${choice.model} is not a transcription model of this keyset. Choose one of its transcription models.`, "model");
+      }
     }
     if (purpose === "embedding") {
       const listed = keyset.models.length > 0 ? keyset.models : keyset.model ? [keyset.model] : [];

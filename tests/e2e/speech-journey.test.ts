@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { concatenated, speak, speechToolsInstalled, wavSeconds } from "#infrastructure/speech/test-support/spoken";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
-import { askAndWait, chatReady, createWorkspace, passOnboardingIfAsked, signUpForChat, waitForActive } from "./support/chat";
+import { askAndWait, chatReady, createWorkspace, csrfToken, passOnboardingIfAsked, signUpForChat, waitForActive } from "./support/chat";
 import { waitUntil } from "./support/library";
 import { viewerState, waitForViewer } from "./support/viewer";
 
@@ -144,7 +144,7 @@ describe.skipIf(!tools)(`the speech journey${tools ? "" : " (skipped: flite, ffm
     await context.close();
   }, 240_000);
 
-  it("reads an answer aloud in headless Chromium through the server's voice", async () => {
+  it("reads an answer aloud and takes a dictated question in headless Chromium, through the server's voice and transcriber", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
     const voices = [] as string[];
     page.on("request", (r) => r.url().includes("/api/speech/voice") && voices.push(r.url()));
@@ -157,6 +157,25 @@ describe.skipIf(!tools)(`the speech journey${tools ? "" : " (skipped: flite, ffm
     expect(await page.getByText(/Speech error/).count()).toBe(0);
     await readAloud.click();
     await waitUntil(async () => (await readAloud.getAttribute("data-state")) === "idle", "reading to stop");
+
+    // Dictation: Chromium here has no recognition service, so the question is recorded and transcribed by the server.
+    const chat = page.getByTestId("chat").first();
+    const mic = chat.getByTestId("mic");
+    await mic.click();
+    await waitUntil(async () => (await mic.getAttribute("data-state")) === "listening", "the microphone to listen", 30_000);
+    await page.waitForTimeout(5_000);
+    await mic.click();
+    await waitUntil(async () => /budget|meeting|friday/i.test(await chat.getByTestId("chat-textarea").inputValue()), "the dictated words in the question box", 60_000);
+    expect(await chat.getByTestId("speech-error").count()).toBe(0);
+
+    // No cloud speech service is configured: the speech token route says so rather than inventing a token.
+    const token = await csrfToken(page);
+    const auth = await page.evaluate(async (csrf) => {
+      const r = await fetch("/profiles/auth", { method: "POST", headers: { "X-CSRF-Token": csrf, "Content-Type": "application/json" }, body: "{}" });
+      return { status: r.status, body: (await r.json()) as { code: string; message: string; access_token?: string } };
+    }, token);
+    expect(auth).toMatchObject({ status: 501, body: { code: "SPEECH_NOT_CONFIGURED", message: expect.stringMatching(/^No cloud speech service is configured/) } });
+    expect(auth.body.access_token).toBeUndefined();
 
     // The document page's read-aloud control, on a phone.
     await page.setViewportSize(VIEWPORTS.mobile);

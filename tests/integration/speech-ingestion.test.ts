@@ -131,6 +131,12 @@ describe.skipIf(!tools)("a recording transcribed by the model of the user's keys
     }, HOST);
     const s = await start(undefined, site);
     const keyset = await env.runtime.container.get(KeysetService).add(owner, { name: "OpenAI", apiKey: KEY, provider: "OpenAI", subProvider: "OpenAI" }, ctx);
+    // Chosen like the embedding model: a default in Chat Settings (a keyset's transcription model, or offline), checked.
+    const keysets = env.runtime.container.get(KeysetService);
+    expect((await keysets.defaults(owner)).transcription).toEqual({ keysetId: "docuchat", model: "offline" });
+    await keysets.chooseDefault(owner, { scope: "transcription", keysetId: keyset.keysetId, model: "whisper-1" }, ctx);
+    expect((await keysets.defaults(owner)).transcription).toEqual({ keysetId: keyset.keysetId, model: "whisper-1" });
+    await expect(keysets.chooseDefault(owner, { scope: "transcription", keysetId: keyset.keysetId, model: "gpt-4o-mini" }, ctx)).rejects.toMatchObject({ code: "VALIDATION" });
     const { id, document } = await record(s, "memo.wav", speak(MEETING[0]!), "audio/wav", { keyset_id: keyset.keysetId, model: "whisper-1" });
     expect(document).toMatchObject({ status: "ACTIVE", warnings: [] });
     expect(calls).toContain("POST /v1/audio/transcriptions");

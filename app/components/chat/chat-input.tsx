@@ -231,8 +231,9 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
       if (said) onDraftChange(draft.trim() ? `${draft.trim()} ${said}` : said);
     };
     r.onerror = (e) => {
-      // No recognition service behind the API (or none allowed): dictate through the server from now on.
-      if ((e.error === "network" || e.error === "service-not-allowed") && canRecord()) {
+      // No recognition service behind the API, none allowed, or it cannot capture (Chromium without Google's service):
+      // dictate through the server from now on.
+      if ((e.error === "network" || e.error === "service-not-allowed" || e.error === "audio-capture") && canRecord()) {
         setServerDictation(true);
         recognition.current = null;
         void dictation.start();

@@ -26,8 +26,8 @@ export type TranscriptionOption = { keysetId: string; keysetName: string; models
 const OFFLINE = "offline";
 
 /** Spec 000 §2 Audio: record with the microphone or pick audio files, then upload them as documents. */
-export function AudioUpload({ transcription = [] }: { transcription?: TranscriptionOption[] }) {
-  const [transcriber, setTranscriber] = useState(OFFLINE);
+export function AudioUpload({ transcription = [], initial = null }: { transcription?: TranscriptionOption[]; initial?: { keyset_id: string; model: string } | null }) {
+  const [transcriber, setTranscriber] = useState(initial ? JSON.stringify(initial) : OFFLINE);
   const id = useId();
   const [clips, setClips] = useState<Clip[]>([]);
   const [recording, setRecording] = useState(false);
