@@ -16,6 +16,7 @@ import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { SpeechToText } from "#application/library/speech-to-text";
 import type { SpeechSynthesizer, SpeechTokens } from "#application/ports/speech";
+import type { RateLimiter } from "#application/ports/sessions";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { loadConfig } from "#infrastructure/config/config";
@@ -64,6 +65,8 @@ export async function getServices() {
     speechToText: runtime.container.get(SpeechToText),
     voice: runtime.get<SpeechSynthesizer>(TOKENS.SpeechSynthesizer),
     /** null when no cloud speech service is configured. */
+    /** Caps the speech routes per user (the server's voice and transcriber cost CPU). */
+    speechLimiter: runtime.get<RateLimiter>(TOKENS.RateLimiter),
     speechTokens: runtime.container.isBound(TOKENS.SpeechTokens) ? runtime.get<SpeechTokens>(TOKENS.SpeechTokens) : null,
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */

@@ -6,6 +6,10 @@ export const MAX_SPOKEN_CHARS = 1500;
 export const MAX_DICTATION_SECONDS = 60;
 export const MAX_DICTATION_BYTES = 2 * 1024 * 1024;
 
+/** Requests per user per minute: the voice (a long answer is a few parts) and dictated questions. */
+export const VOICE_REQUESTS_PER_MINUTE = 60;
+export const DICTATIONS_PER_MINUTE = 20;
+
 /** Text cut into parts of at most `max` characters, at sentence ends where possible, so long answers are read part by part. */
 export function voiceParts(text: string, max = MAX_SPOKEN_CHARS): string[] {
   const parts: string[] = [];
