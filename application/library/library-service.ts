@@ -24,7 +24,8 @@ import {
   UPLOAD_DID_NOT_COMPLETE,
 } from "#domain/library/document";
 import { documentAggregate } from "#domain/library/document-events";
-import { documentLinkSchema, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
+import { documentLinkSchema, parseVideoLink, videoLinkSchema, websiteLinkSchema } from "#domain/library/link-rules";
+import type { VideoSource } from "#application/ports/web-sources";
 import {
   extensionOf,
   AUDIO_EXTENSIONS,
@@ -62,6 +63,7 @@ export class LibraryService {
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(PageAllowance) private readonly pageAllowance: PageAllowance,
     @inject(TOKENS.Config) private readonly settings: AppSettings,
+    @inject(TOKENS.VideoSource) private readonly video: VideoSource,
   ) {
     this.documents = new Aggregate(eventStore, ids, documentAggregate);
   }
@@ -187,6 +189,7 @@ export class LibraryService {
     ctx: RequestContext,
   ): Promise<{ documentId: string }> {
     const { url, name, maxDepth } = this.parseLink(input);
+    if (input.source === "youtube_link") await this.lookUpVideo(url);
     const documentId = this.ids.next();
     const settings: IngestionSettings = { ocr: input.ocr ?? false, ragType: null, embedding: null, maxDepth };
     const result = await this.execute(documentId, ownerId, ctx, {
@@ -243,6 +246,22 @@ export class LibraryService {
   /** The owner's name for the document ("" for anyone else's or an unknown id). */
   async documentName(documentId: string, ownerId: string): Promise<string> {
     return documentName((await this.documents.load(documentId)).events, ownerId);
+  }
+
+  /**
+   * A video link is looked up at submit time (decision 145): one that is gone,
+   * or has neither captions nor a sound that can be fetched, is refused with the
+   * spec's lookup message; one the lookup cannot tell about (unreachable) is left to ingestion.
+   */
+  private async lookUpVideo(url: string): Promise<void> {
+    const link = parseVideoLink(url);
+    if ("error" in link || !this.video.lookup) return;
+    try {
+      await this.video.lookup(link.videoId);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (error instanceof Error && (code === "VIDEO_NOT_FOUND" || code === "NO_CAPTIONS")) throw new DomainError("VIDEO_LOOKUP_FAILED", error.message);
+    }
   }
 
   private parseLink(input: { source: string; url: unknown; maxDepth?: unknown }) {

@@ -19,6 +19,12 @@ export interface VideoDetails {
 export interface VideoSource {
   /** Throws an Error whose message the user can read ('Video Not Found', …). */
   details(videoId: string): Promise<VideoDetails>;
+  /**
+   * The cheap check at submit time (the watch page only): the title, or an
+   * Error marked `userFacing` with `definite: true` when the video cannot
+   * become a document (not found; no captions and no sound to fetch).
+   */
+  lookup?(videoId: string): Promise<{ title: string }>;
 }
 
 /** Speech to text lives in its own port (./speech.ts); re-exported for the sources that name it here. */

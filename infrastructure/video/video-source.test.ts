@@ -178,6 +178,17 @@ describe("fetchVideoDetails", () => {
     expect(site.requests).toContain("/videoplayback?itag=249");
   });
 
+  it("looks a video up at submit time from its watch page alone", async () => {
+    const source = new EgressVideoSource(egressFor(HOST), { baseUrl: `http://${HOST}:${site.port}` });
+    const fetchedSound = () => site.requests.filter((r) => r.startsWith("/videoplayback") || r.startsWith("/api/timedtext")).length;
+    const before = fetchedSound();
+    expect(await source.lookup("SoundOnly01")).toEqual({ title: "A talk without captions" });
+    expect(await source.lookup("GoodVideo01")).toEqual({ title: "A & B talk" });
+    expect(fetchedSound()).toBe(before); // neither sound nor captions are fetched to look a video up
+    await expect(source.lookup("CipherOnly1")).rejects.toMatchObject({ code: "NO_CAPTIONS", message: expect.stringMatching(/^Failed to fetch video details/) });
+    await expect(source.lookup("MissingVid1")).rejects.toMatchObject({ code: "VIDEO_NOT_FOUND", message: "Video Not Found" });
+  });
+
   it("fails readably when the site cannot be reached", async () => {
     // The default egress refuses the loopback address itself; a closed port answers nothing.
     await expect(fetchVideoDetails("GoodVideo01", egressFor(HOST), { baseUrl: `http://127.0.0.1:${site.port}` })).rejects.toThrow("Failed to fetch video details");

@@ -54,7 +54,8 @@ interface CaptionTrack {
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
-export async function fetchVideoDetails(videoId: string, egress: Egress, options: VideoSourceOptions = {}): Promise<VideoDetails> {
+/** What the watch page says: the title and the player response (captions, streams), or a readable failure. */
+async function readWatchPage(videoId: string, egress: Egress, options: VideoSourceOptions) {
   const baseUrl = (options.baseUrl ?? "https://www.youtube.com").replace(/\/+$/, "");
   const language = options.language ?? "en";
   if (!VIDEO_ID.test(videoId)) throw new VideoSourceError("VIDEO_NOT_FOUND", "malformed video id");
@@ -85,7 +86,22 @@ export async function fetchVideoDetails(videoId: string, egress: Egress, options
   const meta = readPageMeta(page);
   const title = meta.ogTitle || meta.title.replace(/\s*-\s*YouTube\s*$/, "") || stringAt(player, ["videoDetails", "title"]);
   if (!title || !player) throw new VideoSourceError("FETCH_FAILED", player ? "no title" : "no player response on the watch page");
+  return { title, player, pageUrl, language };
+}
 
+/**
+ * The submit-time check (decision 145): the watch page only. A video that is
+ * gone, or has neither captions nor a sound stream with a plain URL, is
+ * refused at once; anything the page cannot tell is left to ingestion.
+ */
+export async function lookupVideo(videoId: string, egress: Egress, options: VideoSourceOptions = {}): Promise<{ title: string }> {
+  const { title, player } = await readWatchPage(videoId, egress, options);
+  if (captionTracks(player).length === 0 && !plainAudioFormat(player)) throw new VideoSourceError("NO_CAPTIONS", "no caption tracks and no plain audio stream");
+  return { title };
+}
+
+export async function fetchVideoDetails(videoId: string, egress: Egress, options: VideoSourceOptions = {}): Promise<VideoDetails> {
+  const { title, player, pageUrl, language } = await readWatchPage(videoId, egress, options);
   const track = chooseTrack(captionTracks(player), language);
   if (!track) return { title, transcript: [], audio: await fetchAudio(player, pageUrl, egress, options, "no caption tracks") };
 
@@ -118,10 +134,7 @@ const MAX_VIDEO_AUDIO_BYTES = 100 * 1024 * 1024;
  * code, which this does not do: then the video fails with the spec's text.
  */
 async function fetchAudio(player: Record<string, unknown> | null, pageUrl: string, egress: Egress, options: VideoSourceOptions, why: string): Promise<{ bytes: Buffer; contentType: string }> {
-  const formats = valueAt(player, ["streamingData", "adaptiveFormats"]);
-  const audio = (Array.isArray(formats) ? formats.filter(isRecord) : [])
-    .filter((f) => typeof f.url === "string" && typeof f.mimeType === "string" && f.mimeType.startsWith("audio/"))
-    .sort((a, b) => Number(a.bitrate ?? Infinity) - Number(b.bitrate ?? Infinity))[0];
+  const audio = plainAudioFormat(player);
   if (!audio) throw new VideoSourceError("NO_CAPTIONS", `${why}; no audio stream with a plain URL`);
   try {
     const url = new URL(String(audio.url), pageUrl).href;
@@ -130,6 +143,14 @@ async function fetchAudio(player: Record<string, unknown> | null, pageUrl: strin
   } catch (error) {
     throw new VideoSourceError("NO_CAPTIONS", `${why}; audio: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The smallest audio-only stream with a plain URL (none behind a signature cipher). */
+function plainAudioFormat(player: Record<string, unknown> | null): Record<string, unknown> | undefined {
+  const formats = valueAt(player, ["streamingData", "adaptiveFormats"]);
+  return (Array.isArray(formats) ? formats.filter(isRecord) : [])
+    .filter((f) => typeof f.url === "string" && typeof f.mimeType === "string" && f.mimeType.startsWith("audio/"))
+    .sort((a, b) => Number(a.bitrate ?? Infinity) - Number(b.bitrate ?? Infinity))[0];
 }
 
 /** The VideoSource port over fetchVideoDetails. */
@@ -141,6 +162,10 @@ export class EgressVideoSource implements VideoSource {
 
   details(videoId: string): Promise<VideoDetails> {
     return fetchVideoDetails(videoId, this.egress, this.options);
+  }
+
+  lookup(videoId: string): Promise<{ title: string }> {
+    return lookupVideo(videoId, this.egress, this.options);
   }
 }
 

@@ -200,11 +200,18 @@ describe.skipIf(!tools)("a video link", () => {
     expect(page!.segments!.length).toBeGreaterThan(0);
   });
 
-  it("without captions or a sound that can be fetched fails with the spec's text", async () => {
+  it("without captions or a sound that can be fetched is refused at submit, with the spec's text", async () => {
     const s = await startWithVideoSite({ playabilityStatus: { status: "OK" }, streamingData: { adaptiveFormats: [{ mimeType: "audio/webm", signatureCipher: "s=x&url=y" }] } });
-    const { document } = await link(s);
-    expect(document.status).toBe("FAILED");
-    expect(document.failureReason).toMatch(/^Failed to fetch video details/);
+    await expect(s.library.registerLink(owner, { source: "youtube_link", url: "https://youtu.be/dQw4w9WgXcQ" }, ctx)).rejects.toMatchObject({
+      code: "VIDEO_LOOKUP_FAILED",
+      message: expect.stringMatching(/^Failed to fetch video details/),
+    });
+    expect((await s.queries.listDocuments(owner)).documents).toEqual([]);
+  });
+
+  it("that is gone is refused at submit with 'Video Not Found'", async () => {
+    const s = await startWithVideoSite({ playabilityStatus: { status: "ERROR", reason: "This video isn't available anymore" } });
+    await expect(s.library.registerLink(owner, { source: "youtube_link", url: "https://youtu.be/dQw4w9WgXcQ" }, ctx)).rejects.toMatchObject({ message: "Video Not Found" });
   });
 
   it("with captions becomes timed pages too, its caption lines run together", async () => {
