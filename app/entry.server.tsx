@@ -60,6 +60,8 @@ function contentSecurityPolicy(nonce: string, isDev: boolean) {
     `script-src 'self' 'nonce-${nonce}'${PAYMENT_SOURCES.script}${isDev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
+    // Recordings: the upload's preview (blob:) and the transcript player and server voice (same origin).
+    "media-src 'self' blob:",
     "font-src 'self' data:",
     `connect-src 'self'${PAYMENT_SOURCES.connect}${isDev ? " ws: wss:" : ""}`,
     "worker-src 'self' blob:",

@@ -32,6 +32,9 @@ export const TOKENS = {
   Transcriber: Symbol.for("Transcriber"),
   /** Compiles LaTeX in a sandbox (resume); refuses when the sandbox cannot start. */
   LatexCompiler: Symbol.for("LatexCompiler"),
+  PlaybackEncoder: Symbol.for("PlaybackEncoder"),
+  SpeechSynthesizer: Symbol.for("SpeechSynthesizer"),
+  SpeechTokens: Symbol.for("SpeechTokens"),
   SearchIndex: Symbol.for("SearchIndex"),
   BuiltInModel: Symbol.for("BuiltInModel"),
   /** The built-in keyset's embedding model; unbound where the server does not run it (tests opt out). */

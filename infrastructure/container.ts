@@ -49,7 +49,10 @@ import { fixedHostsResolver, SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
 import { EgressVideoSource } from "./video/video-source";
 import { DefaultTextExtractor, type TextExtractorOptions } from "./extraction/text-extractor";
-import { NoSpeechModel } from "./speech/no-speech-model";
+import { PocketsphinxTranscriber } from "./speech/pocketsphinx-transcriber";
+import { Mp3Playback } from "./speech/mp3-playback";
+import { FliteVoice } from "./speech/flite-voice";
+import { AzureSpeechTokens } from "./speech/azure-speech-tokens";
 import { SentenceEncoderEmbedder } from "./ai/built-in/sentence-encoder";
 import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./production/bullmq-job-queue";
 import { KafkaRelay } from "./production/kafka-relay";
@@ -168,7 +171,16 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor(options.textExtractor));
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
-  constant(TOKENS.Transcriber, options.transcriber ?? new NoSpeechModel());
+  constant(TOKENS.Transcriber, options.transcriber ?? new PocketsphinxTranscriber());
+  constant(TOKENS.PlaybackEncoder, new Mp3Playback());
+  constant(TOKENS.SpeechSynthesizer, new FliteVoice());
+  // Bound only when a cloud speech service is configured: POST /profiles/auth says so otherwise (decision 144).
+  if (config.raw.AZURE_SPEECH_KEY) {
+    constant(
+      TOKENS.SpeechTokens,
+      new AzureSpeechTokens(egress, { key: config.raw.AZURE_SPEECH_KEY, region: config.raw.AZURE_SPEECH_REGION, tokenUrl: config.raw.AZURE_SPEECH_TOKEN_URL }),
+    );
+  }
   constant(TOKENS.LatexCompiler, options.latexCompiler ?? new SandboxedLatexCompiler());
   constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();

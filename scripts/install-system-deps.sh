@@ -7,9 +7,10 @@
 #   --runtime      only what the app needs: tesseract (OCR of images and scanned
 #                  pages) and poppler-utils (pdftoppm rasterizes pages for OCR;
 #                  pdftotext is the benchmark's reference), TeX Live, bubblewrap
-#                  and pdftocairo (resumes compiled in a sandbox). Without root it
-#                  only warns: the app runs, and OCR or compiling fails with a
-#                  readable reason.
+#                  and pdftocairo (resumes compiled in a sandbox); ffmpeg,
+#                  pocketsphinx (+ pocketsphinx-en-us) and flite for speech.
+#                  Without root it only warns: the app runs, and OCR, compiling
+#                  or transcribing fails with a readable reason.
 set -euo pipefail
 mode="tests"
 [ "${1:-}" = "--runtime" ] && mode="runtime"
@@ -30,6 +31,13 @@ command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base)
 [ -d /usr/share/texmf/tex/latex/lm ] || need+=(lmodern)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v pdftocairo >/dev/null 2>&1 || need+=(poppler-utils)
+# Speech (decision 140): ffmpeg decodes recordings (browser webm/opus included) to 16 kHz mono,
+# pocketsphinx with its US English model transcribes offline, flite speaks read-aloud where the
+# browser has no voice (and makes the speech tests' clips).
+{ command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
+command -v pocketsphinx_continuous >/dev/null 2>&1 || need+=(pocketsphinx)
+[ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
+command -v flite >/dev/null 2>&1 || need+=(flite)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "Missing Debian packages: ${need[*]} (run as root, or: sudo apt-get install -y ${need[*]})" >&2

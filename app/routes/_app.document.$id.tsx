@@ -2,7 +2,7 @@ import { Button, Callout, DataList, Flex, Heading, Link as RadixLink, Text } fro
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { AlertIcon, ChevronLeftIcon, ExternalIcon, FileIcon, VideoIcon } from "#app/components/icons";
+import { AlertIcon, ChevronLeftIcon, ExternalIcon, FileIcon, SpeakerIcon, StopIcon, VideoIcon } from "#app/components/icons";
 import { throwAsPageError } from "#app/components/library/api.server";
 import { canPreview, downloadUrl, inlineUrl, toLibraryDocument } from "#app/components/library/document-view";
 import { DownloadIcon } from "#app/components/icons";
@@ -10,6 +10,8 @@ import { PdfPages } from "#app/components/library/file-preview";
 import { formatDate, formatSize, formatTime, SOURCE_LABELS, statusDisplay } from "#app/components/library/format";
 import libraryStyles from "#app/components/library/library.css";
 import { StatusBadge } from "#app/components/library/status-badge";
+import { TranscriptPlayer } from "#app/components/viewer/transcript-player";
+import { useReadAloud } from "#app/components/chat/read-aloud";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { useHydrated } from "#app/components/use-hydrated";
 import { isDomainError } from "#domain/shared/domain-error";
@@ -40,13 +42,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!isDomainError(error)) throw error;
   }
   await recordViewWhileImpersonating(request, user, "document", document.id, document.name);
-  return { document: toLibraryDocument(document), hasFile };
+  const pages = document.status === "ACTIVE" ? await libraryQueries.pages(user.id, document.id) : [];
+  // A recording's transcript, with times, for the player (decision 143).
+  const transcript = document.kind === "audio" ? pages.flatMap((p) => p.segments ?? []) : null;
+  // What the read-aloud control reads: the document's text from the start (a long one in parts, up to this much).
+  const readable = pages
+    .map((p) => (p.segments ? p.segments.map((s) => s.text).join(" ") : p.text))
+    .join("\n")
+    .slice(0, READ_ALOUD_CHARS);
+  return { document: toLibraryDocument(document), hasFile, transcript, readable };
 }
 
 const POLL_MS = 5000;
+/** About ten minutes of speech: the read-aloud control reads a document's opening, not a whole book. */
+const READ_ALOUD_CHARS = 9000;
 
 export default function DocumentDetailPage() {
-  const { document: d, hasFile } = useLoaderData<typeof loader>();
+  const { document: d, hasFile, transcript, readable } = useLoaderData<typeof loader>();
+  const speech = useReadAloud("en-US");
   const tone = statusDisplay(d.status);
   const revalidator = useRevalidator();
   const previewable = hasFile && canPreview(d);
@@ -86,7 +99,11 @@ export default function DocumentDetailPage() {
               </Callout.Text>
             </Callout.Root>
           ) : null}
-          {previewable && d.kind === "pdf" ? (
+          {transcript && transcript.length > 0 ? (
+            <div data-testid="document-transcript">
+              <TranscriptPlayer documentId={d.id} documentName={d.name} segments={transcript} highlighted={null} fontSize="15px" />
+            </div>
+          ) : previewable && d.kind === "pdf" ? (
             <PdfPages
               name={d.name}
               maxPages={30}
@@ -183,16 +200,33 @@ export default function DocumentDetailPage() {
               <Callout.Text>{d.failureReason}</Callout.Text>
             </Callout.Root>
           ) : null}
-          {d.warnings.length > 0 ? (
+          {d.warnings.some((w) => !d.readingNotes.includes(w)) ? (
             <Callout.Root color="amber" mt="3" size="1">
               <Callout.Icon>
                 <AlertIcon size={16} />
               </Callout.Icon>
-              <Callout.Text>{d.warnings.join(" ")}</Callout.Text>
+              <Callout.Text>{d.warnings.filter((w) => !d.readingNotes.includes(w)).join(" ")}</Callout.Text>
             </Callout.Root>
           ) : null}
 
           <Flex mt="5" direction="column" gap="2">
+            {readable ? (
+              <Button
+                size="3"
+                variant="soft"
+                onClick={() => (speech.state === "idle" ? speech.play(readable) : speech.stop())}
+                aria-pressed={speech.state !== "idle"}
+                data-testid="document-read-aloud"
+                data-state={speech.state}
+              >
+                {speech.state === "idle" ? <SpeakerIcon /> : <StopIcon />} {speech.state === "idle" ? "Read aloud" : speech.state === "loading" ? "Preparing speech… (stop)" : "Stop reading"}
+              </Button>
+            ) : null}
+            {speech.error ? (
+              <Text size="2" color="red" role="alert" data-testid="speech-error">
+                {speech.error}
+              </Text>
+            ) : null}
             {hasFile ? (
               <Button asChild size="3">
                 <a href={downloadUrl(d.id)} download data-testid="download-document">

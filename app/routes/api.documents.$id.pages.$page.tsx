@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const page = Number.isInteger(pageNumber) && pageNumber >= 1 ? pages.find((p) => p.pageNumber === pageNumber) : undefined;
     if (!page) return Response.json({ code: "PAGE_NOT_FOUND", message: "Page not found", pageCount: pages.length }, { status: 404 });
     return Response.json(
-      { pageNumber: page.pageNumber, text: page.text, pageCount: pages.length },
+      { pageNumber: page.pageNumber, text: page.text, pageCount: pages.length, timeRange: page.timeRange ?? null, segments: page.segments ?? null },
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (error) {

@@ -20,6 +20,9 @@ import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import { AssessmentService } from "#application/workspace/assessment-service";
 import { KeysetModels } from "#application/identity/keyset-models";
+import { SpeechToText } from "#application/library/speech-to-text";
+import type { SpeechSynthesizer, SpeechTokens } from "#application/ports/speech";
+import type { RateLimiter } from "#application/ports/sessions";
 import { KeysetService } from "#application/identity/keyset-service";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { LatexCompilation } from "#application/resume/latex-compilation";
@@ -83,6 +86,13 @@ export async function getServices() {
     modelCatalog: runtime.container.get(KeysetModels),
     billing: runtime.container.get(BillingQueries),
     checkout: runtime.container.get(CheckoutService),
+    /** Speech: dictation through the transcriber, and the server's voice (decision 144). */
+    speechToText: runtime.container.get(SpeechToText),
+    voice: runtime.get<SpeechSynthesizer>(TOKENS.SpeechSynthesizer),
+    /** Caps the speech routes per user (the server's voice and transcriber cost CPU). */
+    speechLimiter: runtime.get<RateLimiter>(TOKENS.RateLimiter),
+    /** null when no cloud speech service is configured. */
+    speechTokens: runtime.container.isBound(TOKENS.SpeechTokens) ? runtime.get<SpeechTokens>(TOKENS.SpeechTokens) : null,
     devMailbox: config.adapters.mail === "dev-mailbox" ? runtime.get<DevMailbox>(TOKENS.DevMailbox) : null,
     /** null when OpenID sign-in is not configured. */
     externalIdentity: runtime.container.isBound(TOKENS.ExternalIdentityProvider)

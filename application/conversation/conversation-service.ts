@@ -31,7 +31,7 @@ import { conversationAggregate } from "#domain/conversation/conversation-events"
 import { DomainError } from "#domain/shared/domain-error";
 import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadModel, messagesOf, ownedConversation, questionsAsked } from "#projections/conversation/conversations.queries";
 import { EndMarkerGuard } from "./answer-stream";
-import { retrievePassages } from "./retrieval";
+import { citedName, retrievePassages } from "./retrieval";
 import { resumeAnswering } from "./resume-answers";
 import { resumeOfWorkspace, resumeVersion } from "#projections/resume/resumes.queries";
 
@@ -225,7 +225,7 @@ export class ConversationService {
     let sent = "";
     const guard = new EndMarkerGuard();
     try {
-      const names = new Map(workspace.documents.map((d) => [d.documentId, d.documentName]));
+      const names = new Map(workspace.documents.map((d) => [d.documentId, citedName(d.documentName, d.documentSource)]));
       const passages: Passage[] = await retrievePassages({
         index: this.search,
         question: selectedText ? `${selectedText} ${question}` : question,

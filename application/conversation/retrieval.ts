@@ -38,6 +38,17 @@ export interface RetrieveOptions {
   documentName?: (documentId: string) => string | undefined | Promise<string | undefined>;
 }
 
+/**
+ * The name a passage is cited by: a transcript says so (decision 141), so an
+ * answer drawn from a recording or a video reads "According to *memo.wav
+ * (transcript of a recording)*", and the reader weighs its exact words accordingly.
+ */
+export function citedName(name: string, source: string): string {
+  if (source === "audio") return `${name} (transcript of a recording)`;
+  if (source === "youtube_link") return `${name} (transcript of a video)`;
+  return name;
+}
+
 /** The usual RRF constant (Cormack et al., 2009): damps the head so neither ranking dominates. */
 export const RRF_K = 60;
 /** Each ranking contributes this many candidates per passage returned, so fusion can promote a chunk ranked lower by one side. */

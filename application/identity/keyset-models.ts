@@ -7,6 +7,7 @@ import type { KeyCipher } from "#application/ports/key-cipher";
 import type { LanguageModel } from "#application/ports/language-model";
 import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import type { Transcriber } from "#application/ports/speech";
 import { Aggregate } from "#application/shared/aggregate";
 import { accessPolicy, readableBy } from "#application/shared/access-policy";
 import { type KeysetCommand, type KeysetEvent, type KeysetState, keysetNotFound } from "#domain/identity/keyset";
@@ -28,6 +29,8 @@ export interface ModelOption {
   models: { id: string; label: string }[];
   /** Of the keyset's models, those that embed (the Workspace Settings embedding picker); the built-in keyset's offline one where the server runs it. */
   embeddingModels: { id: string; label: string }[];
+  /** Of the keyset's models, those that transcribe recordings (the audio upload's picker); the built-in keyset's is the offline one. */
+  transcriptionModels?: { id: string; label: string }[];
 }
 
 /**
@@ -97,6 +100,12 @@ export class KeysetModels {
     return this.providers.embedder(keyset, choice.model);
   }
 
+  /** The transcription model of a choice; a missing or foreign keyset answers KEYSET_NOT_FOUND (its key is never used). */
+  async transcriber(ownerId: string, choice: ModelChoice): Promise<Transcriber> {
+    const keyset = await this.unsealed(ownerId, choice.keysetId);
+    return this.providers.transcriber(keyset, choice.model);
+  }
+
   /** Built-in first, then the user's keysets with the models each offers. */
   async availableFor(userId: string): Promise<ModelOption[]> {
     const keysets = await keysetsOf(this.readModels, userId);
@@ -108,12 +117,22 @@ export class KeysetModels {
         subProvider: "DocuChat",
         models: [{ id: this.builtInModel.id, label: this.builtInModel.label }],
         embeddingModels: this.builtInEmbedder ? [{ id: BUILT_IN_EMBEDDING_MODEL, label: this.builtInEmbedder.label ?? BUILT_IN_EMBEDDING_MODEL }] : [],
+        transcriptionModels: [],
       },
       ...keysets.map((k) => {
         const models = k.models.length > 0 ? k.models : k.model ? [k.model] : [];
         const embedding = this.providers.embeddingModels(k, models);
         const option = (m: string) => ({ id: m, label: m });
-        return { keysetId: k.id, keysetName: k.name, provider: k.provider, subProvider: k.subProvider, models: models.map(option), embeddingModels: embedding.map(option) };
+        const transcription = this.providers.transcriptionModels(k, models);
+        return {
+          keysetId: k.id,
+          keysetName: k.name,
+          provider: k.provider,
+          subProvider: k.subProvider,
+          models: models.map(option),
+          embeddingModels: embedding.map(option),
+          transcriptionModels: transcription.map(option),
+        };
       }),
     ];
   }
@@ -141,8 +160,9 @@ export class KeysetModels {
    * like a missing one). For embeddings the model must be one of the keyset's
    * embedding models: a chat model would fail every document it is asked to embed.
    */
-  async assertAvailable(userId: string, choice: ModelChoice, purpose: "chat" | "embedding" = "chat"): Promise<void> {
+  async assertAvailable(userId: string, choice: ModelChoice, purpose: "chat" | "embedding" | "transcription" = "chat"): Promise<void> {
     if (choice.keysetId === BUILT_IN_KEYSET) {
+      if (purpose === "transcription") throw new DomainError("VALIDATION", "The built-in keyset transcribes offline; choose it as Built-in, offline.", "model");
       if (purpose === "embedding") {
         if (this.isBuiltInEmbedding(choice)) return;
         throw new DomainError("VALIDATION", "This server does not run the built-in embedding model; choose keyword search or one of your keysets.", "embedding");
@@ -156,6 +176,12 @@ export class KeysetModels {
       // The read model may lag behind a keyset just added: the log decides.
       const state = await this.state(choice.keysetId);
       keyset = readableBy(state.exists && !state.deleted ? state : null, userId, keysetNotFound);
+    }
+    if (purpose === "transcription") {
+      const listed = keyset.models.length > 0 ? keyset.models : keyset.model ? [keyset.model] : [];
+      if (!this.providers.transcriptionModels(keyset, listed).includes(choice.model)) {
+        throw new DomainError("VALIDATION", `${choice.model} is not a transcription model of this keyset. Choose one of its transcription models.`, "model");
+      }
     }
     if (purpose === "embedding") {
       const listed = keyset.models.length > 0 ? keyset.models : keyset.model ? [keyset.model] : [];

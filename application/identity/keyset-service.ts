@@ -25,6 +25,7 @@ import {
   type ModelDefaultsEvent,
   type ModelDefaultsState,
   type ModelScope,
+  BUILT_IN_TRANSCRIPTION_MODEL,
   PROVIDERS,
   type Provider,
 } from "#domain/identity/keyset";
@@ -46,7 +47,11 @@ export interface ModelDefaultsView {
   text: ModelDefault;
   image: ModelDefault;
   embedding: ModelDefault;
+  transcription: ModelDefault;
 }
+
+/** Recordings are transcribed offline unless the user chose a keyset's transcription model. */
+const OFFLINE_TRANSCRIPTION: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: BUILT_IN_TRANSCRIPTION_MODEL };
 
 /**
  * The user's own provider keys (spec 001 §2 Chat settings, §5 Add key, §7
@@ -147,7 +152,7 @@ export class KeysetService {
     const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
     const fallback = await this.modelDefaults.handle(
       ownerId,
-      { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: this.models.defaultEmbedding ?? builtIn }, now: this.clock.now() },
+      { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: this.models.defaultEmbedding ?? builtIn, transcription: OFFLINE_TRANSCRIPTION }, now: this.clock.now() },
       { metadata: requestMetadata(ctx, ownerId) },
     );
     position = Math.max(position, fallback.position);
@@ -175,14 +180,22 @@ export class KeysetService {
     const stored = await modelDefaultsOf(this.readModels, userId);
     const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
     // No embedding default chosen: the built-in embedding model where the server runs it, else the built-in keyset (keyword search).
-    return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: stored?.embedding ?? this.models.defaultEmbedding ?? builtIn };
+    return {
+      text: stored?.text ?? builtIn,
+      image: stored?.image ?? builtIn,
+      embedding: stored?.embedding ?? this.models.defaultEmbedding ?? builtIn,
+      transcription: stored?.transcription ?? OFFLINE_TRANSCRIPTION,
+    };
   }
 
   async chooseDefault(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
     const form = parseInput(chooseDefaultSchema, input);
     // Among embedding defaults the built-in keyset's text model stands for "keyword search only" (new workspaces start without embeddings).
     const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET && form.model === this.models.builtIn.id;
-    if (!keywordOnly) await this.models.assertAvailable(userId, form, form.scope === "embedding" ? "embedding" : "chat");
+    const offline = form.scope === "transcription" && form.keysetId === BUILT_IN_KEYSET && form.model === BUILT_IN_TRANSCRIPTION_MODEL;
+    if (!keywordOnly && !offline) {
+      await this.models.assertAvailable(userId, form, form.scope === "embedding" || form.scope === "transcription" ? form.scope : "chat");
+    }
     const result = await this.modelDefaults.handle(
       userId,
       { type: "ChooseDefault", scope: form.scope as ModelScope, keysetId: form.keysetId, model: form.model, now: this.clock.now() },

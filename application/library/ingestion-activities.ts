@@ -5,7 +5,10 @@ import type { Clock } from "#application/ports/clock";
 import { type Egress, EgressError } from "#application/ports/egress";
 import type { SearchIndex } from "#application/ports/search-index";
 import { type ExtractedPage, ExtractionError, type FileKind, type TextExtractor } from "#application/ports/text-extraction";
-import type { Transcriber, VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
+import type { VideoSource, WebsiteCrawler } from "#application/ports/web-sources";
+import { OFFLINE_TRANSCRIPT_NOTE, type PlaybackEncoder, type TranscriptSegment } from "#application/ports/speech";
+import { SpeechToText } from "./speech-to-text";
+import { transcriptPages } from "#domain/library/transcript-pages";
 import type { ActivitiesFor } from "#application/ports/workflow";
 import { eventMetadata } from "#application/shared/request-context";
 import { DomainError } from "#domain/shared/domain-error";
@@ -13,11 +16,14 @@ import { chunkPages } from "#domain/library/chunking";
 import { parseVideoLink } from "#domain/library/link-rules";
 import { MAX_FILE_BYTES } from "#domain/library/upload-rules";
 import type { IngestionActivityName, IngestionInput, StepOutcome } from "#workflows/ingestion";
-import { LibraryService, pagesBlobKey, sourceBlobKey } from "./library-service";
+import { LibraryService, pagesBlobKey, playbackBlobKey, sourceBlobKey } from "./library-service";
 import type { UsageMeter } from "#application/shared/allowance-policy";
 
 /** Characters per page for sources without pages of their own (video transcripts). */
 const TRANSCRIPT_PAGE_CHARS = 3000;
+
+/** The longest a caption line is taken to last when the next starts much later. */
+const CAPTION_SECONDS = 5;
 
 const ok: StepOutcome = { ok: true };
 const failed = (reason: string): StepOutcome => ({ ok: false, reason });
@@ -38,7 +44,8 @@ export class IngestionActivities {
     @inject(TOKENS.WebsiteCrawler) private readonly crawler: WebsiteCrawler,
     @inject(TOKENS.VideoSource) private readonly video: VideoSource,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
-    @inject(TOKENS.Transcriber) private readonly transcriber: Transcriber,
+    @inject(SpeechToText) private readonly transcriber: SpeechToText,
+    @inject(TOKENS.PlaybackEncoder) private readonly playback: PlaybackEncoder,
     @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
   ) {}
 
@@ -104,7 +111,10 @@ export class IngestionActivities {
       const link = parseVideoLink(url);
       if ("error" in link) return failed(link.error);
       const details = await this.video.details(link.videoId);
-      received = { body: Buffer.from(JSON.stringify(details)), kind: "video", contentType: "application/json", title: details.title };
+      // No captions, but its sound: transcribed like a recording (decision 145).
+      received = details.audio
+        ? { body: details.audio.bytes, kind: "audio", contentType: details.audio.contentType, title: details.title }
+        : { body: Buffer.from(JSON.stringify(details)), kind: "video", contentType: "application/json", title: details.title };
     }
     await this.blobs.put(key, received.body, { contentType: received.contentType, metadata });
     await this.library.execute(documentId, doc.ownerId, null, {
@@ -134,11 +144,34 @@ export class IngestionActivities {
     let unreadablePages: number[] = [];
 
     if (kind === "audio") {
-      const { text } = await this.transcriber.transcribe(bytes, stored.contentType);
-      pages = paginate(text);
+      const transcript = await this.transcriber.transcribe(bytes, stored.contentType, {
+        onProgress: async (secondsDone, secondsTotal) => {
+          await this.library.execute(documentId, doc.ownerId, null, { type: "RecordTranscriptionProgress", secondsDone, secondsTotal, now: this.clock.now() });
+        },
+        pieces: this.transcriptPieces(doc.ownerId, documentId),
+        model: registered.settings.transcription ? { ...registered.settings.transcription, ownerId: doc.ownerId } : null,
+      });
+      pages = transcript.segments?.length ? transcriptPages(transcript.segments) : paginate(transcript.text);
+      warnings = [...transcript.notes, ...(transcript.quality === "basic" ? [OFFLINE_TRANSCRIPT_NOTE] : [])];
+      await this.blobs.deletePrefix(`documents/${doc.ownerId}/${documentId}/transcript-pieces/`);
+      // The player's seekable copy; without it the player falls back to the original (it plays, but may not seek).
+      const playable = await this.playback.playable(bytes).catch(() => null);
+      if (playable) await this.blobs.put(playbackBlobKey(doc.ownerId, documentId), playable.body, { contentType: playable.contentType, metadata: { document_id: documentId } });
     } else if (kind === "video") {
-      const details = JSON.parse(bytes.toString("utf8")) as { title: string; transcript: { text: string }[] };
-      pages = paginate(details.transcript.map((line) => line.text).join(" "));
+      const details = JSON.parse(bytes.toString("utf8")) as { title: string; transcript: { text: string; startSeconds?: number }[] };
+      // Captions with times become timed pages like a recording's, so a citation points at a moment of the video.
+      const timed = details.transcript.every((line) => typeof line.startSeconds === "number");
+      pages = timed
+        ? transcriptPages(
+            details.transcript.map((line, i) => ({
+              startSeconds: line.startSeconds!,
+              // Captions carry starts only: a line lasts until the next one, at most a caption's usual few seconds.
+              endSeconds: Math.min(details.transcript[i + 1]?.startSeconds ?? Infinity, line.startSeconds! + CAPTION_SECONDS),
+              text: line.text,
+            })),
+            { asSentences: false },
+          )
+        : paginate(details.transcript.map((line) => line.text).join(" "));
     } else if (kind === "website") {
       const crawled = JSON.parse(bytes.toString("utf8")) as { url: string; title: string; html: string }[];
       pages = [];
@@ -213,6 +246,20 @@ export class IngestionActivities {
     if (!doc) return failed("Document Not Found");
     await this.library.execute(documentId, doc.ownerId, null, { type: "Activate", now: this.clock.now() });
     return ok;
+  }
+
+  /** Transcribed pieces of a long recording, kept under the document so a retried step resumes (removed with it). */
+  private transcriptPieces(ownerId: string, documentId: string) {
+    const key = (index: number) => `documents/${ownerId}/${documentId}/transcript-pieces/${index}.json`;
+    return {
+      get: async (index: number) => {
+        const stored = await this.blobs.get(key(index));
+        return stored ? (JSON.parse((await readAll(stored.body)).toString("utf8")) as TranscriptSegment[]) : null;
+      },
+      put: async (index: number, segments: TranscriptSegment[]) => {
+        await this.blobs.put(key(index), Buffer.from(JSON.stringify(segments)), { contentType: "application/json", metadata: { document_id: documentId } });
+      },
+    };
   }
 
   /** A document deleted while it was ingested: what its unfinished steps stored goes too. */

@@ -65,6 +65,16 @@ export class LibraryQueries {
     return { document, blob };
   }
 
+  /** A recording for the player: its seekable copy (decision 143), else the original. */
+  async openPlayback(ownerId: string, documentId: string): Promise<{ document: DocumentReadModel; blob: StoredBlob }> {
+    const document = await this.getDocument(ownerId, documentId);
+    // Recordings, and videos without captions whose sound was transcribed.
+    if (document.kind !== "audio") throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
+    const blob = (await this.blobs.get(`documents/${ownerId}/${documentId}/playback`)) ?? (await this.blobs.get(`documents/${ownerId}/${documentId}/source`));
+    if (!blob) throw new DomainError("DOCUMENT_FILE_MISSING", "Download URL not available.");
+    return { document, blob };
+  }
+
   /** Layout blocks of one page (1-based), for highlights. */
   async layout(userId: string, documentId: string, pageNumber: number): Promise<LayoutBlock[]> {
     const pages = await this.pages(userId, documentId);

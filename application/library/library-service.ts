@@ -40,6 +40,8 @@ const UPLOAD_URL_TTL_MS = 15 * 60_000;
 
 export const sourceBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/source`;
 export const pagesBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/pages.json`;
+/** A recording's seekable copy for the player (decision 143). */
+export const playbackBlobKey = (ownerId: string, documentId: string) => `documents/${ownerId}/${documentId}/playback`;
 
 export interface RegisteredUpload {
   url: string;
@@ -102,6 +104,7 @@ export class LibraryService {
         ragType: payload.rag_type === "" ? null : payload.rag_type,
         embedding: payload.embedding_data ? { keysetId: payload.embedding_data.keyset_id, model: payload.embedding_data.model } : null,
         maxDepth: null,
+        transcription: isAudio && payload.transcription_data ? { keysetId: payload.transcription_data.keyset_id, model: payload.transcription_data.model } : null,
       },
       now: this.clock.now(),
     });

@@ -15,7 +15,7 @@ afterEach(async () => {
   site = undefined;
 });
 
-const PLAYER = { videoDetails: { title: "Rivers" }, captions: { playerCaptionsTracklistRenderer: { captionTracks: [] } } };
+const PLAYER = { videoDetails: { title: "Rivers" }, captions: { playerCaptionsTracklistRenderer: { captionTracks: [{ baseUrl: "/api/timedtext?v=dQw4w9WgXcQ", languageCode: "en" }] } } };
 
 async function lookupAgainst(routes: Record<string, { status: number; type?: string; body?: string }>) {
   site = await startLocalSite((req, res) => {
@@ -55,9 +55,10 @@ describe("looking up a link when it is submitted", () => {
     await expect(lookup.check({ source: "website_url", url: `${site!.origin}/gone`, maxDepth: 2 })).rejects.toMatchObject({ message: "Document Not Found" });
   });
 
-  it("answers 'Video Not Found' for a video that does not exist, and lets one through whose captions are for ingestion to judge", async () => {
+  it("lets a video with captions through, and answers 'Video Not Found' for one that does not exist", async () => {
     const lookup = await lookupAgainst({
       "/watch": { status: 200, type: "text/html", body: `<html><head><meta property="og:title" content="Rivers"></head><script>var ytInitialPlayerResponse = ${JSON.stringify(PLAYER)};</script></html>` },
+      "/api/timedtext": { status: 200, type: "text/xml", body: '<transcript><text start="0" dur="2">The Danube flows east.</text></transcript>' },
     });
     await expect(lookup.check({ source: "youtube_link", url: "https://youtu.be/dQw4w9WgXcQ" })).resolves.toBeUndefined();
     await site!.close();

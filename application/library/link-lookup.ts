@@ -20,9 +20,9 @@ const LOOKUP_TIMEOUT_MS = 15_000;
  * 'Document Not Found', anything else unreachable 'Invalid URL' — at once, on
  * the upload screen, instead of "Uploaded Successfully" and a row that turns
  * Failed in My Documents later. Every fetch goes through the egress, so the
- * address rules are the ingestion's own. What the lookup cannot tell (a video
- * without captions, a page the crawl will skip) is left to ingestion, which
- * records its reason on the document.
+ * address rules are the ingestion's own. What the lookup cannot tell (a page
+ * the crawl will skip) is left to ingestion, which records its reason on the
+ * document.
  */
 @injectable()
 export class LinkLookup {
@@ -44,14 +44,21 @@ export class LinkLookup {
     if (problem) throw new DomainError("LINK_NOT_FOUND", problem, "url");
   }
 
+  /**
+   * A video is there when its page answers and it has captions or a sound
+   * that can be fetched (the source's `lookup`, decision 145); a source that
+   * can only read details lets a video without captions through, for the
+   * ingestion to judge.
+   */
   private async videoProblem(videoId: string): Promise<string | null> {
     try {
-      await this.video.details(videoId);
+      if (this.video.lookup) await this.video.lookup(videoId);
+      else await this.video.details(videoId);
       return null;
     } catch (error) {
-      const message = error instanceof Error ? error.message : "";
-      // Only the spec's two answers stop the upload; a video without captions is the ingestion's to judge.
-      return message === LINK_MESSAGES.videoNotFound || message === LINK_MESSAGES.videoDetailsFailed ? message : null;
+      const code = (error as { code?: unknown }).code;
+      const refused = code === "VIDEO_NOT_FOUND" || code === "FETCH_FAILED" || (code === "NO_CAPTIONS" && this.video.lookup !== undefined);
+      return refused && error instanceof Error ? error.message : null;
     }
   }
 

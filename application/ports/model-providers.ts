@@ -1,4 +1,5 @@
 import type { LanguageModel } from "./language-model";
+import type { Transcriber } from "./speech";
 
 /**
  * The port between keysets (identity context) and the AI providers
@@ -45,4 +46,11 @@ export interface ModelProviders {
    * without embedding models.
    */
   embeddingModels(keyset: Pick<ProviderKeyset, "provider" | "subProvider">, listed: string[]): string[];
+  /**
+   * The transcription model `model` of the keyset (calls go through the egress
+   * rules). Throws PROVIDER_MODEL_NOT_FOUND for a provider without one.
+   */
+  transcriber(keyset: ProviderKeyset, model: string): Transcriber;
+  /** Which models of the keyset transcribe (the upload's and Chat Settings' transcription picker); [] for a provider without them. */
+  transcriptionModels(keyset: Pick<ProviderKeyset, "provider" | "subProvider">, listed: string[]): string[];
 }

@@ -22,6 +22,9 @@ export interface ExtractedPage {
   text: string;
   /** Layout boxes for highlights (PDFs; empty where unknown). */
   blocks: LayoutBlock[];
+  /** Transcript pages (recordings, videos): the stretch of the recording the page covers, and its timed segments. */
+  timeRange?: { startSeconds: number; endSeconds: number };
+  segments?: { startSeconds: number; endSeconds: number; text: string }[];
 }
 
 export interface ExtractionResult {

@@ -267,7 +267,9 @@ export const keysetStreamId = (keysetId: string) => `keyset-${keysetId}`;
 // Model defaults (stream `model-defaults-<userId>`): the user's default keyset
 // and model per scope (spec 001 §3 scope_keyset_info; §2 Chat settings tabs).
 
-export const MODEL_SCOPES = ["text", "image", "embedding"] as const;
+export const MODEL_SCOPES = ["text", "image", "embedding", "transcription"] as const;
+/** The built-in keyset's transcription model: offline pocketsphinx (decision 140). */
+export const BUILT_IN_TRANSCRIPTION_MODEL = "offline";
 export type ModelScope = (typeof MODEL_SCOPES)[number];
 
 export interface ModelDefault {

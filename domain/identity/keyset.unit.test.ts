@@ -73,16 +73,25 @@ describe("keyset decider", () => {
 
 describe("model defaults decider", () => {
   const builtIn = { keysetId: "docuchat", model: "docuchat-extractive" };
+  const offline = { keysetId: "docuchat", model: "offline" };
+  const defaults = DeciderSpecification.for(modelDefaultsDecider);
   it("falls back to the built-in keyset for exactly the scopes that used a deleted keyset", () => {
-    const defaults = DeciderSpecification.for(modelDefaultsDecider);
     const history: ModelDefaultsEvent[] = [
       ...defaults.given([]).when({ type: "ChooseDefault", scope: "text", keysetId: "k1", model: "gpt-4o", now }).events(),
       ...defaults.given([]).when({ type: "ChooseDefault", scope: "image", keysetId: "k2", model: "gpt-4o", now }).events(),
     ];
     defaults
       .given(history)
-      .when({ type: "FallBackFrom", keysetId: "k1", fallback: { text: builtIn, image: builtIn, embedding: builtIn }, now })
+      .when({ type: "FallBackFrom", keysetId: "k1", fallback: { text: builtIn, image: builtIn, embedding: builtIn, transcription: offline }, now })
       .then((events) => expect(events.map((e) => [e.data.scope, e.data.keysetId, e.data.reason])).toEqual([["text", "docuchat", "keyset-deleted"]]));
+  });
+
+  it("falls a transcription default back to the offline model when its keyset is deleted", () => {
+    const chose = defaults.given([]).when({ type: "ChooseDefault", scope: "transcription", keysetId: "k1", model: "whisper-1", now }).events();
+    defaults
+      .given(chose)
+      .when({ type: "FallBackFrom", keysetId: "k1", fallback: { text: builtIn, image: builtIn, embedding: builtIn, transcription: offline }, now })
+      .then((events) => expect(events.map((e) => [e.data.scope, e.data.keysetId, e.data.model])).toEqual([["transcription", "docuchat", "offline"]]));
   });
 });
 

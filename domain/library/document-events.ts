@@ -23,6 +23,7 @@ export const documentAggregate: AggregateDefinition<DocumentCommand, DocumentEve
           ragType: z.enum(RAG_TYPES).nullable().default(null),
           embedding: modelChoice.nullable().default(null),
           maxDepth: z.number().nullable().default(null),
+          transcription: modelChoice.nullable().default(null),
         }),
         personal: personal({ name: z.string(), sourceUrl: z.string().nullable() }),
         registeredAt: isoTime,
@@ -51,6 +52,10 @@ export const documentAggregate: AggregateDefinition<DocumentCommand, DocumentEve
         pagesReadByOcr: z.array(z.number()).optional(),
         unreadablePages: z.array(z.number()).optional(),
       }),
+    },
+    DocumentTranscriptionProgressed: {
+      version: 1,
+      data: eventData({ secondsDone: z.number(), secondsTotal: z.number(), progressedAt: isoTime }),
     },
     DocumentIndexed: { version: 1, data: eventData({ chunkCount: z.number(), indexedAt: isoTime }) },
     DocumentActivated: { version: 1, data: eventData({ activatedAt: isoTime }) },

@@ -23,6 +23,8 @@ export interface IngestionSettings {
   embedding: { keysetId: string; model: string } | null;
   /** Crawl depth, for website links. */
   maxDepth: number | null;
+  /** Recordings: the keyset's transcription model; null or absent = the built-in offline one (decision 142). */
+  transcription?: { keysetId: string; model: string } | null;
 }
 
 export type DocumentEvent =
@@ -67,6 +69,8 @@ export type DocumentEvent =
         unreadablePages?: number[];
       }
     >
+  /** A long recording is transcribed in pieces; this follows each piece (decision 140). */
+  | DomainEvent<"DocumentTranscriptionProgressed", { secondsDone: number; secondsTotal: number; progressedAt: string }>
   | DomainEvent<"DocumentIndexed", { chunkCount: number; indexedAt: string }>
   | DomainEvent<"DocumentActivated", { activatedAt: string }>
   | DomainEvent<"DocumentFailed", { reason: string; failedAt: string }>
@@ -97,6 +101,7 @@ export type DocumentCommand =
       unreadablePages?: number[];
       now: Date;
     }
+  | { type: "RecordTranscriptionProgress"; secondsDone: number; secondsTotal: number; now: Date }
   | { type: "RecordIndexed"; chunkCount: number; now: Date }
   | { type: "Activate"; now: Date }
   | { type: "Fail"; reason: string; now: Date }
@@ -120,6 +125,8 @@ export type DocumentState =
       pagesBlobKey: string | null;
       chunkCount: number;
       failureReason: string | null;
+      /** Seconds of the recording transcribed so far (recordings only). */
+      transcribedSeconds: number;
     };
 
 const iso = (d: Date) => d.toISOString();
@@ -193,6 +200,17 @@ export function decide(command: DocumentCommand, state: DocumentState): Document
         },
       ];
     }
+    case "RecordTranscriptionProgress": {
+      const doc = existing(state);
+      // Only while its text is being read; a retried piece reports nothing it already reported.
+      if (doc.status !== "PREPARING_CONTEXT" || doc.pagesBlobKey || command.secondsDone <= doc.transcribedSeconds) return [];
+      return [
+        {
+          type: "DocumentTranscriptionProgressed",
+          data: { secondsDone: command.secondsDone, secondsTotal: command.secondsTotal, progressedAt: iso(command.now) },
+        },
+      ];
+    }
     case "RecordIndexed": {
       const doc = existing(state);
       if (doc.status !== "PREPARING_CONTEXT" || doc.chunkCount > 0) return [];
@@ -238,6 +256,7 @@ export function evolve(state: DocumentState, event: DocumentEvent): DocumentStat
       pagesBlobKey: null,
       chunkCount: 0,
       failureReason: null,
+      transcribedSeconds: 0,
     };
   }
   if (!state.exists) return state;
@@ -248,6 +267,8 @@ export function evolve(state: DocumentState, event: DocumentEvent): DocumentStat
       return { ...state, status: "PREPARING_CONTEXT" };
     case "DocumentTextExtracted":
       return { ...state, pageCount: event.data.pageCount, pagesBlobKey: event.data.pagesBlobKey };
+    case "DocumentTranscriptionProgressed":
+      return { ...state, transcribedSeconds: event.data.secondsDone };
     case "DocumentIndexed":
       return { ...state, chunkCount: event.data.chunkCount };
     case "DocumentActivated":

@@ -54,3 +54,20 @@ describe("a document in progress", () => {
     expect(spec.given(deletedWhenReady).state()).toMatchObject({ status: "DELETED", activated: true });
   });
 });
+
+describe("a recording being transcribed", () => {
+  const progress = (secondsDone: number): DocumentCommand => ({ type: "RecordTranscriptionProgress", secondsDone, secondsTotal: 900, now });
+  const started = spec.history([register, receive, { type: "StartContextPreparation", now }]);
+
+  it("records how far the transcription got after each piece", () => {
+    spec
+      .given(started)
+      .when(progress(300))
+      .then([{ type: "DocumentTranscriptionProgressed", data: { secondsDone: 300, secondsTotal: 900, progressedAt: now.toISOString() } }]);
+  });
+
+  it("records nothing for a piece a retried step reports again, nor once its text is extracted", () => {
+    spec.given(spec.history([register, receive, { type: "StartContextPreparation", now }, progress(300)])).when(progress(300)).thenNothing();
+    spec.given(spec.history([register, receive, ...prepare])).when(progress(600)).thenNothing();
+  });
+});

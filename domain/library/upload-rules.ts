@@ -50,6 +50,10 @@ export const registerUploadSchema = z.object({
   embedding_data: z
     .object({ keyset_id: z.string().max(100), model: z.string().max(200) })
     .nullish(),
+  /** Recordings: the keyset and model that transcribe it; absent = the built-in offline model. */
+  transcription_data: z
+    .object({ keyset_id: z.string().max(100), model: z.string().max(200) })
+    .nullish(),
   ocr: booleanText.default("false"),
   rag_type: z
     .string()

@@ -18,11 +18,14 @@ export function egressFetch(egress: Egress, options: { timeoutMs?: number; maxBy
     const headers: Record<string, string> = {};
     new Headers(request?.headers).forEach((value, name) => (headers[name] = value));
     new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const { bytes, contentType } = await bodyOf(init?.body ?? (request ? await request.arrayBuffer() : undefined));
+    // A multipart body (transcription uploads) carries its boundary in the content type only Response knows.
+    if (contentType && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) headers["content-type"] = contentType;
     return fetchStream({
       url,
       method: init?.method ?? request?.method ?? "GET",
       headers,
-      body: await bodyOf(init?.body ?? (request ? await request.arrayBuffer() : undefined)),
+      body: bytes,
       signal: init?.signal ?? request?.signal ?? undefined,
       timeoutMs: options.timeoutMs,
       maxBytes: options.maxBytes,
@@ -30,12 +33,13 @@ export function egressFetch(egress: Egress, options: { timeoutMs?: number; maxBy
   };
 }
 
-async function bodyOf(body: BodyInit | null | undefined | ArrayBuffer): Promise<string | Uint8Array | undefined> {
-  if (body == null) return undefined;
-  if (typeof body === "string") return body;
-  if (body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  // Blob, FormData, URLSearchParams, streams: let Response read them into bytes.
-  return new Uint8Array(await new Response(body as BodyInit).arrayBuffer());
+async function bodyOf(body: BodyInit | null | undefined | ArrayBuffer): Promise<{ bytes: string | Uint8Array | undefined; contentType?: string }> {
+  if (body == null) return { bytes: undefined };
+  if (typeof body === "string") return { bytes: body };
+  if (body instanceof Uint8Array) return { bytes: body };
+  if (body instanceof ArrayBuffer) return { bytes: new Uint8Array(body) };
+  if (ArrayBuffer.isView(body)) return { bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
+  // Blob, FormData, URLSearchParams, streams: let Response read them into bytes (and say their type, with a form's boundary).
+  const response = new Response(body as BodyInit);
+  return { bytes: new Uint8Array(await response.arrayBuffer()), contentType: response.headers.get("content-type") ?? undefined };
 }

@@ -18,6 +18,8 @@ import { DomainError } from "#domain/shared/domain-error";
 import { egressFetch, type FetchFunction } from "./egress-fetch";
 import { bedrockEmbeddingModel, embeddingModelsFor, noEmbeddingModels, offersEmbeddings, ProviderEmbedder, type SdkEmbeddingModel } from "./embedding-models";
 import { ProviderModel, providerError } from "./provider-model";
+import { noTranscriptionModels, offersTranscription, ProviderTranscriber, type SdkTranscriptionModel, transcriptionModelsFor } from "./transcription-models";
+import type { Transcriber } from "#application/ports/speech";
 
 /**
  * Keysets -> ai SDK providers. Every provider factory gets the egress-backed
@@ -106,6 +108,22 @@ export class ProviderRegistry implements ModelProviders {
 
   embeddingModels(keyset: Pick<ProviderKeyset, "provider" | "subProvider">, listed: string[]): string[] {
     return embeddingModelsFor(keyset, listed);
+  }
+
+  transcriber(keyset: ProviderKeyset, model: string): Transcriber {
+    return new ProviderTranscriber({ id: `${keyset.provider.toLowerCase()}:${model}`, modelId: model, model: this.sdkTranscriptionModel(keyset, model) });
+  }
+
+  transcriptionModels(keyset: Pick<ProviderKeyset, "provider" | "subProvider">, listed: string[]): string[] {
+    return transcriptionModelsFor(keyset, listed);
+  }
+
+  /** For Azure, `model` is the transcription deployment (whisper or gpt-4o-transcribe), not the keyset's chat one. */
+  private sdkTranscriptionModel(keyset: ProviderKeyset, model: string): SdkTranscriptionModel {
+    if (!offersTranscription(keyset.provider, keyset.subProvider)) throw noTranscriptionModels(keyset);
+    const fetch = this.fetch;
+    if (keyset.provider === "Azure") return createAzure({ apiKey: keyset.apiKey, baseURL: trimSlash(keyset.endpoint ?? ""), fetch }).transcription(model);
+    return createOpenAI({ apiKey: keyset.apiKey, baseURL: this.baseURL("OpenAI"), fetch }).transcription(model);
   }
 
   /** The provider's model list (also the cheapest key check), or null where it has none. */

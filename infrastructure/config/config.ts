@@ -95,6 +95,11 @@ const schema = z.object({
   RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
   RAZORPAY_API_URL: optionalUrl,
   RAZORPAY_CHECKOUT_URL: z.string().url().default("https://checkout.razorpay.com/v1/checkout.js"),
+  /** A cloud speech service (Azure AI Speech): with its key, POST /profiles/auth issues the spec's speech token (decision 144). */
+  AZURE_SPEECH_KEY: z.string().min(1).optional(),
+  AZURE_SPEECH_REGION: z.string().regex(/^[a-z0-9]+$/, "an Azure region name such as eastus").default("eastus"),
+  /** Where tokens are issued; default https://REGION.api.cognitive.microsoft.com/sts/v1.0/issueToken. */
+  AZURE_SPEECH_TOKEN_URL: optionalUrl,
 });
 
 export type Env = z.infer<typeof schema>;

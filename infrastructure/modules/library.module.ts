@@ -1,3 +1,4 @@
+import { SpeechToText } from "#application/library/speech-to-text";
 import { defineContextModule } from "#application/shared/context-module";
 import { IngestionActivities } from "#application/library/ingestion-activities";
 import { LibraryQueries } from "#application/library/library-queries";
@@ -13,7 +14,7 @@ import { uploadDeadlineWorkflow } from "#workflows/upload-deadline";
 export const libraryModule = defineContextModule({
   name: "library",
   streamCategories: ["document"],
-  services: [LibraryService, LibraryQueries, IngestionActivities, LinkLookup],
+  services: [LibraryService, LibraryQueries, IngestionActivities, LinkLookup, SpeechToText],
   projectors: [documentsProjector],
   reactors: [IngestionStarter, UploadDeadlineStarter, PageRelease],
   workflows: [ingestionWorkflow, uploadDeadlineWorkflow],

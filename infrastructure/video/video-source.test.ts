@@ -51,6 +51,7 @@ describe("fetchVideoDetails", () => {
         if (url.searchParams.get("kind") === "asr") return send(200, "text/xml", '<transcript><text start="0">automatic</text></transcript>');
         return send(200, "text/xml", CLASSIC_XML);
       }
+      if (url.pathname === "/videoplayback") return send(200, "audio/webm", "OggS-like sound bytes");
       if (url.pathname !== "/watch") return send(404, "text/plain", "not found");
       const id = url.searchParams.get("v") ?? "";
       const track = (query: string, extra: Record<string, string> = {}) => ({
@@ -80,6 +81,33 @@ describe("fetchVideoDetails", () => {
           return send(200, "text/html", watchPage({ title: "Silent - YouTube", ogTitle: "Silent", player: player(id) }));
         case "EmptyCapti1":
           return send(200, "text/html", watchPage({ title: "Empty - YouTube", ogTitle: "Empty", player: player(id, [track("")]) }));
+        case "SoundOnly01":
+          return send(
+            200,
+            "text/html",
+            watchPage({
+              ogTitle: "A talk without captions",
+              player: {
+                ...player(id),
+                streamingData: {
+                  adaptiveFormats: [
+                    { itag: 137, mimeType: 'video/mp4; codecs="avc1.640028"', bitrate: 4000000, url: `${origin}/videoplayback?itag=137` },
+                    { itag: 251, mimeType: 'audio/webm; codecs="opus"', bitrate: 160000, url: `${origin}/videoplayback?itag=251` },
+                    { itag: 249, mimeType: 'audio/webm; codecs="opus"', bitrate: 50000, url: `${origin}/videoplayback?itag=249` },
+                  ],
+                },
+              },
+            }),
+          );
+        case "CipherOnly1":
+          return send(
+            200,
+            "text/html",
+            watchPage({
+              ogTitle: "Ciphered",
+              player: { ...player(id), streamingData: { adaptiveFormats: [{ itag: 251, mimeType: 'audio/webm; codecs="opus"', signatureCipher: "s=abc&url=https%3A%2F%2Fexample" }] } },
+            }),
+          );
         case "MetadataCap":
           return send(200, "text/html", watchPage({ ogTitle: "Sneaky", player: player(id, [{ ...track(""), baseUrl: "http://169.254.169.254/latest/meta-data/" }]) }));
         case "ConsentPage":
@@ -133,11 +161,32 @@ describe("fetchVideoDetails", () => {
     ["Broken50001", "Failed to fetch video details"],
     ["ConsentPage", "Failed to fetch video details"],
     ["MetadataCap", "Failed to fetch video details"], // the caption URL is checked by the egress too
-    ["NoCaptions1", "This video has no captions that can be read."],
-    ["EmptyCapti1", "This video has no captions that can be read."],
+    ["NoCaptions1", "Failed to fetch video details: the video has no captions, and its sound could not be fetched to transcribe it."],
+    ["EmptyCapti1", "Failed to fetch video details: the video has no captions, and its sound could not be fetched to transcribe it."],
+    ["CipherOnly1", "Failed to fetch video details: the video has no captions, and its sound could not be fetched to transcribe it."],
   ])("%s fails with '%s'", async (id, message) => {
     const error = await failure(id);
     expect(error.message).toBe(message);
+  });
+
+  it("fetches the smallest audio stream of a video without captions, to transcribe it", async () => {
+    const details = await fetchIt("SoundOnly01");
+    expect(details.title).toBe("A talk without captions");
+    expect(details.transcript).toEqual([]);
+    expect(details.audio?.contentType).toBe("audio/webm");
+    expect(details.audio?.bytes.toString()).toBe("OggS-like sound bytes");
+    expect(site.requests).toContain("/videoplayback?itag=249");
+  });
+
+  it("looks a video up at submit time from its watch page alone", async () => {
+    const source = new EgressVideoSource(egressFor(HOST), { baseUrl: `http://${HOST}:${site.port}` });
+    const fetchedSound = () => site.requests.filter((r) => r.startsWith("/videoplayback") || r.startsWith("/api/timedtext")).length;
+    const before = fetchedSound();
+    expect(await source.lookup("SoundOnly01")).toEqual({ title: "A talk without captions" });
+    expect(await source.lookup("GoodVideo01")).toEqual({ title: "A & B talk" });
+    expect(fetchedSound()).toBe(before); // neither sound nor captions are fetched to look a video up
+    await expect(source.lookup("CipherOnly1")).rejects.toMatchObject({ code: "NO_CAPTIONS", message: expect.stringMatching(/^Failed to fetch video details/) });
+    await expect(source.lookup("MissingVid1")).rejects.toMatchObject({ code: "VIDEO_NOT_FOUND", message: "Video Not Found" });
   });
 
   it("fails readably when the site cannot be reached", async () => {

@@ -19,7 +19,7 @@ export type VideoSourceErrorCode = "VIDEO_NOT_FOUND" | "FETCH_FAILED" | "NO_CAPT
 export const VIDEO_MESSAGES: Record<VideoSourceErrorCode, string> = {
   VIDEO_NOT_FOUND: "Video Not Found",
   FETCH_FAILED: "Failed to fetch video details",
-  NO_CAPTIONS: "This video has no captions that can be read.",
+  NO_CAPTIONS: "Failed to fetch video details: the video has no captions, and its sound could not be fetched to transcribe it.",
 };
 
 export class VideoSourceError extends Error {
@@ -41,6 +41,8 @@ export interface VideoSourceOptions {
   /** Preferred caption language (en). */
   language?: string;
   maxPageBytes?: number;
+  /** Largest sound of a caption-less video fetched to transcribe (default 100 MB). */
+  maxAudioBytes?: number;
   timeoutMs?: number;
 }
 
@@ -52,7 +54,8 @@ interface CaptionTrack {
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
-export async function fetchVideoDetails(videoId: string, egress: Egress, options: VideoSourceOptions = {}): Promise<VideoDetails> {
+/** What the watch page says: the title and the player response (captions, streams), or a readable failure. */
+async function readWatchPage(videoId: string, egress: Egress, options: VideoSourceOptions) {
   const baseUrl = (options.baseUrl ?? "https://www.youtube.com").replace(/\/+$/, "");
   const language = options.language ?? "en";
   if (!VIDEO_ID.test(videoId)) throw new VideoSourceError("VIDEO_NOT_FOUND", "malformed video id");
@@ -83,9 +86,24 @@ export async function fetchVideoDetails(videoId: string, egress: Egress, options
   const meta = readPageMeta(page);
   const title = meta.ogTitle || meta.title.replace(/\s*-\s*YouTube\s*$/, "") || stringAt(player, ["videoDetails", "title"]);
   if (!title || !player) throw new VideoSourceError("FETCH_FAILED", player ? "no title" : "no player response on the watch page");
+  return { title, player, pageUrl, language };
+}
 
+/**
+ * The submit-time check (decision 145): the watch page only. A video that is
+ * gone, or has neither captions nor a sound stream with a plain URL, is
+ * refused at once; anything the page cannot tell is left to ingestion.
+ */
+export async function lookupVideo(videoId: string, egress: Egress, options: VideoSourceOptions = {}): Promise<{ title: string }> {
+  const { title, player } = await readWatchPage(videoId, egress, options);
+  if (captionTracks(player).length === 0 && !plainAudioFormat(player)) throw new VideoSourceError("NO_CAPTIONS", "no caption tracks and no plain audio stream");
+  return { title };
+}
+
+export async function fetchVideoDetails(videoId: string, egress: Egress, options: VideoSourceOptions = {}): Promise<VideoDetails> {
+  const { title, player, pageUrl, language } = await readWatchPage(videoId, egress, options);
   const track = chooseTrack(captionTracks(player), language);
-  if (!track) throw new VideoSourceError("NO_CAPTIONS", "no caption tracks");
+  if (!track) return { title, transcript: [], audio: await fetchAudio(player, pageUrl, egress, options, "no caption tracks") };
 
   let captionUrl: URL;
   try {
@@ -101,8 +119,38 @@ export async function fetchVideoDetails(videoId: string, egress: Egress, options
     throw new VideoSourceError("FETCH_FAILED", `captions: ${error instanceof EgressError ? error.message : String(error)}`);
   }
   const transcript = parseCaptions(xml);
-  if (transcript.length === 0) throw new VideoSourceError("NO_CAPTIONS", "caption track is empty");
+  if (transcript.length === 0) return { title, transcript: [], audio: await fetchAudio(player, pageUrl, egress, options, "caption track is empty") };
   return { title, transcript };
+}
+
+/** The most the sound of a caption-less video may weigh (the recorded-audio upload limit). */
+const MAX_VIDEO_AUDIO_BYTES = 100 * 1024 * 1024;
+
+/**
+ * The sound of a video without captions, for the transcriber (decision 145):
+ * the smallest audio-only stream the player response gives a plain URL for,
+ * fetched through the egress. Streams behind a signature cipher (most of
+ * YouTube's today) cannot be fetched without running the site's player
+ * code, which this does not do: then the video fails with the spec's text.
+ */
+async function fetchAudio(player: Record<string, unknown> | null, pageUrl: string, egress: Egress, options: VideoSourceOptions, why: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const audio = plainAudioFormat(player);
+  if (!audio) throw new VideoSourceError("NO_CAPTIONS", `${why}; no audio stream with a plain URL`);
+  try {
+    const url = new URL(String(audio.url), pageUrl).href;
+    const response = await egress.fetch({ url, maxBytes: options.maxAudioBytes ?? MAX_VIDEO_AUDIO_BYTES, timeoutMs: options.timeoutMs ?? 5 * 60_000 });
+    return { bytes: response.body, contentType: String(audio.mimeType).split(";")[0]! };
+  } catch (error) {
+    throw new VideoSourceError("NO_CAPTIONS", `${why}; audio: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The smallest audio-only stream with a plain URL (none behind a signature cipher). */
+function plainAudioFormat(player: Record<string, unknown> | null): Record<string, unknown> | undefined {
+  const formats = valueAt(player, ["streamingData", "adaptiveFormats"]);
+  return (Array.isArray(formats) ? formats.filter(isRecord) : [])
+    .filter((f) => typeof f.url === "string" && typeof f.mimeType === "string" && f.mimeType.startsWith("audio/"))
+    .sort((a, b) => Number(a.bitrate ?? Infinity) - Number(b.bitrate ?? Infinity))[0];
 }
 
 /** The VideoSource port over fetchVideoDetails. */
@@ -114,6 +162,10 @@ export class EgressVideoSource implements VideoSource {
 
   details(videoId: string): Promise<VideoDetails> {
     return fetchVideoDetails(videoId, this.egress, this.options);
+  }
+
+  lookup(videoId: string): Promise<{ title: string }> {
+    return lookupVideo(videoId, this.egress, this.options);
   }
 }
 

@@ -29,6 +29,8 @@ export interface ModelDefaultsReadModel {
   text?: ModelDefault;
   image?: ModelDefault;
   embedding?: ModelDefault;
+  /** Recordings' transcription model (decision 142). */
+  transcription?: ModelDefault;
 }
 
 export const KEYSETS = "identity_keysets";

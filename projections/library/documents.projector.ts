@@ -24,6 +24,8 @@ export interface DocumentReadModel {
   pagesReadByOcr?: number[];
   unreadablePages?: number[];
   settings: IngestionSettings;
+  /** A recording being transcribed: how far (absent on other documents and rows written before it was counted). */
+  transcription?: { secondsDone: number; secondsTotal: number } | null;
   chunkCount: number;
   createdAt: string;
   updatedAt: string;
@@ -98,6 +100,9 @@ export const documentsProjector: Projector = {
           unreadablePages: event.data.unreadablePages ?? [],
           updatedAt: at,
         });
+        return;
+      case "DocumentTranscriptionProgressed":
+        await documents.patch(id, { transcription: { secondsDone: event.data.secondsDone, secondsTotal: event.data.secondsTotal }, updatedAt: at });
         return;
       case "DocumentIndexed":
         await documents.patch(id, { chunkCount: event.data.chunkCount, updatedAt: at });

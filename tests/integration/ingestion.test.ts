@@ -112,12 +112,12 @@ describe("ingesting an uploaded file", () => {
     expect(documents[0].failureReason).toMatch(/not a PDF/);
   });
 
-  it("fails a recording with a readable reason when no speech model is configured", async () => {
+  it("fails a file that claims to be a recording and is not, with a readable reason", async () => {
     const s = await start();
     const id = await upload(s, "memo.webm", Buffer.from("fake audio bytes"), 0, "audio/webm");
     const document = await finished(s, id);
     expect(document.status).toBe("FAILED");
-    expect(document.failureReason).toMatch(/speech-to-text model/);
+    expect(document.failureReason).toMatch(/not a recording that could be read/);
   });
 
   it("transcribes a recording through the configured speech model", async () => {

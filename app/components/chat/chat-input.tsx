@@ -4,6 +4,8 @@ import { useToast } from "#app/components/toast";
 import type { ChatDocument } from "./chat-api";
 import { cutSelectedText } from "./chat-api";
 import { CloseIcon, ImageIcon, LinkIcon, MicIcon, SendIcon, UploadIcon } from "#app/components/icons";
+import { canRecord, useServerDictation } from "#app/components/speech/server-dictation";
+import { useCsrfToken } from "#app/components/use-csrf";
 
 export const TEXTAREA_MAX_PX = 100;
 export const MAX_IMAGES = 5;
@@ -77,7 +79,21 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
   const recognition = useRef<SpeechRecognitionLike | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => setSpeechSupported(speechRecognitionCtor() !== null), []);
+  // The browser's recognition where it works; else (missing, or no service behind it: Chromium without Google's keys) the server's (decision 144).
+  const [serverDictation, setServerDictation] = useState(false);
+  const csrfToken = useCsrfToken();
+  const dictation = useServerDictation(csrfToken, {
+    state: setSpeechState,
+    words: (said) => onDraftChange(draftRef.current.trim() ? `${draftRef.current.trim()} ${said}` : said),
+    failed: () => setSpeechError(SPEECH_ERROR),
+  });
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
+  useEffect(() => {
+    const recognises = speechRecognitionCtor() !== null;
+    setServerDictation(!recognises && canRecord());
+    setSpeechSupported(recognises || canRecord());
+  }, []);
   useEffect(() => () => recognition.current?.abort(), []);
 
   // Grow with the text up to 100 px, then scroll (spec 001 §9).
@@ -190,6 +206,12 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
   const toggleMic = () => {
     if (speechState !== "idle") {
       recognition.current?.stop();
+      dictation.stop();
+      return;
+    }
+    setSpeechError(null);
+    if (serverDictation) {
+      void dictation.start();
       return;
     }
     const Ctor = speechRecognitionCtor();
@@ -208,8 +230,20 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
         .trim();
       if (said) onDraftChange(draft.trim() ? `${draft.trim()} ${said}` : said);
     };
-    r.onerror = () => setSpeechError(SPEECH_ERROR);
+    r.onerror = (e) => {
+      // No recognition service behind the API, none allowed, or it cannot capture (Chromium without Google's service):
+      // dictate through the server from now on.
+      if ((e.error === "network" || e.error === "service-not-allowed" || e.error === "audio-capture") && canRecord()) {
+        setServerDictation(true);
+        recognition.current = null;
+        void dictation.start();
+        return;
+      }
+      setSpeechError(SPEECH_ERROR);
+    };
     r.onend = () => {
+      // Handed over to the server's dictation (onerror): that owns the state now.
+      if (recognition.current !== r) return;
       recognition.current = null;
       setSpeechState("idle");
     };

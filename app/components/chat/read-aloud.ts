@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { voiceParts } from "#app/components/speech/limits";
 
 export type PlaybackState = "idle" | "loading" | "playing";
 
@@ -15,32 +16,93 @@ export function speakableText(markdown: string): string {
     .trim();
 }
 
-/** Read aloud with the browser's speech synthesis (spec 001 §4 Speech playback: idle, loading, playing). */
+/** Whether the browser can speak itself: speech synthesis with at least one voice (headless Chromium has none). */
+function browserVoices(): boolean {
+  if (typeof window === "undefined" || !("speechSynthesis" in window) || typeof SpeechSynthesisUtterance === "undefined") return false;
+  return window.speechSynthesis.getVoices().length > 0;
+}
+
+/**
+ * Read aloud (spec 001 §4 Speech playback: idle, loading, playing): with the
+ * browser's speech synthesis where it has voices; otherwise with the server's
+ * voice (decision 144), the text sent part by part and each part played as it
+ * arrives. Errors are shown as text (spec 001 §8).
+ */
 export function useReadAloud(lang: string) {
   const [state, setState] = useState<PlaybackState>("idle");
   const [error, setError] = useState<string | null>(null);
   const utterance = useRef<SpeechSynthesisUtterance | null>(null);
+  const audio = useRef<HTMLAudioElement | null>(null);
+
+  const stopServerVoice = () => {
+    const player = audio.current;
+    audio.current = null;
+    if (player) {
+      player.pause();
+      player.removeAttribute("src");
+      player.load();
+    }
+  };
 
   const stop = useCallback(() => {
     utterance.current = null;
+    stopServerVoice();
     if (typeof window !== "undefined" && "speechSynthesis" in window) window.speechSynthesis.cancel();
     setState("idle");
   }, []);
 
-  useEffect(() => () => {
-    if (utterance.current && typeof window !== "undefined" && "speechSynthesis" in window) window.speechSynthesis.cancel();
+  useEffect(
+    () => () => {
+      stopServerVoice();
+      if (utterance.current && typeof window !== "undefined" && "speechSynthesis" in window) window.speechSynthesis.cancel();
+    },
+    [],
+  );
+
+  /** The server's voice: each part is a WAV from /api/speech/voice, played in turn. */
+  const playOnServer = useCallback((words: string) => {
+    const parts = voiceParts(words);
+    const player = new Audio();
+    player.preload = "auto";
+    audio.current = player;
+    let index = 0;
+    const next = () => {
+      if (audio.current !== player) return;
+      if (index >= parts.length) {
+        audio.current = null;
+        setState("idle");
+        return;
+      }
+      player.src = `/api/speech/voice?${new URLSearchParams({ text: parts[index++]! })}`;
+      player.play().catch((e: unknown) => fail(e instanceof Error ? e.message : "playback-failed"));
+    };
+    const fail = (reason: string) => {
+      if (audio.current !== player) return;
+      audio.current = null;
+      setState("idle");
+      setError(`Speech error: ${reason}. The answer could not be read aloud.`);
+    };
+    player.onplaying = () => audio.current === player && setState("playing");
+    player.onended = next;
+    player.onerror = () => fail("the server's voice is not available");
+    setState("loading");
+    next();
   }, []);
 
   const play = useCallback(
     (text: string) => {
       setError(null);
-      if (typeof window === "undefined" || !("speechSynthesis" in window) || typeof SpeechSynthesisUtterance === "undefined") {
-        setError("Read aloud is not available in this browser.");
-        return;
-      }
       const words = speakableText(text);
       if (!words) {
         setError("There is no text to read.");
+        return;
+      }
+      if (!browserVoices()) {
+        if (typeof window === "undefined" || typeof Audio === "undefined") {
+          setError("Read aloud is not available in this browser.");
+          return;
+        }
+        playOnServer(words);
         return;
       }
       window.speechSynthesis.cancel();
@@ -63,7 +125,7 @@ export function useReadAloud(lang: string) {
       setState("loading");
       window.speechSynthesis.speak(u);
     },
-    [lang],
+    [lang, playOnServer],
   );
 
   return { state, error, play, stop };

@@ -2,11 +2,11 @@ import { Button, Card, Flex, Tabs, Text } from "@radix-ui/themes";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CsrfInput } from "#app/components/csrf-input";
-import { MODEL_SCOPES, type ModelScope } from "#domain/identity/keyset";
+import { BUILT_IN_TRANSCRIPTION_MODEL, MODEL_SCOPES, type ModelScope } from "#domain/identity/keyset";
 import type { ChatSettingsData, KeysetActionResult } from "./types";
 import { BUILT_IN_EMBEDDING_LABEL } from "#app/components/workspace/chat-preferences";
 
-const SCOPE_LABELS: Record<ModelScope, string> = { text: "Text", image: "Image", embedding: "Embedding Preferences" };
+const SCOPE_LABELS: Record<ModelScope, string> = { text: "Text", image: "Image", embedding: "Embedding Preferences", transcription: "Transcription" };
 
 export function DefaultsTabs({ data, onSaved }: { data: ChatSettingsData; onSaved: (message: string) => void }) {
   return (
@@ -54,6 +54,27 @@ function DefaultForm({ scope, data, onSaved }: { scope: ModelScope; data: ChatSe
             // Embeddings: a keyset offers only its embedding models; the built-in keyset its offline model (when the server runs it)
             // and "keyword search only", stored as its text model.
             const builtIn = option.keysetId === "docuchat";
+            // Transcription: the built-in keyset's offline model, and each keyset's transcription models (decision 142).
+            if (scope === "transcription") {
+              if (builtIn) {
+                return (
+                  <optgroup key={option.keysetId} label={option.keysetName}>
+                    <option value={`${option.keysetId}::${BUILT_IN_TRANSCRIPTION_MODEL}`}>Built-in, offline (basic quality)</option>
+                  </optgroup>
+                );
+              }
+              const models = option.transcriptionModels ?? [];
+              if (models.length === 0) return null;
+              return (
+                <optgroup key={option.keysetId} label={option.keysetName}>
+                  {models.map((model) => (
+                    <option key={model.id} value={`${option.keysetId}::${model.id}`}>
+                      {`${option.keysetName} — ${model.label}`}
+                    </option>
+                  ))}
+                </optgroup>
+              );
+            }
             if (builtIn && scope === "embedding") {
               return (
                 <optgroup key={option.keysetId} label={option.keysetName}>
@@ -84,7 +105,9 @@ function DefaultForm({ scope, data, onSaved }: { scope: ModelScope; data: ChatSe
           })}
         </select>
         <Text size="1" color="gray">
-          Used for new workspaces; each workspace can choose its own in Workspace Settings.
+          {scope === "transcription"
+            ? "Used for new recordings; each upload can choose its own. OpenAI and Azure OpenAI keys offer transcription models."
+            : "Used for new workspaces; each workspace can choose its own in Workspace Settings."}
         </Text>
         {fetcher.data && !fetcher.data.ok && fetcher.data.intent === "default" ? (
           <Text color="red" size="2" role="alert">

@@ -1,4 +1,4 @@
-import { Button, Flex, Heading, IconButton, Progress, Text, Tooltip } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Progress, Select, Text, Tooltip } from "@radix-ui/themes";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { CloseIcon, MicIcon } from "#app/components/icons";
@@ -20,8 +20,14 @@ function recordingName() {
   return `Recording ${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}.${pad(d.getMinutes())}.${pad(d.getSeconds())}.webm`;
 }
 
+/** A keyset whose transcription models the upload may choose (from the model catalog). */
+export type TranscriptionOption = { keysetId: string; keysetName: string; models: { id: string; label: string }[] };
+
+const OFFLINE = "offline";
+
 /** Spec 000 §2 Audio: record with the microphone or pick audio files, then upload them as documents. */
-export function AudioUpload() {
+export function AudioUpload({ transcription = [], initial = null }: { transcription?: TranscriptionOption[]; initial?: { keyset_id: string; model: string } | null }) {
+  const [transcriber, setTranscriber] = useState(initial ? JSON.stringify(initial) : OFFLINE);
   const id = useId();
   const [clips, setClips] = useState<Clip[]>([]);
   const [recording, setRecording] = useState(false);
@@ -117,6 +123,7 @@ export function AudioUpload() {
             media_type: "file",
             document_source: "audio",
             embedding_data: null,
+            transcription_data: transcriber === OFFLINE ? null : JSON.parse(transcriber),
             ocr: "false",
             rag_type: "",
           },
@@ -231,6 +238,34 @@ export function AudioUpload() {
               ))}
             </ul>
           )}
+          <Flex direction="column" gap="1" mt="4">
+            <Text id={`${id}-transcriber`} size="2" weight="medium">
+              Transcription model
+            </Text>
+            <Select.Root value={transcriber} onValueChange={setTranscriber} disabled={uploading}>
+              <Select.Trigger aria-labelledby={`${id}-transcriber`} data-testid="transcription-model" />
+              <Select.Content position="popper">
+                <Select.Item value={OFFLINE}>Built-in, offline (basic quality)</Select.Item>
+                {transcription
+                  .filter((k) => k.models.length > 0)
+                  .map((k) => (
+                    <Select.Group key={k.keysetId}>
+                      <Select.Label>{k.keysetName}</Select.Label>
+                      {k.models.map((m) => (
+                        <Select.Item key={m.id} value={JSON.stringify({ keyset_id: k.keysetId, model: m.id })}>
+                          {m.label}
+                        </Select.Item>
+                      ))}
+                    </Select.Group>
+                  ))}
+              </Select.Content>
+            </Select.Root>
+            {transcription.every((k) => k.models.length === 0) ? (
+              <Text size="1" color="gray">
+                Add an OpenAI or Azure OpenAI key in Chat Settings for better transcripts.
+              </Text>
+            ) : null}
+          </Flex>
           <Flex justify="end" mt="4">
             <HintButton size="3" disabled={clips.length === 0 || uploading} hint="No files" onClick={uploadAll} loading={uploading} data-testid="upload-audio">
               Click to upload recorded audio
@@ -245,7 +280,9 @@ export function AudioUpload() {
           </Heading>
           <Text as="p" size="2" color="gray">
             Recordings and audio files ({AUDIO_EXTENSIONS.join(", ")}, up to {formatSize(MAX_AUDIO_BYTES)}) are transcribed into text you can chat
-            with. When no speech model is configured on this server, the document shows as Failed with the reason.
+            with. The built-in model runs offline on this server and is basic: clear speech comes out mostly right, noisy or fast speech less so, and
+            the document says so. A transcription model of your own keys (OpenAI, Azure OpenAI) gives better transcripts. Each part of the
+            transcript keeps its time, so an answer's citation plays the recording from there.
           </Text>
         </div>
       </aside>

@@ -1,4 +1,5 @@
 import { readingNotes } from "#domain/library/reading-notes";
+import { transcriptNotes } from "#domain/library/transcript-pages";
 import type { DocumentReadModel } from "#projections/library/documents.queries";
 
 /** What the pages need of a document (no owner id, no settings). */
@@ -32,7 +33,7 @@ export function toLibraryDocument(d: DocumentReadModel): LibraryDocument {
     status: d.status,
     failureReason: d.failureReason,
     warnings: d.warnings,
-    readingNotes: readingNotes(d.pageCount, d.pagesReadByOcr, d.unreadablePages),
+    readingNotes: [...readingNotes(d.pageCount, d.pagesReadByOcr, d.unreadablePages), ...transcriptNotes(d.status, d.warnings, d.transcription)],
     createdAt: d.createdAt,
   };
 }

@@ -5,14 +5,16 @@ import { Divider, PageInput, Toolbar, ToolbarButton, ZoomControls } from "./tool
 import { inlineUrl, type DocumentViewerProps } from "./types";
 import { findPassage } from "./passage-match";
 import { clampPage, stepZoom, TEXT_ZOOM } from "./zoom";
+import { segmentForQuote, type TimedSegment } from "#domain/library/transcript-pages";
+import { TranscriptPlayer, type TranscriptPlayerHandle } from "./transcript-player";
 
-type Loaded = { state: "loading" } | { state: "ready"; text: string; pageCount: number } | { state: "error"; message: string };
+type Loaded = { state: "loading" } | { state: "ready"; text: string; pageCount: number; segments?: TimedSegment[] | null } | { state: "error"; message: string };
 
 export const UNKNOWN_ERROR = "An unknown error occurred.";
 export const fetchFailed = (statusText: string) => `Error: Failed to fetch the file: ${statusText}`;
 
 /** Spec 001 §8: a failed answer shows its status text; anything else is unknown. */
-async function fetchText(url: string, signal: AbortSignal, json: boolean): Promise<{ text: string; pageCount?: number }> {
+async function fetchText(url: string, signal: AbortSignal, json: boolean): Promise<{ text: string; pageCount?: number; segments?: TimedSegment[] | null }> {
   let response: Response;
   try {
     response = await fetch(url, { signal, credentials: "same-origin", headers: json ? { Accept: "application/json" } : undefined });
@@ -23,8 +25,8 @@ async function fetchText(url: string, signal: AbortSignal, json: boolean): Promi
   if (!response.ok) throw new Error(fetchFailed(response.statusText || String(response.status)));
   try {
     if (!json) return { text: await response.text() };
-    const body = (await response.json()) as { text?: string; pageCount?: number };
-    return { text: typeof body.text === "string" ? body.text : "", pageCount: body.pageCount };
+    const body = (await response.json()) as { text?: string; pageCount?: number; segments?: TimedSegment[] | null };
+    return { text: typeof body.text === "string" ? body.text : "", pageCount: body.pageCount, segments: Array.isArray(body.segments) ? body.segments : null };
   } catch {
     throw new Error(UNKNOWN_ERROR);
   }
@@ -57,9 +59,9 @@ export function TextViewer(props: DocumentViewerProps & { mode: "txt" | "pages";
     setLoaded({ state: "loading" });
     const url = mode === "txt" ? inlineUrl(id) : `/api/documents/${encodeURIComponent(id)}/pages/${page}`;
     fetchText(url, controller.signal, mode === "pages").then(
-      ({ text, pageCount: count }) => {
+      ({ text, pageCount: count, segments }) => {
         if (count && count > 0) setPageCount(count);
-        setLoaded({ state: "ready", text, pageCount: count ?? 1 });
+        setLoaded({ state: "ready", text, pageCount: count ?? 1, segments });
         if (scrollRef.current) scrollRef.current.scrollTop = 0;
         if (!readyOnce.current) {
           readyOnce.current = true;
@@ -88,6 +90,19 @@ export function TextViewer(props: DocumentViewerProps & { mode: "txt" | "pages";
 
   const text = loaded.state === "ready" ? loaded.text : "";
   const found = useMemo(() => (passage ? findPassage(text, passage.text) : null), [text, passage]);
+  // A recording's page: the cited segment, where the player starts (decision 143).
+  const segments = loaded.state === "ready" && loaded.segments?.length ? loaded.segments : null;
+  const cited = useMemo(() => (segments && passage ? (segmentForQuote(segments, passage.text) ?? null) : null), [segments, passage]);
+  const player = useRef<TranscriptPlayerHandle>(null);
+  const seekedFor = useRef<string | number | null>(null);
+  useEffect(() => {
+    if (!target || !segments || clampPage(target.pageNumber, pageCount) !== page) return;
+    // The quote of this citation is set in the same pass as the target: wait for it, or the player would start at the page's top.
+    if (target.highlightText && passage?.requestId !== target.requestId) return;
+    if (seekedFor.current === target.requestId) return;
+    seekedFor.current = target.requestId;
+    player.current?.playFrom((cited ?? segments[0]!).startSeconds);
+  }, [target, segments, page, pageCount, passage, cited]);
   useEffect(() => {
     if (!target || loaded.state !== "ready" || clampPage(target.pageNumber, pageCount) !== page) return;
     const root = scrollRef.current;
@@ -203,7 +218,17 @@ export function TextViewer(props: DocumentViewerProps & { mode: "txt" | "pages";
               {loaded.message}
             </div>
           ) : null}
-          {loaded.state === "ready" ? (
+          {loaded.state === "ready" && segments ? (
+            <TranscriptPlayer
+              ref={player}
+              documentId={id}
+              documentName={doc.documentName}
+              segments={segments}
+              highlighted={cited}
+              fontSize={`${(14 * zoom).toFixed(1)}px`}
+              playable={doc.kind === "audio"}
+            />
+          ) : loaded.state === "ready" ? (
             <pre className={`dc-viewer-text${mode === "pages" ? " dc-viewer-text--page" : ""}`} style={{ fontSize: `${(14 * zoom).toFixed(1)}px` }} data-testid="viewer-text">
               {text.length > 0 ? body : mode === "pages" ? "This page has no text." : "This file is empty."}
             </pre>

@@ -18,10 +18,11 @@ export const VIEWPORTS = {
  * would cover what other journeys click, so their contexts start with the
  * tours already shown this session, unless `tours` asks for them.
  */
-export async function launchBrowser(options: { tours?: boolean } = {}): Promise<Browser> {
+export async function launchBrowser(options: { tours?: boolean; args?: string[] } = {}): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    // `args`: extra flags (the speech journey's fake microphone).
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", ...(options.args ?? [])],
   });
   if (options.tours) return browser;
   const newContext = browser.newContext.bind(browser);
