@@ -1,4 +1,5 @@
 import { Flex, Select, Switch, Text } from "@radix-ui/themes";
+import { Link } from "@remix-run/react";
 import { Collapsible } from "radix-ui";
 import { useId, useState } from "react";
 import { ChevronRightIcon, SettingsIcon } from "#app/components/icons";
@@ -6,8 +7,6 @@ import { ShareWithCommunity } from "#app/components/community/share-with-communi
 
 /** `shareWith`: the community each uploaded document joins once it is ACTIVE (null: not shared). */
 export type AdvancedSettingsValue = { ocr: boolean; ragType: "" | "baseline" | "summary"; shareWith?: string | null };
-
-export const BUILT_IN_EMBEDDING = "DocuChat built-in (semantic + keyword search, offline)";
 
 /** Spec 000 §3 Advanced settings: OCR, RAG type, embedding keyset and model, share with community. */
 export function AdvancedSettings({ value, onChange }: { value: AdvancedSettingsValue; onChange: (value: AdvancedSettingsValue) => void }) {
@@ -59,17 +58,13 @@ export function AdvancedSettings({ value, onChange }: { value: AdvancedSettingsV
           </Flex>
 
           <Flex direction="column" gap="1">
-            <Text id={`${id}-embedding`} size="2" weight="medium">
+            <Text as="p" size="2" weight="medium">
               Embedding keyset and model
             </Text>
-            <Select.Root value="builtin">
-              <Select.Trigger aria-labelledby={`${id}-embedding`} />
-              <Select.Content position="popper">
-                <Select.Item value="builtin">{BUILT_IN_EMBEDDING}</Select.Item>
-              </Select.Content>
-            </Select.Root>
-            <Text size="1" color="gray">
-              Your own provider keys can be added in a later release.
+            <Text as="p" size="2" color="gray" data-testid="embedding-note">
+              Documents are embedded for semantic search with each workspace&apos;s embedding model, so one document can serve workspaces with
+              different models. New workspaces start with your default (the built-in model unless you chose another):{" "}
+              <Link to="/profile/chat-settings">Chat Settings</Link>.
             </Text>
           </Flex>
 
