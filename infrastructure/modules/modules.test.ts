@@ -27,6 +27,11 @@ describe("context modules", () => {
     expect(topicOf("administrator-u1")).toBe("administration");
     expect(topicOf(usageStreamId(usageId("u1", "2026-03")))).toBe("billing");
     expect(topicOf(subscriptionStreamId("u1"))).toBe("billing");
+    expect(topicOf("order-o1")).toBe("billing");
+    expect(topicOf("referral-u1")).toBe("billing");
+    expect(topicOf("community-c1")).toBe("community");
+    expect(topicOf("community-name-3f2a")).toBe("community");
+    expect(topicOf("resume-r1")).toBe("resume");
   });
 
   it("refuse a stream category claimed by two contexts", () => {
