@@ -1,8 +1,8 @@
-import { Button, Flex, Heading, IconButton, Select, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Select, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, FileIcon, RefreshIcon, TrashIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
+import { DownloadIcon, FileIcon, RefreshIcon, TrashIcon, UploadIcon, WorkspaceIcon } from "#app/components/icons";
 import { ConfirmDialog } from "#app/components/library/confirm-dialog";
 import { SelectableTable, useSearchQuery } from "#app/components/selectable-table";
 import { DocumentCards } from "#app/components/library/document-cards";
@@ -16,6 +16,7 @@ import { useBulkDelete } from "#app/components/library/use-bulk-delete";
 import { useCsrfToken } from "#app/components/use-csrf";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { useHydrated } from "#app/components/use-hydrated";
+import { useInfiniteDocuments } from "#app/components/library/use-infinite-documents";
 import { useToast } from "#app/components/toast";
 import { isInProgress } from "#domain/library/document";
 import { isDomainError } from "#domain/shared/domain-error";
@@ -40,15 +41,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : 10;
   const { libraryQueries } = await getServices();
   const { documents: all, total } = await libraryQueries.listDocuments(user.id, { search: q });
-  const pages = Math.max(1, Math.ceil(total / size));
-  const page = Math.min(pages, Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
   return {
     q,
     size,
-    page,
-    pages,
     total,
-    documents: all.slice((page - 1) * size, page * size).map(toLibraryDocument),
+    // The first page of each list; the rest arrive as the reader scrolls (spec 000 §2, §9).
+    documents: all.slice(0, size).map(toLibraryDocument),
     mobileFirst: all.slice(0, 10).map(toLibraryDocument),
     tracked: all.map((d) => ({ id: d.id, name: d.name, status: d.status, createdAt: d.createdAt, reason: d.failureReason })),
   };
@@ -78,7 +76,10 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function MyDocumentsPage() {
   const loaderData = useLoaderData<typeof loader>();
-  const { q, size, page, pages, total, documents, mobileFirst, tracked } = loaderData;
+  const { q, size, total, documents: firstPage, mobileFirst, tracked } = loaderData;
+  const hydrated = useHydrated();
+  const isDesktop = hydrated && window.matchMedia("(min-width: 1025px)").matches;
+  const { items: documents, count, hasMore, loading } = useInfiniteDocuments({ first: firstPage, total, q, pageSize: size, active: isDesktop });
   const { selected, setSelected, toggle, askDelete: confirmBeforeDelete, confirmProps } = useBulkDelete("document");
   const [searchText, setSearchText] = useSearchQuery(q);
   const [params] = useSearchParams();
@@ -88,7 +89,7 @@ export default function MyDocumentsPage() {
   const csrfToken = useCsrfToken();
   const zipForm = useRef<HTMLFormElement>(null);
 
-  useEffect(() => setSelected(new Set()), [page, size, q]);
+  useEffect(() => setSelected(new Set()), [size, q]);
 
   // Polling (spec 000 §4): every 10 s while something is in progress and the newest in-progress upload is under 5 minutes old.
   const inProgress = tracked.filter((d) => isInProgress(d.status));
@@ -151,17 +152,13 @@ export default function MyDocumentsPage() {
     zipForm.current?.requestSubmit();
   };
 
-  const pageHref = (n: number, s = size) => {
+  const sizeHref = (n: number) => {
     const next = new URLSearchParams(params);
-    next.set("page", String(n));
-    next.set("size", String(s));
+    next.set("size", String(n));
     return `?${next}`;
   };
-  const from = total === 0 ? 0 : (page - 1) * size + 1;
-  const to = Math.min(total, page * size);
   const none = selectedDocs.length === 0;
 
-  const hydrated = useHydrated();
   return (
     <div className="dc-lib-page" data-hydrated={hydrated ? "true" : undefined}>
       <header className="dc-lib-page__header">
@@ -230,7 +227,7 @@ export default function MyDocumentsPage() {
           selected={selected}
           onSelectAll={setSelected}
           onToggle={toggle}
-          selectAllLabel="Select all documents on this page"
+          selectAllLabel="Select all documents shown"
           rowTestId="document-row"
           name={{
             className: "dc-doc-table__name",
@@ -271,7 +268,7 @@ export default function MyDocumentsPage() {
             <Text size="2" color="gray" id="rows-per-page">
               Rows per page
             </Text>
-            <Select.Root value={String(size)} onValueChange={(v) => navigate(pageHref(1, Number(v)), { preventScrollReset: true })}>
+            <Select.Root value={String(size)} onValueChange={(v) => navigate(sizeHref(Number(v)), { preventScrollReset: true })}>
               <Select.Trigger aria-labelledby="rows-per-page" variant="soft" color="gray" />
               <Select.Content position="popper">
                 {PAGE_SIZES.map((s) => (
@@ -282,23 +279,12 @@ export default function MyDocumentsPage() {
               </Select.Content>
             </Select.Root>
           </Flex>
-          <Flex align="center" gap="3">
-            <Text size="2" color="gray" data-testid="range">
-              {from}–{to} of {total}
+          <Flex align="center" gap="2">
+            {loading ? <Spinner size="1" /> : null}
+            <Text size="2" color="gray" data-testid="range" aria-live="polite">
+              {documents.length} of {count}
+              {hasMore ? " · scroll for more" : ""}
             </Text>
-            <nav aria-label="Pagination">
-              <Flex gap="1" align="center">
-                <PageLink to={pageHref(page - 1)} disabled={page <= 1} label="Previous page">
-                  <ChevronLeftIcon size={16} />
-                </PageLink>
-                <Text size="2" className="dc-nowrap">
-                  Page {page} of {pages}
-                </Text>
-                <PageLink to={pageHref(page + 1)} disabled={page >= pages} label="Next page">
-                  <ChevronRightIcon size={16} />
-                </PageLink>
-              </Flex>
-            </nav>
           </Flex>
         </div>
       </section>
@@ -320,16 +306,3 @@ export default function MyDocumentsPage() {
   );
 }
 
-function PageLink({ to, disabled, label, children }: { to: string; disabled: boolean; label: string; children: React.ReactNode }) {
-  return disabled ? (
-    <IconButton variant="soft" color="gray" disabled aria-label={label}>
-      {children}
-    </IconButton>
-  ) : (
-    <IconButton asChild variant="soft" color="gray">
-      <Link to={to} aria-label={label} preventScrollReset>
-        {children}
-      </Link>
-    </IconButton>
-  );
-}

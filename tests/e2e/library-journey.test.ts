@@ -3,6 +3,7 @@ import { unzipSync } from "fflate";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
+import { uploadThroughApi } from "./support/chat";
 import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import {
   gotoHydrated,
@@ -288,5 +289,25 @@ describe("the library journey", () => {
     await audio.page.waitForURL(`${server.url}/history/documents`, { timeout: 10_000 });
     await waitUntil(async () => (await audio.page.locator('[data-testid="document-row"][data-name="memo.wav"]').count()) === 1, "the audio row");
     await audio.context.close();
+  });
+
+  it("loads more rows of My Documents as the table nears the bottom instead of paging (spec 000 §2, §9)", async () => {
+    const { context, page } = await signedInPage(VIEWPORTS.desktop);
+    await gotoHydrated(page, `${server.url}/history/documents`);
+    for (const n of [1, 2, 3, 4]) {
+      await uploadThroughApi(page, { name: `scroll-note-${n}.txt`, type: "text/plain", bytes: Buffer.from(`Scroll note ${n}.`), pages: 1 });
+    }
+    const total = (await (await page.request.get(`${server.url}/api/documents?limit=1`)).json()).total as number;
+    expect(total).toBeGreaterThan(5);
+    await gotoHydrated(page, `${server.url}/history/documents?size=5`);
+    const rows = page.getByTestId("document-row");
+    // Five rows do not fill a 900 px window, so the next five follow by themselves; then scrolling brings the rest.
+    await waitUntil(async () => (await rows.count()) > 5, "the next page of rows");
+    await page.mouse.wheel(0, 5000);
+    await waitUntil(async () => (await rows.count()) === total, "every row");
+    expect(await page.getByTestId("range").textContent()).toContain(`${total} of ${total}`);
+    expect(await page.getByRole("navigation", { name: "Pagination" }).count()).toBe(0);
+    await screenshot(page, "my-documents-scrolled-1440");
+    await context.close();
   });
 });
