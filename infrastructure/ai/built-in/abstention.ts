@@ -6,10 +6,11 @@
  * (tests/eval) as the point trading answerable questions wrongly declined
  * against unanswerable ones answered. Never set per question.
  *
- * Two operating points, one per kind of retrieval: words alone (a workspace
- * without an embedding model; the curve is in docs/decisions/067), and words
- * plus meaning (the default, with the built-in embedding model; decision 069),
- * where relevance has the semantic share added and the bar is higher.
+ * Words alone answer from 0.45 (the curve is in docs/decisions/067). With the
+ * embedding model's similarities (the default; decision 069) a passage close
+ * in meaning adds to its sentences' relevance, and words plus meaning answer
+ * from 0.8: a reworded question can be answered, while words alone keep
+ * answering what they answered before.
  */
 export const DEFAULT_MIN_RELEVANCE = 0.45;
 export const SEMANTIC_MIN_RELEVANCE = 0.8;

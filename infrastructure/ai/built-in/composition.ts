@@ -45,15 +45,18 @@ export function composeAnswer(input: AnswerInput, options: CompositionOptions = 
   // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
   const coverage = input.passages.map((p) => passageCoverage(new Set(contentTerms(p.text)), question, idf));
   const closeness = input.passages.map((p) => semanticCloseness(p.similarity, options.semantic));
-  const quotable = sentences
-    .filter((s) => !s.heading && !s.unreadable)
-    .map((s) => withMeaning(scoreSentence(s, question, idf, coverage[s.passage]), closeness[s.passage], options.semantic));
+  const byWords = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, coverage[s.passage]));
+  const quotable = byWords.map((scored) => withMeaning(scored, closeness[scored.sentence.passage], options.semantic));
   const withSimilarities = input.passages.some((p) => p.similarity !== undefined);
   const minRelevance = options.minRelevance ?? (withSimilarities ? SEMANTIC_MIN_RELEVANCE : DEFAULT_MIN_RELEVANCE);
   const best = Math.max(0, ...quotable.map((s) => s.relevance));
-  if (!hasEvidence(best, minRelevance)) return notFound;
+  // Meaning adds evidence and never takes any away: what words alone answered before still answers (a passage
+  // not embedded yet, a transcript whose recognition errors blur its meaning but keep the words asked about).
+  const bestByWords = Math.max(0, ...byWords.map((s) => s.relevance));
+  const bar = hasEvidence(best, minRelevance) ? minRelevance : hasEvidence(bestByWords, DEFAULT_MIN_RELEVANCE) ? DEFAULT_MIN_RELEVANCE : null;
+  if (bar === null) return notFound;
 
-  const floor = Math.max(best * SECONDARY_SHARE, minRelevance);
+  const floor = Math.max(best * SECONDARY_SHARE, bar);
   const picked = pickDiverse(
     quotable.filter((s) => s.relevance >= floor),
     options.maxSentences ?? 3,
