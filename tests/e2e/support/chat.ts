@@ -4,14 +4,27 @@ import { signUpNewUser, waitUntil } from "./library";
 
 /** Helpers for the chat journey: API uploads, a workspace through the wizard's action, and DOM checks. */
 
-/** The root loader's CSRF token of the page as it is now. */
+/**
+ * The root loader's CSRF token of the page. Waits until the page's own
+ * requests have settled first: a token read while a response is still setting
+ * the cookie can be one the server no longer expects (seen on a busy machine
+ * right after sign-up); the page is then reloaded once so page and cookie agree.
+ */
 export async function csrfToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const field = document.querySelector<HTMLInputElement>('input[name="csrf"]');
-    if (field?.value) return field.value;
-    const ctx = (window as unknown as { __remixContext?: { state?: { loaderData?: Record<string, { csrfToken?: string } | undefined> } } }).__remixContext;
-    return ctx?.state?.loaderData?.root?.csrfToken ?? "";
-  });
+  const read = () =>
+    page.evaluate(() => {
+      const field = document.querySelector<HTMLInputElement>('input[name="csrf"]');
+      if (field?.value) return field.value;
+      const ctx = (window as unknown as { __remixContext?: { state?: { loaderData?: Record<string, { csrfToken?: string } | undefined> } } }).__remixContext;
+      return ctx?.state?.loaderData?.root?.csrfToken ?? "";
+    });
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  let token = await read();
+  if (!token) {
+    await page.reload();
+    await page.waitForLoadState("networkidle").catch(() => undefined);
+    token = await read();
+  }
   if (!token) throw new Error("No CSRF token on the page");
   return token;
 }

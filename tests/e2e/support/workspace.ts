@@ -3,14 +3,8 @@ import { waitUntil } from "./library";
 
 /** Helpers for the workspace journey: documents uploaded through the API, waiting. Accounts come from the library helpers. */
 export { PASSWORD, signUpNewUser, waitUntil } from "./library";
-
-/** The root loader's CSRF token, as the page holds it. */
-export async function csrfToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const ctx = (window as unknown as { __remixContext?: { state?: { loaderData?: Record<string, { csrfToken?: string } | undefined> } } }).__remixContext;
-    return ctx?.state?.loaderData?.root?.csrfToken ?? "";
-  });
-}
+export { csrfToken } from "./chat";
+import { csrfToken } from "./chat";
 
 /**
  * Uploads a text document the way the upload page does: POST /api/documents
