@@ -182,8 +182,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     );
   }
   constant(TOKENS.LatexCompiler, options.latexCompiler ?? new SandboxedLatexCompiler());
-  constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS }));
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
+  // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
+  const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
+  constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }));
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
   constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));

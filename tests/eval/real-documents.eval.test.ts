@@ -29,6 +29,7 @@ import { EVAL_DOCUMENTS, EVAL_QUESTIONS, type EvalQuestion, isHeldAside } from "
 import { type AnswerUnderTest, type EvalFigures, formatTable, type Judgement, judge, summarize } from "./scoring";
 import { PLANS } from "#domain/billing/plans";
 import { workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
+import type { AnswerInput, LanguageModel } from "#application/ports/language-model";
 
 /** Embedding ~2,000 passages costs minutes on two cores (0.2–0.4 s each); generous, since a shared machine is slower. */
 const EMBEDDING_TIMEOUT_MS = 40 * 60_000;
@@ -49,14 +50,15 @@ const OWNER = "eval-reader";
 const ctx: RequestContext = { requestId: "eval", clientAddress: "127.0.0.1", actorId: OWNER };
 
 /**
- * Measured floors (docs/decisions/066 and 069): a little under what the model
- * achieves today on the default path, hybrid retrieval with the built-in
- * embedding model (dev 70 % / 47 % reworded / 33 % declined / 11 % wrongly
- * declined; held 81 % / 67 % / 36 % / 8 %).
+ * Measured floors (docs/decisions/066, 069 and 071): a little under what the
+ * model achieves today on the default path, hybrid retrieval with the
+ * built-in embedding model and each shortlisted sentence's meaning (dev 70 %
+ * / 47 % reworded / 71 % declined / 14 % wrongly declined; held 81 % / 78 %
+ * / 64 % / 8 %).
  */
 const FLOORS = {
-  development: { rightPageAnswerable: 0.65, rightPageReworded: 0.4, unanswerableDeclined: 0.28, maxWronglyDeclined: 0.15, citationRecall: 0.95, citationPrecision: 0.95 },
-  heldAside: { rightPageAnswerable: 0.75, unanswerableDeclined: 0.3 },
+  development: { rightPageAnswerable: 0.65, rightPageReworded: 0.4, unanswerableDeclined: 0.6, maxWronglyDeclined: 0.17, citationRecall: 0.95, citationPrecision: 0.95 },
+  heldAside: { rightPageAnswerable: 0.75, unanswerableDeclined: 0.5 },
 };
 const AIMS = "aims: right page ≥ 85% of answerable, ≥ 75% reworded; ≥ 85% of unanswerable declined; ≤ 10% of answerable wrongly declined";
 
@@ -111,6 +113,18 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
     console.log(`[eval] the built-in embedding model embedded the workspace in ${Math.round((Date.now() - embeddingStarted) / 1000)} s`);
     await settle(env.runtime);
 
+    // EVAL_DUMP=<file>: also write what the model was handed per question, so tests/eval/replay.ts can
+    // search the model's parameters over the development set in seconds instead of re-ingesting.
+    const handed: AnswerInput[] = [];
+    if (process.env.EVAL_DUMP) {
+      const model = env.runtime.get<LanguageModel>(TOKENS.BuiltInModel);
+      const streamAnswer = model.streamAnswer.bind(model);
+      model.streamAnswer = (input, signal) => {
+        handed.push(input);
+        return streamAnswer(input, signal);
+      };
+    }
+
     const pageText = (documentId: string, pageNumber: number) => pages.get(documentId)?.[pageNumber - 1];
     const idOf = (key: string) => documentIds.get(key)!;
     for (const [i, question] of EVAL_QUESTIONS.entries()) {
@@ -127,6 +141,10 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
     console.log(
       [formatTable("development set", figures.development), formatTable("held-aside set", figures.heldAside), formatTable("all", figures.all), `[eval] ${AIMS}`, ...misses].join("\n"),
     );
+    if (process.env.EVAL_DUMP) {
+      const documents = Object.fromEntries([...documentIds].map(([key, id]) => [key, { id, pages: pages.get(id) }]));
+      writeFileSync(process.env.EVAL_DUMP, JSON.stringify({ documents, inputs: handed }));
+    }
     const artifacts = path.join(ROOT, "tests/.artifacts");
     mkdirSync(artifacts, { recursive: true });
     writeFileSync(

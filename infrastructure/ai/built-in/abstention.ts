@@ -47,3 +47,22 @@ export function withMeaning<T extends { relevance: number; score: number }>(scor
   const added = evidence.weight * closeness;
   return { ...scored, relevance: scored.relevance + added, score: scored.score + added };
 }
+
+/**
+ * Meaning per sentence (decision 071). A passage close to the question
+ * still holds sentences that do not answer it: "the population of Troy, New
+ * York" is close to the page naming Troy, and words plus the passage's
+ * meaning reached the bar there. With each shortlisted sentence's own
+ * similarity to the question (the built-in encoder, at question time) added,
+ * a sentence answers when its words, its passage's meaning and its own
+ * meaning together reach SENTENCE_MIN_RELEVANCE; words alone answer only
+ * when they are overwhelming (WORDS_ALONE_RELEVANCE: every rare word of the
+ * question in one sentence that holds the kind of answer asked for), so a
+ * transcript whose recognition errors blur its meaning still answers what it
+ * says word for word.
+ */
+export const SENTENCE_EVIDENCE: SemanticEvidence = { floor: 0.35, ceiling: 0.65, weight: 1 };
+export const SENTENCE_MIN_RELEVANCE = 1.15;
+export const WORDS_ALONE_RELEVANCE = 1.1;
+/** Sentences whose meaning is measured per question: the best by words and passage meaning. */
+export const SENTENCE_SHORTLIST = 8;

@@ -242,6 +242,53 @@ describe("meaning as evidence (passages ranked by the embedding model)", () => {
   });
 });
 
+describe("meaning per sentence (the built-in encoder weighs the shortlisted sentences)", () => {
+  const close = (p: Passage, similarity: number): Passage => ({ ...p, similarity });
+  /** A stand-in encoder: the question along one axis, sentences holding `near` at cosine 0.8 to it, every other text orthogonal. */
+  const encoderNear = (near: string, calls: string[][] = []) => ({
+    async embed(texts: string[]) {
+      calls.push(texts);
+      return texts.map((text, i) => (i === 0 ? [1, 0] : text.includes(near) ? [0.8, 0.6] : [0, 1]));
+    },
+  });
+  const nearMiss = "What is the population of Quay Street?";
+
+  it("declines a near miss whose passage is close but whose sentences do not say what is asked", async () => {
+    const passages = leasePassages().map((p, i) => close(p, i === 0 ? 0.45 : 0.3));
+    expect((await ask(new ExtractiveModel(), input(nearMiss, passages))).citations).not.toEqual([]);
+    const weighing = new ExtractiveModel({ encoder: encoderNear("no sentence says this") });
+    expect((await ask(weighing, input(nearMiss, passages))).citations).toEqual([]);
+  });
+
+  it("answers a question worded without the passage's words from the sentence that means it", async () => {
+    const passages = leasePassages().map((p, i) => close(p, i === 3 ? 0.5 : 0.3));
+    const model = new ExtractiveModel({ encoder: encoderNear("ninety days") });
+    const answer = await ask(model, input("How long before moving out must I warn the owner?", passages));
+    expect(answer.citations.map((c) => c.pageNumber)).toEqual([4]);
+    expect(answer.citations[0].quote).toContain("ninety days of written notice");
+  });
+
+  it("measures the question and a shortlist of sentences in one batch, question first", async () => {
+    const calls: string[][] = [];
+    const model = new ExtractiveModel({ encoder: encoderNear("ninety days", calls) });
+    await ask(model, input("How much notice ends the lease?", leasePassages().map((p) => close(p, 0.4))));
+    expect(calls).toHaveLength(1);
+    expect(calls[0][0]).toBe("How much notice ends the lease?");
+    expect(calls[0].length).toBeGreaterThan(1);
+    expect(calls[0].length).toBeLessThanOrEqual(9);
+  });
+
+  it("decides on words and passages alone when the encoder fails, or when retrieval measured no meaning", async () => {
+    const passages = leasePassages().map((p, i) => close(p, i === 0 ? 0.45 : 0.3));
+    const failing = new ExtractiveModel({ encoder: { embed: async () => Promise.reject(new Error("thread stopped")) } });
+    expect((await ask(failing, input(nearMiss, passages))).citations).toEqual((await ask(new ExtractiveModel(), input(nearMiss, passages))).citations);
+    const calls: string[][] = [];
+    const keywordOnly = new ExtractiveModel({ encoder: encoderNear("no sentence says this", calls) });
+    expect((await ask(keywordOnly, input("How much is the monthly rent?", leasePassages()))).citations.map((c) => c.pageNumber)).toEqual([2]);
+    expect(calls).toEqual([]);
+  });
+});
+
 describe("streamChunks", () => {
   it("splits into word groups that concatenate to the original text", () => {
     const text = "According to *X* (page 3):\n\n> One two three four five. [1]";

@@ -1,5 +1,5 @@
 import type { AnswerEvent, AnswerInput, LanguageModel, ModelCapabilities, Passage } from "#application/ports/language-model";
-import { composeAnswer, sleep, streamChunks, usageOf } from "./composition";
+import { composeAnswer, rankSentences, sentenceKey, shortlist, sleep, streamChunks, usageOf } from "./composition";
 import { suggestQuestionsFrom, summarizePassages } from "./overview";
 
 /**
@@ -24,6 +24,17 @@ export interface ExtractiveModelOptions {
   maxSentences?: number;
   /** Below this relevance the documents are taken not to contain an answer (default: the threshold measured for the retrieval used). */
   minRelevance?: number;
+  /**
+   * The built-in sentence encoder, to measure each shortlisted sentence's
+   * meaning against the question (decision 071). Absent, or failing, the
+   * model decides on words and the passages' meaning alone.
+   */
+  encoder?: SentenceEncoder;
+}
+
+/** Embeds texts ahead of documents waiting to be embedded: a question is waiting for these. */
+export interface SentenceEncoder {
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 }
 
 export const EXTRACTIVE_MODEL_ID = "docuchat-extractive";
@@ -32,7 +43,8 @@ export class ExtractiveModel implements LanguageModel {
   readonly id = EXTRACTIVE_MODEL_ID;
   readonly label = "DocuChat built-in (extractive: quotes your documents, no generative AI)";
   readonly capabilities: ModelCapabilities = { images: false, generative: false };
-  private readonly options: Required<Omit<ExtractiveModelOptions, "minRelevance">> & Pick<ExtractiveModelOptions, "minRelevance">;
+  private readonly options: Required<Omit<ExtractiveModelOptions, "minRelevance" | "encoder">> & Pick<ExtractiveModelOptions, "minRelevance">;
+  private readonly encoder?: SentenceEncoder;
 
   constructor(options: ExtractiveModelOptions = {}) {
     this.options = {
@@ -41,11 +53,14 @@ export class ExtractiveModel implements LanguageModel {
       maxSentences: Math.max(1, Math.floor(options.maxSentences ?? 3)),
       minRelevance: options.minRelevance,
     };
+    this.encoder = options.encoder;
   }
 
   async *streamAnswer(input: AnswerInput, signal?: AbortSignal): AsyncIterable<AnswerEvent> {
     signal?.throwIfAborted();
-    const answer = composeAnswer(input, this.options);
+    const sentenceSimilarity = await this.sentenceSimilarity(input, signal);
+    signal?.throwIfAborted();
+    const answer = composeAnswer(input, { ...this.options, sentenceSimilarity });
     for (const text of streamChunks(answer.text, this.options.wordsPerChunk)) {
       if (this.options.chunkDelayMs > 0) await sleep(this.options.chunkDelayMs, signal);
       signal?.throwIfAborted();
@@ -55,6 +70,27 @@ export class ExtractiveModel implements LanguageModel {
     yield { type: "done", citations: answer.citations, usage: usageOf(input, answer.text) };
   }
 
+  /**
+   * Each shortlisted sentence's cosine similarity to the question, when
+   * retrieval measured the passages' meaning (hybrid retrieval, where the
+   * rule was measured). One batch of a question and a few sentences.
+   */
+  private async sentenceSimilarity(input: AnswerInput, signal?: AbortSignal): Promise<Map<string, number> | undefined> {
+    if (!this.encoder) return undefined;
+    const ranked = rankSentences(input, this.options);
+    if (!ranked?.withSimilarities) return undefined;
+    const sentences = shortlist(ranked);
+    if (sentences.length === 0) return undefined;
+    try {
+      const [question, ...vectors] = await this.encoder.embed([input.question, ...sentences.map((s) => s.text)], signal);
+      return new Map(sentences.map((sentence, i) => [sentenceKey(sentence), cosine(question, vectors[i])]));
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // The encoder's thread died or is stopping: answer on words and passages' meaning, as without it.
+      return undefined;
+    }
+  }
+
   async summarize(input: { passages: Passage[]; language: string }): Promise<string> {
     return summarizePassages(input.passages);
   }
@@ -62,4 +98,16 @@ export class ExtractiveModel implements LanguageModel {
   async suggestQuestions(input: { passages: Passage[]; count: number; language?: string }): Promise<string[]> {
     return suggestQuestionsFrom(input.passages, input.count, input.language ?? "English");
   }
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }

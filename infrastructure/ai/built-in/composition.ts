@@ -1,9 +1,20 @@
 import type { AnswerInput, Citation, Passage, TokenUsage } from "#application/ports/language-model";
 import { contentTerms } from "#application/shared/text-analysis";
-import { DEFAULT_MIN_RELEVANCE, hasEvidence, SEMANTIC_MIN_RELEVANCE, type SemanticEvidence, semanticCloseness, withMeaning } from "./abstention";
+import {
+  DEFAULT_MIN_RELEVANCE,
+  hasEvidence,
+  SEMANTIC_MIN_RELEVANCE,
+  SENTENCE_EVIDENCE,
+  SENTENCE_MIN_RELEVANCE,
+  SENTENCE_SHORTLIST,
+  type SemanticEvidence,
+  semanticCloseness,
+  withMeaning,
+  WORDS_ALONE_RELEVANCE,
+} from "./abstention";
 import { detectLanguage, phrasesFor } from "./languages";
 import { analyzeQuestion } from "./question";
-import { idfOver, passageCoverage, pickDiverse, scoreSentence } from "./selection";
+import { idfOver, passageCoverage, pickDiverse, type Scored, scoreSentence } from "./selection";
 import { dedupe, type Sentence, splitPassage } from "./sentences";
 
 /**
@@ -28,18 +39,39 @@ export interface CompositionOptions {
   minRelevance?: number;
   /** How meaning (the passage's embedding similarity to the question) adds to a sentence's relevance (abstention.ts). */
   semantic?: SemanticEvidence;
+  /**
+   * Each shortlisted sentence's own similarity in meaning to the question
+   * (`shortlist`, keyed by `sentenceKey`), measured by the built-in encoder.
+   * Used with the passages' similarities (hybrid retrieval, the default);
+   * absent, the passage-level rule decides alone.
+   */
+  sentenceSimilarity?: Map<string, number>;
+}
+
+/** Identifies a sentence across calls: ranking is deterministic for the same input. */
+export function sentenceKey(sentence: Sentence): string {
+  return `${sentence.passage}:${sentence.index}`;
+}
+
+/** The sentences worth measuring in meaning: the best by words and passage meaning, a few, since each costs the encoder. */
+export function shortlist(ranked: RankedSentences, size = SENTENCE_SHORTLIST): Sentence[] {
+  return [...ranked.quotable].sort((a, b) => b.score - a.score).slice(0, size).map((s) => s.sentence);
 }
 
 /** A further quote must be nearly as relevant as the best one: answers stay short and on point. */
 const SECONDARY_SHARE = 0.75;
 
-export function composeAnswer(input: AnswerInput, options: CompositionOptions = {}): ComposedAnswer {
-  const phrases = phrasesFor(input.language);
-  const prefix = input.images && input.images.length > 0 ? `${phrases.images}\n\n` : "";
-  const notFound = { text: prefix + phrases.notFound, citations: [] };
+/** The quotable sentences of the passages, scored: by words alone, and with their passage's meaning added. */
+export interface RankedSentences {
+  byWords: Scored[];
+  quotable: Scored[];
+  /** Whether retrieval passed similarities in meaning (a workspace with an embedding model). */
+  withSimilarities: boolean;
+}
 
+export function rankSentences(input: AnswerInput, options: CompositionOptions = {}): RankedSentences | null {
   const question = analyzeQuestion(input);
-  if (question.weights.size === 0 || input.passages.length === 0) return notFound;
+  if (question.weights.size === 0 || input.passages.length === 0) return null;
   const sentences = dedupe(input.passages.flatMap((passage, i) => splitPassage(passage.text, i, passage.documentName)));
   const idf = idfOver(input.passages, input.termStatistics);
   // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
@@ -47,20 +79,19 @@ export function composeAnswer(input: AnswerInput, options: CompositionOptions = 
   const closeness = input.passages.map((p) => semanticCloseness(p.similarity, options.semantic));
   const byWords = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, coverage[s.passage]));
   const quotable = byWords.map((scored) => withMeaning(scored, closeness[scored.sentence.passage], options.semantic));
-  const withSimilarities = input.passages.some((p) => p.similarity !== undefined);
-  const minRelevance = options.minRelevance ?? (withSimilarities ? SEMANTIC_MIN_RELEVANCE : DEFAULT_MIN_RELEVANCE);
-  const best = Math.max(0, ...quotable.map((s) => s.relevance));
-  // Meaning adds evidence and never takes any away: what words alone answered before still answers (a passage
-  // not embedded yet, a transcript whose recognition errors blur its meaning but keep the words asked about).
-  const bestByWords = Math.max(0, ...byWords.map((s) => s.relevance));
-  const bar = hasEvidence(best, minRelevance) ? minRelevance : hasEvidence(bestByWords, DEFAULT_MIN_RELEVANCE) ? DEFAULT_MIN_RELEVANCE : null;
-  if (bar === null) return notFound;
+  return { byWords, quotable, withSimilarities: input.passages.some((p) => p.similarity !== undefined) };
+}
 
-  const floor = Math.max(best * SECONDARY_SHARE, bar);
-  const picked = pickDiverse(
-    quotable.filter((s) => s.relevance >= floor),
-    options.maxSentences ?? 3,
-  );
+export function composeAnswer(input: AnswerInput, options: CompositionOptions = {}): ComposedAnswer {
+  const phrases = phrasesFor(input.language);
+  const prefix = input.images && input.images.length > 0 ? `${phrases.images}\n\n` : "";
+  const notFound = { text: prefix + phrases.notFound, citations: [] };
+
+  const ranked = rankSentences(input, options);
+  if (!ranked) return notFound;
+  const chosen = options.sentenceSimilarity && ranked.withSimilarities ? bySentenceMeaning(ranked, options.sentenceSimilarity) : byPassageMeaning(ranked, options);
+  if (!chosen) return notFound;
+  const picked = pickDiverse(chosen.candidates, options.maxSentences ?? 3);
   if (picked.length === 0) return notFound;
 
   // Quote in reading order: passages in the order they were first picked, sentences in document order within each.
@@ -80,6 +111,42 @@ export function composeAnswer(input: AnswerInput, options: CompositionOptions = 
   const quotedLanguage = detectLanguage(picked.map((s) => s.text).join(" "));
   const note = quotedLanguage && quotedLanguage !== phrases.code ? `\n\n_${phrases.quotedNote}_` : "";
   return { text: prefix + body + note, citations: groups.map((g) => g.citation) };
+}
+
+/** The sentences that may be quoted, each at least as relevant as the bar, or null: no evidence. */
+type Choice = { candidates: Scored[] } | null;
+
+/**
+ * Decisions 067 and 069: words, plus the passage's meaning when retrieval
+ * measured it. Meaning adds evidence and never takes any away: what words
+ * alone answered before still answers (a passage not embedded yet, a
+ * transcript whose recognition errors blur its meaning but keep the words).
+ */
+function byPassageMeaning({ byWords, quotable, withSimilarities }: RankedSentences, options: CompositionOptions): Choice {
+  const minRelevance = options.minRelevance ?? (withSimilarities ? SEMANTIC_MIN_RELEVANCE : DEFAULT_MIN_RELEVANCE);
+  const best = Math.max(0, ...quotable.map((s) => s.relevance));
+  const bestByWords = Math.max(0, ...byWords.map((s) => s.relevance));
+  const bar = hasEvidence(best, minRelevance) ? minRelevance : hasEvidence(bestByWords, DEFAULT_MIN_RELEVANCE) ? DEFAULT_MIN_RELEVANCE : null;
+  if (bar === null) return null;
+  const floor = Math.max(best * SECONDARY_SHARE, bar);
+  return { candidates: quotable.filter((s) => s.relevance >= floor) };
+}
+
+/**
+ * Decision 071: the shortlisted sentences, each with its own meaning added
+ * to its words and its passage's meaning. Sentences off the shortlist are
+ * not quoted (their meaning was not measured, and they ranked lower anyway).
+ */
+function bySentenceMeaning({ byWords, quotable }: RankedSentences, similarity: Map<string, number>): Choice {
+  const words = new Map(byWords.map((s) => [sentenceKey(s.sentence), s.relevance]));
+  const measured = quotable
+    .filter((s) => similarity.has(sentenceKey(s.sentence)))
+    .map((s) => withMeaning(s, semanticCloseness(similarity.get(sentenceKey(s.sentence)), SENTENCE_EVIDENCE), SENTENCE_EVIDENCE));
+  const best = Math.max(0, ...measured.map((s) => s.relevance));
+  const bestByWords = Math.max(0, ...measured.map((s) => words.get(sentenceKey(s.sentence)) ?? 0));
+  if (!hasEvidence(best, SENTENCE_MIN_RELEVANCE) && !hasEvidence(bestByWords, WORDS_ALONE_RELEVANCE)) return null;
+  const floor = Math.max(best * SECONDARY_SHARE, hasEvidence(best, SENTENCE_MIN_RELEVANCE) ? SENTENCE_MIN_RELEVANCE : 0);
+  return { candidates: measured.filter((s) => s.relevance >= floor) };
 }
 
 /**

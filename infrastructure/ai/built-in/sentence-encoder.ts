@@ -42,6 +42,17 @@ export class SentenceEncoderEmbedder implements Embedder {
   }
 
   /**
+   * For a question waiting on its answer (the built-in model weighing its
+   * shortlisted sentences, decision 071): one batch, queued before the
+   * documents' batches still waiting, so it waits for one batch at most.
+   */
+  async embedFirst(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    const stop = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
+    stop.throwIfAborted();
+    return untilAborted(encoderThread.run(texts.map(prepare), true), stop);
+  }
+
+  /**
    * The runtime is stopping: calls in progress fail at once with a plain error
    * (an embedding step is then retried after the restart) instead of holding
    * the shutdown until a long document is embedded.
@@ -110,20 +121,21 @@ class EncoderThread {
   private worker: Worker | null = null;
   private pending = new Map<number, Pending>();
   private nextId = 1;
-  private waiting: { texts: string[]; resolve: (vectors: number[][]) => void; reject: (error: unknown) => void }[] = [];
+  private waiting: { texts: string[]; urgent: boolean; resolve: (vectors: number[][]) => void; reject: (error: unknown) => void }[] = [];
   private busy = false;
   private idleTimer: NodeJS.Timeout | null = null;
 
   /**
-   * Batches run one at a time. A question (one text) goes before the
-   * documents' batches still waiting, so a chat never queues behind a whole
-   * document being embedded: at most behind the one batch in flight.
+   * Batches run one at a time. A question's texts (one text, or an urgent
+   * batch) go before the documents' batches still waiting, so a chat never
+   * queues behind a whole document being embedded: at most behind the one
+   * batch in flight.
    */
-  run(texts: string[]): Promise<number[][]> {
+  run(texts: string[], urgent = texts.length === 1): Promise<number[][]> {
     return new Promise((resolve, reject) => {
-      const job = { texts, resolve, reject };
-      const firstBatch = this.waiting.findIndex((w) => w.texts.length > 1);
-      if (texts.length === 1 && firstBatch >= 0) this.waiting.splice(firstBatch, 0, job);
+      const job = { texts, urgent, resolve, reject };
+      const firstBatch = this.waiting.findIndex((w) => !w.urgent);
+      if (urgent && firstBatch >= 0) this.waiting.splice(firstBatch, 0, job);
       else this.waiting.push(job);
       this.next();
     });
