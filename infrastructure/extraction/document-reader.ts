@@ -16,10 +16,8 @@ import {
 import { decodeText } from "#infrastructure/extraction/detect-kind";
 import { htmlToText } from "#infrastructure/extraction/html";
 import { ocrImage, type OcrOptions } from "#infrastructure/extraction/ocr";
-import { convertLegacyOffice, countPptxSlides, extractDocxPages, extractPptxPages } from "#infrastructure/extraction/office";
 import { countPdfPages, extractPdf, finishPdf, type PdfExtractionOptions, type PageLayout } from "#infrastructure/extraction/pdf";
 import { splitTextIntoPages } from "#infrastructure/extraction/page-rules";
-import { countXlsxSheets, extractXlsxPages } from "#infrastructure/extraction/spreadsheet";
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "#infrastructure/extraction/zip-archive";
 
 export interface TextExtractorOptions {
@@ -40,6 +38,11 @@ export interface TextExtractorOptions {
   /** Per external command (one page's OCR, one conversion), default 2 minutes. */
   commandTimeoutMs?: number;
 }
+
+// The office readers (mammoth, ExcelJS) load when an office document comes, so a thread that
+// only reads PDFs starts sooner.
+const office = () => import("#infrastructure/extraction/office");
+const spreadsheet = () => import("#infrastructure/extraction/spreadsheet");
 
 const noText = () =>
   new ExtractionError("NO_TEXT", "No text could be read from this document. Turn on OCR and upload it again.");
@@ -90,18 +93,18 @@ export class DocumentReader {
       case "html":
         return htmlPages(bytes).length;
       case "docx":
-        return (await extractDocxPages(bytes, this.limits)).length;
+        return (await (await office()).extractDocxPages(bytes, this.limits)).length;
       case "pptx":
-        return countPptxSlides(bytes, this.limits);
+        return (await office()).countPptxSlides(bytes, this.limits);
       case "xlsx":
-        return countXlsxSheets(bytes, this.limits);
+        return (await spreadsheet()).countXlsxSheets(bytes, this.limits);
       case "jpg":
       case "png":
         return 1;
       case "doc":
       case "ppt":
       case "xls": {
-        const converted = await convertLegacyOffice(bytes, kind, this.officeCommand, this.tempDir, this.timeoutMs);
+        const converted = await (await office()).convertLegacyOffice(bytes, kind, this.officeCommand, this.tempDir, this.timeoutMs);
         return this.countPages(converted.bytes, converted.kind);
       }
       case "audio":
@@ -127,11 +130,11 @@ export class DocumentReader {
       case "html":
         return { pages: plainPages(htmlPages(bytes)), warnings: [] };
       case "docx":
-        return { pages: plainPages(await extractDocxPages(bytes, this.limits)), warnings: [] };
+        return { pages: plainPages(await (await office()).extractDocxPages(bytes, this.limits)), warnings: [] };
       case "pptx":
-        return { pages: plainPages(await extractPptxPages(bytes, this.limits)), warnings: [] };
+        return { pages: plainPages(await (await office()).extractPptxPages(bytes, this.limits)), warnings: [] };
       case "xlsx": {
-        const { pages, warnings } = await extractXlsxPages(bytes, this.limits);
+        const { pages, warnings } = await (await spreadsheet()).extractXlsxPages(bytes, this.limits);
         return { pages: plainPages(pages), warnings };
       }
       case "jpg":
@@ -141,7 +144,7 @@ export class DocumentReader {
       case "doc":
       case "ppt":
       case "xls": {
-        const converted = await convertLegacyOffice(bytes, kind, this.officeCommand, this.tempDir, this.timeoutMs);
+        const converted = await (await office()).convertLegacyOffice(bytes, kind, this.officeCommand, this.tempDir, this.timeoutMs);
         return this.extractPages(converted.bytes, converted.kind, ocr);
       }
       case "audio":

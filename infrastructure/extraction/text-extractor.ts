@@ -5,8 +5,8 @@
  * ingestion (docs/decisions/155). Used by both the embedded and the production setup.
  *
  * The threads are a piscina pool of at most two, at a lower scheduling priority than the thread
- * serving pages; they end once idle for a moment, which gives their memory back after each
- * document. A long PDF is read by both threads at once, each opening it once and taking pages
+ * serving pages; they end after IDLE_MS without work, which gives their memory back once a
+ * document (or a batch of them) is read. A long PDF is read by both threads at once, each opening it once and taking pages
  * one at a time from a shared counter; one thread then judges the document as a whole (running
  * heads, hyphenation, OCR of the pages that need it).
  */
@@ -32,8 +32,12 @@ export type { TextExtractorOptions } from "#infrastructure/extraction/document-r
 const THREADS = Math.min(2, availableParallelism());
 /** Below this many pages a second thread costs more to start than it saves. */
 const PAGES_WORTH_SHARING = 16;
-/** Long enough that the next document of a batch finds the threads warm, short enough that an idle server holds no extraction memory. */
-const IDLE_MS = 3_000;
+/**
+ * A thread costs seconds of CPU to start on a busy 2-core machine (pdf.js alone is 4 MB of code):
+ * long enough that the documents of a batch find it warm, short enough that an idle server soon
+ * holds no extraction memory.
+ */
+const IDLE_MS = 30_000;
 /** Whatever document a thread reads, it cannot take the process's memory with it. */
 const THREAD_HEAP_MB = 2_048;
 /** Shared with extraction-thread.ts: the page-count slot of a PDF's claims. */
