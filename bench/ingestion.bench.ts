@@ -14,7 +14,7 @@
  *   npx tsx bench/ingestion.bench.ts
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,21 +63,39 @@ async function makeBenchPdf(): Promise<Buffer> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** CPU seconds of this process (every thread) and of its finished child processes (pdftotext): on a machine busy with other work, wall time says how much CPU we were given, CPU time what the work costs. */
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  // /proc/self/stat fields 16 and 17: children's user and system time, in clock ticks (100 per second).
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (user + system) / 1e6 + (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+interface Result {
+  label: string;
+  seconds: number;
+  cpu: number;
+  chars: number;
+}
+
 /**
  * Each contender once per round, in turn, so a burst of load from elsewhere on the machine falls
  * on all of them alike; the median of the rounds.
  */
-async function race(contenders: { label: string; run: () => Promise<number> }[]): Promise<{ label: string; seconds: number; chars: number }[]> {
+async function race(contenders: { label: string; run: () => Promise<number> }[]): Promise<Result[]> {
   const seconds = contenders.map(() => [] as number[]);
+  const cpu = contenders.map(() => [] as number[]);
   const chars = contenders.map(() => 0);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, contender] of contenders.entries()) {
       const start = performance.now();
+      const startCpu = cpuSeconds();
       chars[i] = await contender.run();
       seconds[i].push((performance.now() - start) / 1000);
+      cpu[i].push(cpuSeconds() - startCpu);
     }
   }
-  return contenders.map((contender, i) => ({ label: contender.label, seconds: median(seconds[i]), chars: chars[i] }));
+  return contenders.map((contender, i) => ({ label: contender.label, seconds: median(seconds[i]), cpu: median(cpu[i]), chars: chars[i] }));
 }
 
 const pdftotext = (path: string, niceness = 0) => async () => {
@@ -85,13 +103,13 @@ const pdftotext = (path: string, niceness = 0) => async () => {
   return stdout.length;
 };
 
-function print(pages: number, results: { label: string; seconds: number; chars: number }[]) {
+function print(pages: number, results: Result[]) {
   for (const r of results) {
-    console.log(`  ${r.label.padEnd(66)} ${(pages / r.seconds).toFixed(0).padStart(6)} pages/s  (${(r.seconds * 1000).toFixed(0)} ms, ${r.chars} chars)`);
+    console.log(`  ${r.label.padEnd(66)} ${(pages / r.seconds).toFixed(0).padStart(6)} pages/s  (${(r.seconds * 1000).toFixed(0)} ms, ${r.cpu.toFixed(2)} CPU s, ${r.chars} chars)`);
   }
   const [ours, ...references] = results;
   for (const reference of references) {
-    console.log(`  ratio to ${reference.label}: ${(reference.seconds / ours.seconds).toFixed(2)}x its pages/s`);
+    console.log(`  ratio to ${reference.label}: ${(reference.seconds / ours.seconds).toFixed(2)}x its pages/s, ${(reference.cpu / ours.cpu).toFixed(2)}x its pages per CPU second`);
   }
 }
 
@@ -104,13 +122,19 @@ function memory(): string {
   return `RSS ${MB(rss).padStart(7)}, main heap ${MB(heapUsed).padStart(6)}`;
 }
 
-/** How long the event loop was held while `work` ran: p99 and max of its delay, in ms. */
+/**
+ * How the event loop fared while `work` ran: the share of the time it was busy (event loop
+ * utilization, which the machine's other load does not inflate) and the p99 and max of its delay
+ * (which waits for the CPU on a busy machine do).
+ */
 async function loopDelay(work: () => Promise<unknown>): Promise<string> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
+  const utilization = performance.eventLoopUtilization();
   histogram.enable();
   await work();
   histogram.disable();
-  return `p99 ${(histogram.percentile(99) / 1e6).toFixed(0).padStart(5)} ms, max ${(histogram.max / 1e6).toFixed(0).padStart(5)} ms`;
+  const busy = performance.eventLoopUtilization(utilization);
+  return `busy ${(busy.utilization * 100).toFixed(0).padStart(3)} % (${busy.active.toFixed(0).padStart(5)} ms), delay p99 ${(histogram.percentile(99) / 1e6).toFixed(0).padStart(4)} ms, max ${(histogram.max / 1e6).toFixed(0).padStart(4)} ms`;
 }
 
 const dir = await mkdtemp(join(tmpdir(), "ingestion-bench-"));
