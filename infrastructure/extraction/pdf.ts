@@ -21,15 +21,23 @@ const packageDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/pa
 let loading: Promise<PdfJs> | undefined;
 
 /**
- * Loads pdfjs with its worker running on the main thread: registering the worker module on
- * globalThis is pdfjs's documented way to skip spawning a worker, and works under bundlers and
- * test runners alike (no worker URL to resolve, nothing fetched).
+ * Loads pdfjs with its worker running on the calling thread (in the app, an extraction thread:
+ * see extraction-pool.ts): registering the worker module on globalThis is pdfjs's documented
+ * way to skip spawning a worker (no worker URL to resolve, nothing fetched).
  */
 function loadPdfJs(): Promise<PdfJs> {
   loading ??= (async () => {
+    const engines = { push: Array.prototype.push, stringify: JSON.stringify, parse: JSON.parse };
     const worker = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
-    return import("pdfjs-dist/legacy/build/pdf.mjs");
+    const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    // The legacy build's core-js replaces these three for the whole thread, for engine quirks and
+    // proposals pdfjs does not use (non-writable array lengths, JSON.rawJSON, JSON.parse's source
+    // text): its push and JSON run several times slower (JSON ~50x), so the engine's own go back.
+    Object.defineProperty(Array.prototype, "push", { value: engines.push, writable: true, configurable: true, enumerable: false });
+    JSON.stringify = engines.stringify;
+    JSON.parse = engines.parse;
+    return pdfjs;
   })();
   return loading;
 }
@@ -109,7 +117,8 @@ function toFragment(item: TextItem, style: TextStyle | undefined, viewport: numb
   };
 }
 
-interface PageLayout extends PageLines {
+/** One page's text blocks in reading order, before anything is judged across pages. */
+export interface PageLayout extends PageLines {
   width: number;
 }
 
@@ -149,18 +158,41 @@ export interface PdfExtraction {
   runningLinesRemoved: number;
 }
 
-export async function extractPdf(bytes: Buffer, options: PdfExtractionOptions): Promise<PdfExtraction> {
+/**
+ * Reads the layout of the pages `nextPage` hands out, opening the document once. Several
+ * threads read one document together by sharing what `nextPage` hands out; the page count is
+ * known once the document is open.
+ */
+export async function readPdfPages(
+  bytes: Buffer,
+  nextPage: (pageCount: number) => number | undefined,
+): Promise<{ pageNumber: number; layout: PageLayout }[]> {
   const pdf = await openPdf(bytes);
-  const layouts: PageLayout[] = [];
+  const read: { pageNumber: number; layout: PageLayout }[] = [];
   try {
-    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
+    for (let pageNumber = nextPage(pdf.numPages); pageNumber !== undefined; pageNumber = nextPage(pdf.numPages)) {
       const page = await pdf.getPage(pageNumber);
-      layouts.push(await layoutOf(page));
+      read.push({ pageNumber, layout: await layoutOf(page) });
       page.cleanup();
     }
   } finally {
     await pdf.destroy();
   }
+  return read;
+}
+
+export async function extractPdf(bytes: Buffer, options: PdfExtractionOptions): Promise<PdfExtraction> {
+  let read = 0;
+  const pages = await readPdfPages(bytes, (pageCount) => (read < pageCount ? ++read : undefined));
+  return finishPdf(bytes, pages.map((page) => page.layout), options);
+}
+
+/**
+ * What is judged across the whole document, once every page's layout is read (in order):
+ * running heads and page numbers, words broken at line ends, pages without a text layer or
+ * with one that is not language (OCR'd), and the text and boxes of each page.
+ */
+export async function finishPdf(bytes: Buffer, layouts: PageLayout[], options: PdfExtractionOptions): Promise<PdfExtraction> {
   // Judged before running lines go: a page holding only a running head has a text layer.
   const empty = layouts.map((layout, index) => (layout.blocks.length === 0 ? index + 1 : 0)).filter((n) => n > 0);
   const runningLinesRemoved = removeRunningLines(layouts).reduce((a, b) => a + b, 0);

@@ -1,182 +1,127 @@
 /**
- * The TextExtractor adapter: checks the kind, counts pages, and extracts text page by page with
- * the reader for each format. Used by both the embedded and the production setup (it has no
- * server of its own; OCR and PDF rasterizing run the Debian tesseract and poppler commands).
+ * The TextExtractor adapter, as the rest of the app sees it: checks the kind here (a quick look at
+ * magic bytes and archive entries), and counts pages and extracts text in extraction threads, so
+ * pdf.js, OCR output and office formats never hold the event loop of the process that hosts
+ * ingestion (docs/decisions/155). Used by both the embedded and the production setup.
+ *
+ * The threads are a piscina pool of at most two, at a lower scheduling priority than the thread
+ * serving pages; they end after IDLE_MS without work, which gives their memory back once a
+ * document (or a batch of them) is read. A long PDF is read by both threads at once, each opening it once and taking pages
+ * one at a time from a shared counter; one thread then judges the document as a whole (running
+ * heads, hyphenation, OCR of the pages that need it).
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { availableParallelism } from "node:os";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
 import {
   ExtractionError,
-  type ExtractedPage,
   type ExtractionResult,
   type FileKind,
   type TextExtractor,
 } from "#application/ports/text-extraction";
-import { decodeText, detectKind } from "#infrastructure/extraction/detect-kind";
-import { htmlToText } from "#infrastructure/extraction/html";
-import { ocrImage, type OcrOptions } from "#infrastructure/extraction/ocr";
-import { convertLegacyOffice, countPptxSlides, extractDocxPages, extractPptxPages } from "#infrastructure/extraction/office";
-import { countPdfPages, extractPdf } from "#infrastructure/extraction/pdf";
-import { splitTextIntoPages } from "#infrastructure/extraction/page-rules";
-import { countXlsxSheets, extractXlsxPages } from "#infrastructure/extraction/spreadsheet";
+import { detectKind } from "#infrastructure/extraction/detect-kind";
+import type { TextExtractorOptions } from "#infrastructure/extraction/document-reader";
+import type { Outcome } from "#infrastructure/extraction/extraction-thread";
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "#infrastructure/extraction/zip-archive";
 
-export interface TextExtractorOptions {
-  /** The tesseract executable (default "tesseract" on PATH). */
-  ocrCommand?: string;
-  /** Tesseract languages, e.g. "eng" or "eng+deu" (default "eng"). */
-  ocrLanguages?: string;
-  /** poppler's pdftoppm, to render scanned PDF pages for OCR (default "pdftoppm"). */
-  rasterizeCommand?: string;
-  /** LibreOffice, to convert DOC/PPT/XLS (default "soffice"; absent means those are refused). */
-  officeCommand?: string;
-  /** Where page images and converted files live briefly (default the OS temp directory). */
-  tempDir?: string;
-  /** Limit on the real uncompressed size of DOCX/PPTX/XLSX archives (default 200 MiB). */
-  maxUncompressedBytes?: number;
-  /** Limit on the number of entries in those archives (default 10 000). */
-  maxArchiveEntries?: number;
-  /** Per external command (one page's OCR, one conversion), default 2 minutes. */
-  commandTimeoutMs?: number;
+export type { TextExtractorOptions } from "#infrastructure/extraction/document-reader";
+
+/** Two threads use both cores of a small server; more would only take turns with the pages being served. */
+const THREADS = Math.min(2, availableParallelism());
+/** Below this many pages a second thread costs more to start than it saves. */
+const PAGES_WORTH_SHARING = 16;
+/**
+ * A thread costs seconds of CPU to start on a busy 2-core machine (pdf.js alone is 4 MB of code):
+ * long enough that the documents of a batch find it warm, short enough that an idle server soon
+ * holds no extraction memory.
+ */
+const IDLE_MS = 30_000;
+/** Whatever document a thread reads, it cannot take the process's memory with it. */
+const THREAD_HEAP_MB = 2_048;
+/** Shared with extraction-thread.ts: the page-count slot of a PDF's claims. */
+const PAGE_COUNT = 1;
+
+/** In Node since 16; TypeScript declares it only from its ES2024 library on. */
+const waitAsync = (Atomics as unknown as { waitAsync(on: Int32Array, index: number, value: number): { async: boolean; value: unknown } }).waitAsync;
+
+let pool: Piscina | undefined;
+
+/**
+ * The thread entry point, found from this module's place upwards: it is this module's neighbour
+ * when run from the sources (vitest, tsx), and under the project root when bundled into build/index.js.
+ */
+function threadEntry(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    const entry = join(dir, "infrastructure", "extraction", "extraction-thread.mjs");
+    if (existsSync(entry)) return entry;
+  }
+  throw new Error("The extraction thread's entry point (infrastructure/extraction/extraction-thread.mjs) is missing from this installation.");
 }
 
-const noText = () =>
-  new ExtractionError("NO_TEXT", "No text could be read from this document. Turn on OCR and upload it again.");
-
-const textOf = (bytes: Buffer, kind: FileKind): string => {
-  const text = decodeText(bytes);
-  if (text === undefined) throw new ExtractionError("TYPE_MISMATCH", `This file is not ${kind === "html" ? "a web page" : "a text file"}.`);
-  // The UTF-8 decoder keeps a byte order mark as U+FEFF; it is not text.
-  return text.replace(/^\uFEFF/, "");
-};
-
-function htmlPages(bytes: Buffer): string[] {
-  const { title, text } = htmlToText(textOf(bytes, "html"));
-  // The title names the page in search results; keep it unless the body already starts with it.
-  const full = title && !text.startsWith(title) ? `${title}\n\n${text}` : text;
-  return splitTextIntoPages(full);
+function threads(): Piscina {
+  pool ??= new Piscina({
+    filename: threadEntry(),
+    minThreads: 0,
+    maxThreads: THREADS,
+    idleTimeout: IDLE_MS,
+    // Documents wait their turn rather than being refused: ingestion is a background workflow.
+    maxQueue: Infinity,
+    niceIncrement: 10,
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    // Not the parent's flags (a test runner's or tsx's loader): the entry point brings its own.
+    execArgv: [],
+  });
+  return pool;
 }
 
-const plainPages = (texts: string[]): ExtractedPage[] =>
-  texts.map((text, index) => ({ pageNumber: index + 1, text, blocks: [] }));
+async function inThread<T>(name: "countPages" | "extract" | "readPdf" | "finishPdf", task: object): Promise<T> {
+  const outcome: Outcome<T> = await threads().run(task, { name });
+  if (!outcome.ok) throw new ExtractionError(outcome.code, outcome.message);
+  return outcome.value;
+}
+
+/** The bytes once, in memory every thread reads without a copy of its own. */
+function shared(bytes: Buffer): SharedArrayBuffer {
+  const memory = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(memory).set(bytes);
+  return memory;
+}
 
 export class DefaultTextExtractor implements TextExtractor {
   private readonly limits: ArchiveLimits;
-  private readonly ocrOptions: OcrOptions;
-  private readonly rasterizeCommand: string;
-  private readonly officeCommand: string;
-  private readonly tempDir: string;
-  private readonly timeoutMs: number;
 
-  constructor(options: TextExtractorOptions = {}) {
+  constructor(private readonly options: TextExtractorOptions = {}) {
     this.limits = {
       maxUncompressedBytes: options.maxUncompressedBytes ?? DEFAULT_ARCHIVE_LIMITS.maxUncompressedBytes,
       maxEntries: options.maxArchiveEntries ?? DEFAULT_ARCHIVE_LIMITS.maxEntries,
     };
-    this.timeoutMs = options.commandTimeoutMs ?? 120_000;
-    this.ocrOptions = { command: options.ocrCommand ?? "tesseract", languages: options.ocrLanguages ?? "eng", timeoutMs: this.timeoutMs };
-    this.rasterizeCommand = options.rasterizeCommand ?? "pdftoppm";
-    this.officeCommand = options.officeCommand ?? "soffice";
-    this.tempDir = options.tempDir ?? tmpdir();
   }
 
   detectKind(bytes: Buffer, fileName: string): FileKind {
     return detectKind(bytes, fileName, this.limits);
   }
 
-  async countPages(bytes: Buffer, kind: FileKind): Promise<number> {
-    switch (kind) {
-      case "pdf":
-        return countPdfPages(bytes);
-      case "txt":
-        return splitTextIntoPages(textOf(bytes, kind)).length;
-      case "html":
-        return htmlPages(bytes).length;
-      case "docx":
-        return (await extractDocxPages(bytes, this.limits)).length;
-      case "pptx":
-        return countPptxSlides(bytes, this.limits);
-      case "xlsx":
-        return countXlsxSheets(bytes, this.limits);
-      case "jpg":
-      case "png":
-        return 1;
-      case "doc":
-      case "ppt":
-      case "xls": {
-        const converted = await convertLegacyOffice(bytes, kind, this.officeCommand, this.tempDir, this.timeoutMs);
-        return this.countPages(converted.bytes, converted.kind);
-      }
-      case "audio":
-        throw audioUnsupported();
-    }
+  countPages(bytes: Buffer, kind: FileKind): Promise<number> {
+    return inThread("countPages", { bytes: shared(bytes), kind, options: this.options });
   }
 
-  async extract(input: { bytes: Buffer; kind: FileKind; ocr: boolean; sourceUrl?: string }): Promise<ExtractionResult> {
-    const result = await this.extractPages(input.bytes, input.kind, input.ocr);
-    if (result.pages.every((page) => page.text.trim() === "")) {
-      // Images and OCR'd scans that came back empty are not helped by turning OCR on.
-      if (input.kind === "jpg" || input.kind === "png") {
-        throw new ExtractionError("NO_TEXT", "No text could be read from this image. Check that the text is sharp and large enough.");
-      }
-      if ((result.unreadablePages ?? []).length > 0) {
-        throw new ExtractionError("UNREADABLE", "The text in this document cannot be read, not even by OCR: its fonts carry no usable text.");
-      }
-      throw noText();
-    }
-    return result;
+  extract(input: { bytes: Buffer; kind: FileKind; ocr: boolean; sourceUrl?: string }): Promise<ExtractionResult> {
+    const bytes = shared(input.bytes);
+    if (input.kind === "pdf") return this.extractPdf(bytes, input.ocr);
+    return inThread("extract", { bytes, kind: input.kind, ocr: input.ocr, options: this.options });
   }
 
-  private async extractPages(bytes: Buffer, kind: FileKind, ocr: boolean): Promise<ExtractionResult> {
-    switch (kind) {
-      case "pdf":
-        return extractPdf(bytes, {
-          ocr,
-          ocrOptions: this.ocrOptions,
-          rasterizeCommand: this.rasterizeCommand,
-          tempDir: this.tempDir,
-        });
-      case "txt":
-        return { pages: plainPages(splitTextIntoPages(textOf(bytes, kind))), warnings: [] };
-      case "html":
-        return { pages: plainPages(htmlPages(bytes)), warnings: [] };
-      case "docx":
-        return { pages: plainPages(await extractDocxPages(bytes, this.limits)), warnings: [] };
-      case "pptx":
-        return { pages: plainPages(await extractPptxPages(bytes, this.limits)), warnings: [] };
-      case "xlsx": {
-        const { pages, warnings } = await extractXlsxPages(bytes, this.limits);
-        return { pages: plainPages(pages), warnings };
-      }
-      case "jpg":
-      case "png":
-        // An image has no text without OCR, so it is always OCR'd whatever the flag says.
-        return { pages: [await this.ocrImageBytes(bytes, kind)], warnings: [], pagesReadByOcr: [1] };
-      case "doc":
-      case "ppt":
-      case "xls": {
-        const converted = await convertLegacyOffice(bytes, kind, this.officeCommand, this.tempDir, this.timeoutMs);
-        return this.extractPages(converted.bytes, converted.kind, ocr);
-      }
-      case "audio":
-        throw audioUnsupported();
+  private async extractPdf(bytes: SharedArrayBuffer, ocr: boolean): Promise<ExtractionResult> {
+    const claims = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const readers = [inThread<string>("readPdf", { bytes, claims: claims.buffer })];
+    // A second reader joins once the first has opened the document and the page count says it is worth it.
+    await Promise.race([waitAsync(claims, PAGE_COUNT, 0).value, readers[0]]);
+    if (Atomics.load(claims, PAGE_COUNT) >= PAGES_WORTH_SHARING) {
+      for (let i = 1; i < THREADS; i++) readers.push(inThread<string>("readPdf", { bytes, claims: claims.buffer }));
     }
-  }
-
-  private async ocrImageBytes(bytes: Buffer, kind: "jpg" | "png"): Promise<ExtractedPage> {
-    const dir = await mkdtemp(join(this.tempDir, "image-ocr-"));
-    try {
-      const path = join(dir, `image.${kind}`);
-      await writeFile(path, bytes);
-      const { text, blocks } = await ocrImage(path, this.ocrOptions, "p1");
-      return { pageNumber: 1, text, blocks };
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const pages = await Promise.all(readers);
+    return inThread("finishPdf", { bytes, pages, ocr, options: this.options });
   }
 }
-
-const audioUnsupported = () =>
-  new ExtractionError("UNSUPPORTED", "Audio is transcribed, not read as text; upload it as a recording instead.");
-
