@@ -31,7 +31,7 @@ import { ResumeService } from "#application/resume/resume-service";
 import { BillingQueries } from "#application/billing/billing-queries";
 import { CheckoutService } from "#application/billing/checkout";
 import { loadConfig } from "#infrastructure/config/config";
-import { type AppRuntime, createRuntime } from "#infrastructure/container";
+import { type AppRuntime, createRuntime, type RuntimeOptions } from "#infrastructure/container";
 
 declare global {
   // One runtime per process, kept on globalThis so dev rebuilds of the server bundle reuse it.
@@ -39,8 +39,9 @@ declare global {
   var __docuchatRuntime: Promise<AppRuntime> | undefined;
 }
 
-export function getRuntime(): Promise<AppRuntime> {
-  globalThis.__docuchatRuntime ??= createRuntime(loadConfig());
+/** The first call decides this process's role (server.mjs makes it at boot); later calls get the same runtime. */
+export function getRuntime(role: RuntimeOptions["role"] = "app"): Promise<AppRuntime> {
+  globalThis.__docuchatRuntime ??= createRuntime(loadConfig(), { role });
   return globalThis.__docuchatRuntime;
 }
 
