@@ -9,9 +9,11 @@
 // WEB_PROCESSES=0, one process does everything, as before.
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
@@ -148,10 +150,19 @@ async function serve(role) {
 
   const app = express();
   app.disable("x-powered-by");
-  // Streamed answers must reach the browser as they are written, not when a compression buffer fills.
-  app.use(compression({ filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res) }));
-  app.use("/build", express.static(path.join(here, "public", "build"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(here, "public"), { maxAge: "1h" }));
+  app.use(
+    compression({
+      // Streamed answers must reach the browser as they are written, not when a compression buffer fills.
+      filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res),
+      // Pages are compressed per request: the fastest levels halve the CPU of the defaults (Brotli 4, gzip 6) for a little size (docs/decisions/151).
+      level: 1,
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+    }),
+  );
+  const buildAssets = { immutable: true, maxAge: "1y" };
+  const publicFiles = { maxAge: "1h" };
+  app.use("/build", precompressed(path.join(here, "public", "build"), buildAssets), express.static(path.join(here, "public", "build"), buildAssets));
+  app.use(precompressed(path.join(here, "public"), publicFiles), express.static(path.join(here, "public"), publicFiles));
 
   app.use((req, res, next) => {
     // Overwrite, never trust, what the client sent under these names.
@@ -199,4 +210,66 @@ async function serve(role) {
     console.error(`\nCannot listen on ${config.host}:${config.port}: ${error.message}.${hint}\n`);
     process.exit(1);
   });
+}
+
+/**
+ * Sends the .br or .gz copy `npm run build` wrote beside a static file
+ * (scripts/precompress-assets.mjs) to a browser that accepts it, so static
+ * files are never compressed per request. A copy older than its file (a build
+ * without the compression step) is left alone; the file is then compressed as
+ * before.
+ */
+function precompressed(root, staticOptions) {
+  const suffixes = { br: ".br", gzip: ".gz" };
+  /** URL path under root -> the encodings it has a fresh copy in, best first. */
+  const copies = new Map();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(file);
+        continue;
+      }
+      if (/\.(br|gz)$/.test(entry.name)) continue;
+      const modified = statSync(file).mtimeMs;
+      const fresh = Object.entries(suffixes)
+        .filter(([, suffix]) => {
+          try {
+            return statSync(file + suffix).mtimeMs >= modified;
+          } catch {
+            return false;
+          }
+        })
+        .map(([encoding]) => encoding);
+      if (fresh.length > 0) copies.set(`/${path.relative(root, file).split(path.sep).join("/")}`, fresh);
+    }
+  };
+  try {
+    walk(root);
+  } catch {
+    // No built assets yet: nothing to send precompressed.
+  }
+  const serve = express.static(root, {
+    ...staticOptions,
+    index: false,
+    setHeaders: (res, file) => {
+      res.setHeader("Content-Encoding", res.locals.precompressed);
+      res.type(path.extname(file.slice(0, -suffixes[res.locals.precompressed].length)));
+    },
+  });
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const encodings = copies.get(req.path);
+    if (!encodings) return next();
+    res.vary("Accept-Encoding");
+    const encoding = req.acceptsEncodings(encodings);
+    if (!encoding) return next();
+    res.locals.precompressed = encoding;
+    const requested = req.url;
+    req.url = req.path + suffixes[encoding];
+    serve(req, res, (error) => {
+      req.url = requested;
+      next(error);
+    });
+  };
 }

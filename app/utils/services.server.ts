@@ -45,8 +45,20 @@ export function getRuntime(role: RuntimeOptions["role"] = "app"): Promise<AppRun
   return globalThis.__docuchatRuntime;
 }
 
+/** Resolved once per runtime: every binding is a singleton, and resolving them all per request cost a few % of a page's CPU. */
+const resolvedServices = new WeakMap<AppRuntime, ReturnType<typeof servicesOf>>();
+
 export async function getServices() {
   const runtime = await getRuntime();
+  let services = resolvedServices.get(runtime);
+  if (!services) {
+    services = servicesOf(runtime);
+    resolvedServices.set(runtime, services);
+  }
+  return services;
+}
+
+function servicesOf(runtime: AppRuntime) {
   const { config } = runtime;
   return {
     config: {
@@ -102,4 +114,4 @@ export async function getServices() {
   };
 }
 
-export type Services = Awaited<ReturnType<typeof getServices>>;
+export type Services = ReturnType<typeof servicesOf>;
