@@ -12,12 +12,16 @@
  *    first 200 pages of `../shared/corpus/freeculture.pdf`) is ingested,
  *    beside the same rate idle.
  *
+ * 3. First, the app's CPU time per request of each (all its processes,
+ *    from /proc), beside the static asset's: less moved by a busy machine.
+ *
  * Loopback only; every phase is bounded in time and in requests outstanding.
  * The machine's load average is printed: figures compare only within one run.
  *
  *   npx remix build && npx tsx bench/pages.bench.ts
  */
 import http from "node:http";
+import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -28,7 +32,9 @@ import { startAppServer } from "../tests/e2e/support/app-server";
 import { pageCsrf, signUpOverHttp } from "../tests/e2e/support/accounts";
 import { makePdf, waitUntil } from "../tests/e2e/support/library";
 
-const RATES = (process.env.BENCH_RATES ?? "25,100,200").split(",").map(Number);
+/** BENCH_RATES="" and BENCH_INGESTION=0 leave out the open-loop phases (a quick look at CPU per request). */
+const RATES = (process.env.BENCH_RATES ?? "25,100,200").split(",").filter(Boolean).map(Number);
+const WITH_INGESTION = process.env.BENCH_INGESTION !== "0";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const INGESTION_RATE = 50;
 const DOCUMENTS = 12;
@@ -115,6 +121,45 @@ function describe(label: string, phase: Phase): string {
   return `${label.padEnd(30)} ${(phase.completed / phase.seconds).toFixed(1).padStart(7)} req/s  p50 ${fmt(percentile(l, 50)).padStart(6)}  p95 ${fmt(percentile(l, 95)).padStart(6)}  p99 ${fmt(percentile(l, 99)).padStart(6)} ms${phase.failed + phase.dropped > 0 ? `  (${phase.failed} failed: ${[...phase.failures].map(([reason, n]) => `${n}× ${reason}`).join(", ")}; ${phase.dropped} dropped)` : ""}`;
 }
 
+/** CPU seconds (user + system) used so far by every process of the app started on `dataDir` (Linux /proc; the web processes and the background process). */
+function appCpuSeconds(dataDir: string): number {
+  const ticksPerSecond = 100;
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.mjs")) continue;
+      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`DATA_DIR=${dataDir}`)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / ticksPerSecond;
+}
+
+/** The app's CPU milliseconds per request for `path`, over `count` requests sent 4 at a time: a figure the machine's other load barely moves. */
+async function cpuPerRequest(base: string, path: string, cookie: string, dataDir: string, count = 400): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(new URL(path, base), { agent, headers: { Cookie: cookie, "Accept-Encoding": "gzip, deflate, br", Accept: "text/html,*/*" } }, (response) => {
+          response.on("data", () => undefined);
+          response.on("end", () => (response.statusCode === 200 ? resolve() : reject(new Error(`${path} answered ${response.statusCode}`))));
+        })
+        .on("error", reject);
+    });
+  const before = appCpuSeconds(dataDir);
+  let next = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (next++ < count) await get();
+  }));
+  const used = appCpuSeconds(dataDir) - before;
+  agent.destroy();
+  return (used * 1000) / count;
+}
+
 async function firstPages(bytes: Buffer, pages: number): Promise<Buffer> {
   const source = await PDFDocument.load(bytes);
   const doc = await PDFDocument.create();
@@ -183,6 +228,14 @@ async function main() {
       await openLoop(base, target.path, cookie, 20, 2);
     }
 
+    console.log(`\nApp CPU per request (all its processes, 400 requests 4 at a time); load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    const cpu: number[] = [];
+    for (const target of targets) {
+      cpu.push(await cpuPerRequest(base, target.path, cookie, app.dataDir));
+      console.log(`${target.label.padEnd(30)} ${cpu[cpu.length - 1].toFixed(2).padStart(7)} ms`);
+    }
+    console.log(`ratios to the static asset: dashboard ${(cpu[0] / cpu[2]).toFixed(1)}×, workspace ${(cpu[1] / cpu[2]).toFixed(1)}×`);
+
     console.log(`\nSigned-in pages, open loop, ${SECONDS} s per rate (${DOCUMENTS} documents, ${WORKSPACES} workspaces); load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     for (const rate of RATES) {
       console.log(`\n— ${rate} req/s offered`);
@@ -199,6 +252,7 @@ async function main() {
     }
 
     // 2. The dashboard while another user's 200-page PDF is ingested, beside the same rate idle.
+    if (!WITH_INGESTION) return;
     const uploader = new HttpSession();
     await signUpOverHttp(uploader, base, { username: `benchuploader${stamp}`, email: `benchuploader${stamp}@example.com`, password: "Reader#2024" });
     const uploaderCsrf = await pageCsrf(uploader, `${base}/history/documents`);
