@@ -116,8 +116,22 @@ function stopChild(child) {
   });
 }
 
+/**
+ * The background process yields the CPU to the web processes when both want it
+ * (Linux niceness; threads it starts later, such as extraction workers, inherit
+ * it), and has all of it when pages are quiet.
+ */
+const BACKGROUND_NICENESS = 10;
+
 /** One process: "app" (everything), "web" (requests only) or "background" (no HTTP). */
 async function serve(role) {
+  if (role === "background") {
+    try {
+      os.setPriority(BACKGROUND_NICENESS);
+    } catch {
+      // Not permitted here (some containers): it runs at normal priority.
+    }
+  }
   const build = await import(pathToFileURL(buildPath).href);
   const entry = build.entry.module;
 
