@@ -228,6 +228,12 @@ async function main() {
       await openLoop(base, target.path, cookie, 20, 2);
     }
 
+    // New workspaces are embedded in the background: measure once the app is quiet again (at most 3 minutes).
+    for (let waited = 0; waited < 180; waited += 2) {
+      const before = appCpuSeconds(app.dataDir);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      if (appCpuSeconds(app.dataDir) - before < 0.1) break;
+    }
     console.log(`\nApp CPU per request (all its processes, 400 requests 4 at a time); load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     const cpu: number[] = [];
     for (const target of targets) {
