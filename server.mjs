@@ -1,8 +1,19 @@
-// The HTTP server: Express in front of the Remix build. It starts the runtime
-// (projections, durable runner) at boot rather than on the first request.
+// The HTTP server: Express in front of the Remix build.
+//
+// In production (`npm start`) this file is a small supervisor (ARCHITECTURE §4
+// "Processes", docs/decisions/150): it starts one background process
+// (projectors, reactors, the durable runner's workflows and jobs, ingestion)
+// and then WEB_PROCESSES web processes (default: one per core) that share the
+// port through Node's cluster and only serve requests. A process that dies is
+// started again; SIGTERM stops them all. In development (`npm run dev`) or with
+// WEB_PROCESSES=0, one process does everything, as before.
+import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
@@ -11,76 +22,268 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const buildPath = path.join(here, "build", "index.js");
 const isDev = process.env.NODE_ENV === "development";
 
-const build = await import(pathToFileURL(buildPath).href);
-const entry = build.entry.module;
-
-let runtime;
-try {
-  runtime = await entry.startRuntime();
-} catch (error) {
-  console.error(`\nCannot start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+function webProcessCount() {
+  const raw = process.env.WEB_PROCESSES;
+  if (raw === undefined || raw === "") return os.availableParallelism();
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 0 || count > 64) {
+    console.error(`\nCannot start: WEB_PROCESSES: expected a whole number from 0 to 64, got "${raw}"\n`);
+    process.exit(1);
+  }
+  return count;
 }
-const { logger, config } = runtime;
 
-const app = express();
-app.disable("x-powered-by");
-// Streamed answers must reach the browser as they are written, not when a compression buffer fills.
-app.use(compression({ filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res) }));
-app.use("/build", express.static(path.join(here, "public", "build"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(here, "public"), { maxAge: "1h" }));
-
-app.use((req, res, next) => {
-  // Overwrite, never trust, what the client sent under these names.
-  const requestId = randomUUID();
-  req.headers["x-request-id"] = requestId;
-  req.headers["x-docuchat-client-address"] = req.socket.remoteAddress ?? "unknown";
-  res.setHeader("X-Request-Id", requestId);
-  const started = performance.now();
-  res.on("finish", () => {
-    entry.runWithRequestId(requestId, () =>
-      logger.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) },
-        "request",
-      ),
-    );
-  });
-  entry.runWithRequestId(requestId, next);
-});
-
-app.get("/healthz", (_req, res) => res.json({ ok: true }));
-// A write from another website gets a clear 403 before any form parser can fail on it (issue 19).
-app.use((req, res, next) => {
-  const refusal = entry.crossSiteRefusal({
-    method: req.method,
-    fetchSite: req.get("sec-fetch-site"),
-    origin: req.get("origin"),
-    host: req.get("host"),
-    publicUrl: config.publicUrl,
-  });
-  if (!refusal) return next();
-  res.status(403).type("text/plain").set("Connection", "close").send(refusal);
-});
-app.all("*", createRequestHandler({ build, mode: isDev ? "development" : "production" }));
-
-const server = app.listen(config.port, config.host, () => {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  logger.info({ port }, "listening");
-  console.log(`\n  ${config.productName} is running at http://${config.host}:${port}\n`);
-});
-
-server.on("error", (error) => {
-  const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: set PORT to another port.` : "";
-  console.error(`\nCannot listen on ${config.host}:${config.port}: ${error.message}.${hint}\n`);
-  process.exit(1);
-});
-
-async function shutdown(signal) {
-  logger.info({ signal }, "shutting down");
-  server.close();
-  await runtime.stop().catch((error) => logger.error({ err: error }, "stop failed"));
-  process.exit(0);
+if (cluster.isPrimary) {
+  const webProcesses = isDev ? 0 : webProcessCount();
+  if (webProcesses === 0) await serve("app");
+  else await supervise(webProcesses);
+} else {
+  await serve(process.env.DOCUCHAT_PROCESS === "background" ? "background" : "web");
 }
-process.on("SIGTERM", () => shutdown("SIGTERM"));
-process.on("SIGINT", () => shutdown("SIGINT"));
+
+/** The primary: forks the background process, then the web processes, restarts any that dies, stops them all on a signal. */
+async function supervise(webProcesses) {
+  /** What each forked process is, and whether it got as far as serving. */
+  const processes = new Map();
+  let stopping = false;
+  let announced = false;
+
+  const fork = (role) => {
+    const child = cluster.fork({ DOCUCHAT_PROCESS: role });
+    const entry = { role, ready: false, startedAt: Date.now() };
+    processes.set(child.id, entry);
+    child.on("message", (message) => {
+      if (message?.type !== "ready") return;
+      entry.ready = true;
+      if (role === "web" && !announced) {
+        announced = true;
+        console.log(`\n  ${message.productName} is running at http://${message.host}:${message.port} (${webProcesses} web processes and a background process)\n`);
+      }
+    });
+    return child;
+  };
+
+  cluster.on("exit", (child, code, signal) => {
+    const entry = processes.get(child.id);
+    processes.delete(child.id);
+    if (stopping || !entry) return;
+    // One that never got ready (bad configuration, port in use) would fail again: stop, as a single process would.
+    if (!entry.ready) {
+      console.error(`\nThe ${entry.role} process stopped during start-up (${signal ?? `exit code ${code}`}); stopping.\n`);
+      void stopAll(code || 1);
+      return;
+    }
+    console.error(`The ${entry.role} process stopped (${signal ?? `exit code ${code}`}); starting another.`);
+    // A process that keeps dying right after its start is restarted at most once a second.
+    setTimeout(() => stopping || fork(entry.role), Date.now() - entry.startedAt < 1000 ? 1000 : 0);
+  });
+
+  async function stopAll(exitCode) {
+    if (stopping) return;
+    stopping = true;
+    const children = Object.values(cluster.workers ?? {});
+    // Web processes first, so no request starts work the background process would no longer run.
+    const byRole = (role) => children.filter((child) => child && processes.get(child.id)?.role === role);
+    for (const group of [byRole("web"), byRole("background")]) {
+      await Promise.all(group.map((child) => stopChild(child)));
+    }
+    process.exit(exitCode);
+  }
+
+  process.on("SIGTERM", () => stopAll(0));
+  process.on("SIGINT", () => stopAll(0));
+
+  // The background process prepares the databases (schemas, projector set-up) and catches up first.
+  const background = fork("background");
+  const backgroundReady = await new Promise((resolve) => {
+    background.on("message", (message) => message?.type === "ready" && resolve(true));
+    background.once("exit", () => resolve(false));
+  });
+  if (!backgroundReady) return;
+  for (let i = 0; i < webProcesses; i++) fork("web");
+}
+
+/** Asks a child to stop and waits for it; one that hangs is killed after 10 s. */
+function stopChild(child) {
+  if (child.isDead()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.process.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.process.kill("SIGTERM");
+  });
+}
+
+/**
+ * The background process yields the CPU to the web processes when both want it
+ * (Linux niceness; threads it starts later, such as extraction workers, inherit
+ * it), and has all of it when pages are quiet.
+ */
+const BACKGROUND_NICENESS = 10;
+
+/** One process: "app" (everything), "web" (requests only) or "background" (no HTTP). */
+async function serve(role) {
+  if (role === "background") {
+    try {
+      os.setPriority(BACKGROUND_NICENESS);
+    } catch {
+      // Not permitted here (some containers): it runs at normal priority.
+    }
+  }
+  const build = await import(pathToFileURL(buildPath).href);
+  const entry = build.entry.module;
+
+  let runtime;
+  try {
+    runtime = await entry.startRuntime(role);
+  } catch (error) {
+    console.error(`\nCannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const { logger, config } = runtime;
+  let stopping = false;
+  let server = null;
+
+  async function shutdown(signal) {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, role }, "shutting down");
+    server?.close();
+    await runtime.stop().catch((error) => logger.error({ err: error }, "stop failed"));
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+
+  if (role === "background") {
+    process.send?.({ type: "ready" });
+    return;
+  }
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(
+    compression({
+      // Streamed answers must reach the browser as they are written, not when a compression buffer fills.
+      filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res),
+      // Pages are compressed per request: the fastest levels halve the CPU of the defaults (Brotli 4, gzip 6) for a little size (docs/decisions/151).
+      level: 1,
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+    }),
+  );
+  const buildAssets = { immutable: true, maxAge: "1y" };
+  const publicFiles = { maxAge: "1h" };
+  app.use("/build", precompressed(path.join(here, "public", "build"), buildAssets), express.static(path.join(here, "public", "build"), buildAssets));
+  app.use(precompressed(path.join(here, "public"), publicFiles), express.static(path.join(here, "public"), publicFiles));
+
+  app.use((req, res, next) => {
+    // Overwrite, never trust, what the client sent under these names.
+    const requestId = randomUUID();
+    req.headers["x-request-id"] = requestId;
+    req.headers["x-docuchat-client-address"] = req.socket.remoteAddress ?? "unknown";
+    res.setHeader("X-Request-Id", requestId);
+    const started = performance.now();
+    res.on("finish", () => {
+      entry.runWithRequestId(requestId, () =>
+        logger.info(
+          { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) },
+          "request",
+        ),
+      );
+    });
+    entry.runWithRequestId(requestId, next);
+  });
+
+  app.get("/healthz", (_req, res) => res.json({ ok: true }));
+  // A write from another website gets a clear 403 before any form parser can fail on it (issue 19).
+  app.use((req, res, next) => {
+    const refusal = entry.crossSiteRefusal({
+      method: req.method,
+      fetchSite: req.get("sec-fetch-site"),
+      origin: req.get("origin"),
+      host: req.get("host"),
+      publicUrl: config.publicUrl,
+    });
+    if (!refusal) return next();
+    res.status(403).type("text/plain").set("Connection", "close").send(refusal);
+  });
+  app.all("*", createRequestHandler({ build, mode: isDev ? "development" : "production" }));
+
+  server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    logger.info({ port, role }, "listening");
+    if (role === "app") console.log(`\n  ${config.productName} is running at http://${config.host}:${port}\n`);
+    else process.send?.({ type: "ready", productName: config.productName, host: config.host, port });
+  });
+
+  server.on("error", (error) => {
+    const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: set PORT to another port.` : "";
+    console.error(`\nCannot listen on ${config.host}:${config.port}: ${error.message}.${hint}\n`);
+    process.exit(1);
+  });
+}
+
+/**
+ * Sends the .br or .gz copy `npm run build` wrote beside a static file
+ * (scripts/precompress-assets.mjs) to a browser that accepts it, so static
+ * files are never compressed per request. A copy older than its file (a build
+ * without the compression step) is left alone; the file is then compressed as
+ * before.
+ */
+function precompressed(root, staticOptions) {
+  const suffixes = { br: ".br", gzip: ".gz" };
+  /** URL path under root -> the encodings it has a fresh copy in, best first. */
+  const copies = new Map();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(file);
+        continue;
+      }
+      if (/\.(br|gz)$/.test(entry.name)) continue;
+      const modified = statSync(file).mtimeMs;
+      const fresh = Object.entries(suffixes)
+        .filter(([, suffix]) => {
+          try {
+            return statSync(file + suffix).mtimeMs >= modified;
+          } catch {
+            return false;
+          }
+        })
+        .map(([encoding]) => encoding);
+      if (fresh.length > 0) copies.set(`/${path.relative(root, file).split(path.sep).join("/")}`, fresh);
+    }
+  };
+  try {
+    walk(root);
+  } catch {
+    // No built assets yet: nothing to send precompressed.
+  }
+  const serve = express.static(root, {
+    ...staticOptions,
+    index: false,
+    setHeaders: (res, file) => {
+      res.setHeader("Content-Encoding", res.locals.precompressed);
+      res.type(path.extname(file.slice(0, -suffixes[res.locals.precompressed].length)));
+    },
+  });
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const encodings = copies.get(req.path);
+    if (!encodings) return next();
+    res.vary("Accept-Encoding");
+    const encoding = req.acceptsEncodings(encodings);
+    if (!encoding) return next();
+    res.locals.precompressed = encoding;
+    const requested = req.url;
+    req.url = req.path + suffixes[encoding];
+    serve(req, res, (error) => {
+      req.url = requested;
+      next(error);
+    });
+  };
+}

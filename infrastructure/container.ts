@@ -28,7 +28,8 @@ import type { AppConfig } from "./config/config";
 import { createLogger } from "./logging/logger";
 import { openStores } from "./stores";
 import { ProjectionRunner } from "./embedded/projection-runner";
-import { createReactorRunner } from "./embedded/reactor-runner";
+import { createReactorRunner, reactorCheckpointName } from "./embedded/reactor-runner";
+import { StoredPositionWaiter } from "./embedded/stored-position-waiter";
 import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
 import { SqliteSessionStore } from "./embedded/sqlite-session-store";
 import { SqliteRateLimiter } from "./embedded/sqlite-rate-limiter";
@@ -84,8 +85,15 @@ export interface RuntimeOptions {
   allowances?: AllowancePolicy;
   /** false: the built-in keyset offers no embedding model (keyword search by default), so tests that do not need it skip the model. */
   builtInEmbeddings?: boolean;
-  /** The Temporal worker runs activities only: no projections, no embedded workflows. */
-  role?: "app" | "worker";
+  /**
+   * What this process does (ARCHITECTURE §4 "Processes"). "app": everything
+   * (development, tests, tools). "web": serves requests; projectors, reactors
+   * and workflow/job execution run in the one "background" process, so this one
+   * records workflow starts and signals in the database and waits for
+   * read-your-writes on the checkpoints the background process stores.
+   * "worker": the Temporal worker, activities only.
+   */
+  role?: "app" | "web" | "background" | "worker";
 }
 
 export interface AppRuntime {
@@ -105,6 +113,8 @@ export interface AppRuntime {
  */
 export async function createRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<AppRuntime> {
   const role = options.role ?? "app";
+  /** Projectors, reactors, workflow and job execution, the Kafka relay. */
+  const runsBackgroundWork = role === "app" || role === "background";
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const stores = await openStores(config, { logger });
@@ -145,14 +155,16 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.ReadModelStore, readModels);
   constant(TOKENS.ProjectionRunner, projections);
   // Read-your-writes waits for the projectors and then for the reactors (a page may read the workflow a reactor starts).
-  let reactions: ProjectionRunner | null = null;
+  // A web process waits on the checkpoints the background process stores with its writes.
+  const projected: ProjectionWaiter = runsBackgroundWork ? projections : new StoredPositionWaiter(readModels, (options.projectors ?? allProjectors).map((p) => p.name));
+  let reactions: ProjectionWaiter | null = null;
   const readYourWrites: ProjectionWaiter = {
     async waitForPosition(position, timeoutMs) {
-      if (!(await projections.waitForPosition(position, timeoutMs))) return false;
+      if (!(await projected.waitForPosition(position, timeoutMs))) return false;
       if (!reactions) return true;
       if (!(await reactions.waitForPosition(position, timeoutMs))) return false;
       // What the reactions appended in turn (workspaces reset after a keyset deletion) is on screen too.
-      return projections.waitForPosition(await eventStore.headPosition(), timeoutMs);
+      return projected.waitForPosition(await eventStore.headPosition(), timeoutMs);
     },
   };
   constant(TOKENS.ProjectionWaiter, readYourWrites);
@@ -232,10 +244,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   };
   const activities = options.decorateActivities ? options.decorateActivities(registry) : registry;
 
-  // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does.
-  const needsEmbeddedEngine = role === "app" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");
+  // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does; a web process only records them.
+  const needsEmbeddedEngine = role !== "worker" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");
   const embeddedEngine = needsEmbeddedEngine
-    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger })
+    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger, executes: runsBackgroundWork })
     : null;
   const workflows: WorkflowEngine =
     config.adapters.workflows === "temporal"
@@ -253,7 +265,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     const queue = new BullmqJobQueue({ connection });
     jobs = queue;
     stoppers.push(() => queue.close());
-    if (role === "app") {
+    if (runsBackgroundWork) {
       const worker = new BullmqJobWorker({ connection, handlers: jobHandlers, logger });
       stoppers.push(() => worker.close());
     }
@@ -262,7 +274,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   constant(TOKENS.JobQueue, jobs);
 
-  if (role === "app") {
+  if (role === "web") {
+    reactions = new StoredPositionWaiter(readModels, contextModules.flatMap((module) => module.reactors.map((reactor) => reactorCheckpointName(resolve(reactor)))));
+  }
+  if (runsBackgroundWork) {
     await projections.start();
     stoppers.push(() => projections.stop());
     if (embeddedEngine) {

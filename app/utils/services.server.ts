@@ -31,7 +31,7 @@ import { ResumeService } from "#application/resume/resume-service";
 import { BillingQueries } from "#application/billing/billing-queries";
 import { CheckoutService } from "#application/billing/checkout";
 import { loadConfig } from "#infrastructure/config/config";
-import { type AppRuntime, createRuntime } from "#infrastructure/container";
+import { type AppRuntime, createRuntime, type RuntimeOptions } from "#infrastructure/container";
 
 declare global {
   // One runtime per process, kept on globalThis so dev rebuilds of the server bundle reuse it.
@@ -39,13 +39,26 @@ declare global {
   var __docuchatRuntime: Promise<AppRuntime> | undefined;
 }
 
-export function getRuntime(): Promise<AppRuntime> {
-  globalThis.__docuchatRuntime ??= createRuntime(loadConfig());
+/** The first call decides this process's role (server.mjs makes it at boot); later calls get the same runtime. */
+export function getRuntime(role: RuntimeOptions["role"] = "app"): Promise<AppRuntime> {
+  globalThis.__docuchatRuntime ??= createRuntime(loadConfig(), { role });
   return globalThis.__docuchatRuntime;
 }
 
+/** Resolved once per runtime: every binding is a singleton, and resolving them all per request cost a few % of a page's CPU. */
+const resolvedServices = new WeakMap<AppRuntime, ReturnType<typeof servicesOf>>();
+
 export async function getServices() {
   const runtime = await getRuntime();
+  let services = resolvedServices.get(runtime);
+  if (!services) {
+    services = servicesOf(runtime);
+    resolvedServices.set(runtime, services);
+  }
+  return services;
+}
+
+function servicesOf(runtime: AppRuntime) {
   const { config } = runtime;
   return {
     config: {
@@ -101,4 +114,4 @@ export async function getServices() {
   };
 }
 
-export type Services = Awaited<ReturnType<typeof getServices>>;
+export type Services = ReturnType<typeof servicesOf>;

@@ -6,7 +6,7 @@ import { isDomainError } from "#domain/shared/domain-error";
 import { ProjectionRunner, type ProjectionLogger, type ProjectionRunnerOptions } from "./projection-runner";
 
 /** Checkpoint names of reactors, apart from the projectors' (a rebuild never resets them). */
-const reactorCheckpointName = (reactor: Reactor) => `reactor:${reactor.name}`;
+export const reactorCheckpointName = (reactor: Reactor) => `reactor:${reactor.name}`;
 
 function asSubscriber(reactor: Reactor, logger?: ProjectionLogger): Projector {
   const types = new Set(reactor.eventTypes);

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { type WrappedKeyRecord, type WrappedKeyRecords, WrappedSubjectKeyStore } from "./wrapped-subject-keys";
+import { type WrappedKeyRecord, type WrappedKeyRecords, WrappedSubjectKeyStore, type WrappedSubjectKeyStoreOptions } from "./wrapped-subject-keys";
 
 /** Where keys move to when an installation's runtime.db keys go to a server store. */
 export interface WrappedKeyImporter {
@@ -7,19 +7,25 @@ export interface WrappedKeyImporter {
   importWrapped(records: WrappedKeyRecord[]): Promise<Map<string, string | null>>;
 }
 
+/** As on MongoDB: a key forgotten by one process is served by the others for at most this long. */
+const DEFAULT_CACHE_MS = 10_000;
+
 /**
  * Subject keys in the embedded runtime database (table `subject_keys`),
- * wrapped under the app secret (see WrappedSubjectKeyStore). Alone in its
- * process with its file, it caches keys for the life of the process.
+ * wrapped under the app secret (see WrappedSubjectKeyStore). The web processes
+ * and the background process share the file (ARCHITECTURE §4 "Processes"), so
+ * a cached key is read again after `cacheMs`: forgetting in one process reaches
+ * the others.
  */
 export class SqliteSubjectKeyStore extends WrappedSubjectKeyStore {
   constructor(
     private readonly db: Database.Database,
     appSecret: string,
+    options: WrappedSubjectKeyStoreOptions = {},
   ) {
     db.exec(`CREATE TABLE IF NOT EXISTS subject_keys (
       subject_id TEXT PRIMARY KEY, wrapped_key TEXT NOT NULL, created_at TEXT NOT NULL)`);
-    super(sqliteRecords(db), appSecret);
+    super(sqliteRecords(db), appSecret, { cacheMs: options.cacheMs ?? DEFAULT_CACHE_MS });
   }
 
   /** Every key as stored (wrapped), for copying to a server store. */

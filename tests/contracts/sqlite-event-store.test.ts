@@ -67,6 +67,31 @@ describe("SqliteEventStore on a shared file", () => {
     }
   });
 
+  it("wakes its subscriptions when another connection commits, without waiting for the poll", async () => {
+    const temp = tempDir();
+    const file = join(temp.dir, "events.db");
+    const readerDb = openDatabase(file);
+    const writerDb = openDatabase(file);
+    // A poll far beyond the test's timeout: only the commit watch can deliver the event.
+    const reader = new SqliteEventStore(readerDb, { pollIntervalMs: 24 * 60 * 60 * 1000, changeCheckMs: 5 });
+    const writer = new SqliteEventStore(writerDb);
+    try {
+      const arrived = new Promise<string>((resolve) => {
+        reader.subscribeToAll({ fromPosition: 0, onEvent: async (e) => resolve(e.type) });
+      });
+      // Let the subscription finish its first (empty) read and go to sleep.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writer.append("counter-1", [event("FromAnotherProcess")], "no_stream");
+      expect(await arrived).toBe("FromAnotherProcess");
+    } finally {
+      await reader.close();
+      await writer.close();
+      readerDb.close();
+      writerDb.close();
+      temp.remove();
+    }
+  });
+
   it("stamps events with the injected clock and refuses work once closed", async () => {
     const db = openDatabase(":memory:");
     const store = new SqliteEventStore(db, { clock: () => new Date("2030-01-02T03:04:05.000Z") });

@@ -97,3 +97,19 @@ describe("SqliteSubjectKeyStore.moveTo (runtime.db keys onto a server store)", (
     expect(await new SqliteSubjectKeyStore(db, CONTRACT_APP_SECRET).keyFor("u-a", { create: false })).toEqual(key);
   });
 });
+
+describe("SqliteSubjectKeyStore shared by the web and background processes", () => {
+  it("stops serving a key another process forgot once its cache time has passed", async () => {
+    const fixture = runtimeDbFixture();
+    try {
+      const web = new SqliteSubjectKeyStore(fixture.connect(), CONTRACT_APP_SECRET, { cacheMs: 20 });
+      const background = new SqliteSubjectKeyStore(fixture.connect(), CONTRACT_APP_SECRET);
+      expect(await web.keyFor("user-1", { create: true })).not.toBeNull();
+      await background.forget("user-1");
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(await web.keyFor("user-1", { create: false })).toBeNull();
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+});

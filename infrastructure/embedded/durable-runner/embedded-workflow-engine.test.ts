@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ActivityRegistry, WorkflowDefinition } from "#application/ports/workflow";
 import { EmbeddedWorkflowEngine, type AnyWorkflowDefinition } from "./embedded-workflow-engine";
 import { ActivityFailedError } from "./replay-context";
-import { ManualClock } from "#infrastructure/embedded/system-clock";
+import { ManualClock, systemClock } from "#infrastructure/embedded/system-clock";
+import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -486,5 +490,55 @@ describe("EmbeddedWorkflowEngine", () => {
     await engine.stop();
     expect(finished).toBe(true);
     expect(await engine.describe("wf-stop")).toMatchObject({ status: "completed" });
+  });
+});
+
+describe("EmbeddedWorkflowEngine across processes (a web process records, the background process executes)", () => {
+  let dir: string;
+  const opened: Database.Database[] = [];
+  const engines: EmbeddedWorkflowEngine[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "runner-processes-"));
+  });
+
+  afterEach(async () => {
+    for (const engine of engines.splice(0)) await engine.stop();
+    for (const db of opened.splice(0)) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Each "process" has its own connection to the same file, as the web and background processes do. */
+  function engineOnFile(options: { executes: boolean; activities?: ActivityRegistry; definitions: AnyWorkflowDefinition[] }) {
+    const db = openDatabase(join(dir, "workflows.db"));
+    opened.push(db);
+    // A tick far beyond the test's timeout: only the watch for other processes' writes can pick the run up.
+    const engine = new EmbeddedWorkflowEngine(db, { activities: options.activities ?? {}, definitions: options.definitions, clock: systemClock, tickMs: 60 * 60_000, changeCheckMs: 5, executes: options.executes });
+    engines.push(engine);
+    return engine;
+  }
+
+  it("runs what another process started and wakes on its signal; the recording process never executes", async () => {
+    const ranIn: string[] = [];
+    const flow: WorkflowDefinition<{ n: number }, unknown> = {
+      name: "greeting",
+      async run(ctx, input) {
+        const first = await ctx.activity<number>("double", input.n);
+        const outcome = await ctx.waitUntil(new Date(Date.now() + 60 * 60_000), { signal: "proceed" });
+        return { first, outcome };
+      },
+    };
+    const web = engineOnFile({ executes: false, activities: { double: async (n) => (ranIn.push("web"), (n as number) * 2) }, definitions: [flow] });
+    const background = engineOnFile({ executes: true, activities: { double: async (n) => (ranIn.push("background"), (n as number) * 2) }, definitions: [flow] });
+    await background.resume();
+
+    await web.start(flow, "wf-across", { n: 21 });
+    const waiting = await web.waitForCompletion("wf-across", 200);
+    expect(waiting).toMatchObject({ status: "running", currentStep: "wait:proceed" });
+
+    await web.signal("wf-across", "proceed", { ok: true });
+    const done = await web.waitForCompletion("wf-across", 10_000);
+    expect(done).toMatchObject({ status: "completed", result: { first: 42, outcome: { reason: "signal", payload: { ok: true } } } });
+    expect(ranIn).toEqual(["background"]);
   });
 });

@@ -31,6 +31,18 @@ export interface EmbeddedWorkflowEngineOptions {
   logger?: RunnerLogger;
   /** How often the scheduler looks for due timers and retries (default 200 ms). */
   tickMs?: number;
+  /**
+   * How often the scheduler asks SQLite whether another process wrote to the
+   * runs (a web process starting or signalling a run), to look for due runs
+   * at once instead of at the next tick (default 10 ms; a pragma, no query).
+   */
+  changeCheckMs?: number;
+  /**
+   * false: this process only records starts, signals and retries, and reads
+   * runs; the one process that executes (ARCHITECTURE §4 "Processes": the
+   * background process) picks them up from the database. Default true.
+   */
+  executes?: boolean;
   /** Runs executed at the same time, across different workflows (default 8). */
   maxConcurrentRuns?: number;
 }
@@ -50,12 +62,16 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   private readonly clock: Clock;
   private readonly logger: RunnerLogger | undefined;
   private readonly tickMs: number;
+  private readonly changeCheckMs: number;
+  private readonly executes: boolean;
   private readonly maxConcurrentRuns: number;
   /** At most one execution per run: the promise of the one in flight. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Runs woken while executing; they execute again right after. */
   private readonly rekick = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private lastTickAt = 0;
+  private seenDataVersion = 0;
   private stopped = false;
 
   constructor(db: Database.Database, options: EmbeddedWorkflowEngineOptions) {
@@ -64,6 +80,8 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
     this.clock = options.clock;
     this.logger = options.logger;
     this.tickMs = options.tickMs ?? 200;
+    this.changeCheckMs = Math.min(options.changeCheckMs ?? 10, this.tickMs);
+    this.executes = options.executes ?? true;
     this.maxConcurrentRuns = options.maxConcurrentRuns ?? 8;
     // Jobs are runs too, so a restart must know their definition before anything is enqueued.
     for (const definition of [embeddedJobWorkflow, ...options.definitions]) this.register(definition);
@@ -156,14 +174,21 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   }
 
   private ensureScheduler(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => this.tick(), this.tickMs);
+    if (this.timer || this.stopped || !this.executes) return;
+    this.seenDataVersion = this.store.dataVersion();
+    this.timer = setInterval(() => {
+      const version = this.store.dataVersion();
+      const writtenElsewhere = version !== this.seenDataVersion;
+      this.seenDataVersion = version;
+      if (writtenElsewhere || Date.now() - this.lastTickAt >= this.tickMs) this.tick();
+    }, this.changeCheckMs);
     // The scheduler alone must not keep the process alive.
     this.timer.unref();
   }
 
   private tick(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.executes) return;
+    this.lastTickAt = Date.now();
     const free = this.maxConcurrentRuns - this.inFlight.size;
     if (free <= 0) return;
     // Ask for more than `free`: some due runs may already be executing here.
@@ -175,7 +200,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   }
 
   private kick(workflowId: string): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.executes) return;
     if (this.inFlight.has(workflowId)) {
       this.rekick.add(workflowId);
       return;

@@ -112,6 +112,11 @@ export class RunStore {
     };
   }
 
+  /** Bumped by SQLite whenever another connection commits to this database (never by this one's own writes). */
+  dataVersion(): number {
+    return this.db.pragma("data_version", { simple: true }) as number;
+  }
+
   /** Returns true when the run was created, false when one with that id already existed. */
   insertRun(workflowId: string, type: string, input: unknown, nowIso: string): boolean {
     return this.stmts.insertRun.run(workflowId, type, toJson(input), nowIso, nowIso).changes > 0;

@@ -29,6 +29,12 @@ export class DuplicateEventIdError extends Error {
 export interface SqliteEventStoreOptions {
   /** How often live subscriptions look for events written by other connections/processes. */
   pollIntervalMs?: number;
+  /**
+   * How often live subscriptions ask SQLite whether another connection or
+   * process committed (a web process's append seen by the background process's
+   * projectors, ARCHITECTURE §4 "Processes"); a cheap pragma, no query.
+   */
+  changeCheckMs?: number;
   clock?: () => Date;
 }
 
@@ -99,8 +105,11 @@ export class SqliteEventStore implements EventStore {
   private readonly emitter = new EventEmitter();
   private readonly subscriptions = new Set<CatchUpSubscription>();
   private readonly pollIntervalMs: number;
+  private readonly changeCheckMs: number;
   private readonly clock: () => Date;
   private closed = false;
+  private changeWatch: NodeJS.Timeout | null = null;
+  private seenDataVersion = 0;
 
   private readonly currentVersionStmt: Database.Statement<[string], { version: number | null; position: number | null }>;
   private readonly existingIdStmt: Database.Statement<[string], ExistingIdRow>;
@@ -115,6 +124,7 @@ export class SqliteEventStore implements EventStore {
     options: SqliteEventStoreOptions = {},
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.changeCheckMs = options.changeCheckMs ?? 10;
     this.clock = options.clock ?? (() => new Date());
     // Every subscription listens; the default limit of 10 would only produce a warning.
     this.emitter.setMaxListeners(0);
@@ -242,12 +252,41 @@ export class SqliteEventStore implements EventStore {
     );
     this.subscriptions.add(subscription);
     subscription.start();
+    this.watchOtherWriters();
     return subscription;
+  }
+
+  /**
+   * While anyone subscribes, wakes the subscriptions as soon as another
+   * connection commits: SQLite bumps `data_version` for every commit made by
+   * another connection (never for this one's own, which emit directly).
+   */
+  private watchOtherWriters(): void {
+    if (this.changeWatch) return;
+    this.seenDataVersion = this.dataVersion();
+    this.changeWatch = setInterval(() => {
+      if (this.subscriptions.size === 0 || !this.db.open) return this.stopWatching();
+      const version = this.dataVersion();
+      if (version === this.seenDataVersion) return;
+      this.seenDataVersion = version;
+      this.emitter.emit("appended");
+    }, this.changeCheckMs);
+    this.changeWatch.unref();
+  }
+
+  private stopWatching(): void {
+    if (this.changeWatch) clearInterval(this.changeWatch);
+    this.changeWatch = null;
+  }
+
+  private dataVersion(): number {
+    return this.db.pragma("data_version", { simple: true }) as number;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopWatching();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
   }
 
