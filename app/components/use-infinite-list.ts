@@ -19,29 +19,31 @@ export type FetchListPage<T> = (offset: number, search: string, limit: number) =
  * each time the reader nears the bottom — of the window, or of `scrollRoot`
  * when the list scrolls inside a box — also while the rows do not fill it.
  * Search runs on the server: `search` is typed here (cards, dialogs) or comes
- * from the loader as `q` (tables). `fetchPage` must keep its identity.
+ * from the loader as `q` (tables). Without `first` (a popover or dialog that
+ * lists only once opened) the first page is fetched on mount. `fetchPage` must
+ * keep its identity.
  */
 export function useInfiniteList<T extends { id: string }>({
   first,
-  total,
-  q,
+  total = 0,
+  q = "",
   pageSize,
   fetchPage,
   active = true,
   scrollRoot,
 }: {
-  first: T[];
-  total: number;
-  q: string;
+  first?: T[];
+  total?: number;
+  q?: string;
   pageSize: number;
   fetchPage: FetchListPage<T>;
   active?: boolean;
-  scrollRoot?: RefObject<HTMLElement | null>;
+  scrollRoot?: RefObject<HTMLElement>;
 }) {
-  const [items, setItems] = useState(first);
+  const [items, setItems] = useState(first ?? []);
   const [search, setSearch] = useState(q);
   const [count, setCount] = useState(total);
-  const [loading, setLoading] = useState(false);
+  const [loading, setLoading] = useState(!first);
   const loadingRef = useRef(false);
   const searchRef = useRef(search);
   searchRef.current = search;
@@ -51,7 +53,7 @@ export function useInfiniteList<T extends { id: string }>({
   const shown = useRef(items.length);
   shown.current = items.length;
   useEffect(() => {
-    if (searchRef.current.trim() !== q.trim()) return;
+    if (!first || searchRef.current.trim() !== q.trim()) return;
     setCount(total);
     const scrolledIn = shown.current - first.length;
     if (scrolledIn <= 0 || first.length < pageSize) {
@@ -91,20 +93,28 @@ export function useInfiniteList<T extends { id: string }>({
     }
   }, [fetchPage, items.length, pageSize]);
 
-  // Search as you type (case-insensitive, part of the name), on the server.
+  // Search as you type (case-insensitive, part of the name), on the server; the first page when none came with the list.
+  const searched = useRef(first !== undefined);
   useEffect(() => {
-    if (search === q && items === first) return;
+    const initial = !searched.current;
+    searched.current = true;
+    if (!initial && search === q && items === first) return;
     let cancelled = false;
-    const timer = window.setTimeout(async () => {
-      try {
-        const page = await fetchPage(0, search, pageSize);
-        if (cancelled) return;
-        setItems(page.items);
-        setCount(page.total);
-      } catch (error) {
-        console.error(error);
-      }
-    }, SEARCH_DELAY_MS);
+    const timer = window.setTimeout(
+      async () => {
+        try {
+          const page = await fetchPage(0, search, pageSize);
+          if (cancelled) return;
+          setItems(page.items);
+          setCount(page.total);
+        } catch (error) {
+          console.error(error);
+        } finally {
+          if (!cancelled) setLoading(false);
+        }
+      },
+      initial ? 0 : SEARCH_DELAY_MS,
+    );
     return () => {
       cancelled = true;
       window.clearTimeout(timer);
@@ -117,10 +127,12 @@ export function useInfiniteList<T extends { id: string }>({
     if (!hasMore || !active) return;
     const root = scrollRoot?.current ?? null;
     let timer: number | undefined;
-    const nearBottom = () =>
-      root
-        ? root.scrollTop + root.clientHeight >= root.scrollHeight - SCROLL_SLACK_PX
-        : window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - SCROLL_SLACK_PX;
+    const nearBottom = () => {
+      // A box not drawn (every row so far filtered out) cannot be filled: fetch on.
+      if (scrollRoot && !root) return true;
+      if (root) return root.scrollTop + root.clientHeight >= root.scrollHeight - SCROLL_SLACK_PX;
+      return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - SCROLL_SLACK_PX;
+    };
     const check = () => {
       window.clearTimeout(timer);
       timer = window.setTimeout(() => {
