@@ -52,8 +52,19 @@ export function useInfiniteList<T extends { id: string }>({
   // read again, so a deleted or finished row is never shown as it was.
   const shown = useRef(items.length);
   shown.current = items.length;
+  const loaderQ = useRef(q);
   useEffect(() => {
-    if (!first || searchRef.current.trim() !== q.trim()) return;
+    if (!first) return;
+    if (q !== loaderQ.current) {
+      // The loader searched anew (a table keeps its search in the URL): its first page replaces the rows.
+      loaderQ.current = q;
+      searchRef.current = q;
+      setSearch(q);
+      setItems(first);
+      setCount(total);
+      return;
+    }
+    if (searchRef.current.trim() !== q.trim()) return;
     setCount(total);
     const scrolledIn = shown.current - first.length;
     if (scrolledIn <= 0 || first.length < pageSize) {
