@@ -35,7 +35,8 @@ async function signUp(username: string) {
   return { id: userId, cookie: (await session.serialize(token)).split(";")[0] };
 }
 
-const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+const seededAt = Date.now();
+const minutesAgo = (n: number) => new Date(seededAt - n * 60_000).toISOString();
 
 /** Rows as the projectors write them: 30 of Maria's (two sharing one timestamp, to test the tie-break) and one of Eve's. */
 async function seed() {
