@@ -30,6 +30,8 @@ export const meta: MetaFunction = () => [{ title: "My Documents | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "History", page: "My Documents" } };
 
 const PAGE_SIZES = [5, 10, 15] as const;
+/** Spec 000 §9: the phone's card list pages by 10. */
+const CARD_PAGE = 10;
 const POLL_MS = 10_000;
 const IN_PROGRESS_WINDOW_MS = 300_000;
 
@@ -40,15 +42,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sizeParam = Number(url.searchParams.get("size"));
   const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : 10;
   const { libraryQueries } = await getServices();
-  const { documents: all, total } = await libraryQueries.listDocuments(user.id, { search: q });
+  const [{ documents: first, total }, watched] = await Promise.all([
+    libraryQueries.listDocuments(user.id, { search: q, limit: Math.max(size, CARD_PAGE) }),
+    libraryQueries.documentsToWatch(user.id, new Date(Date.now() - IN_PROGRESS_WINDOW_MS)),
+  ]);
   return {
     q,
     size,
     total,
     // The first page of each list; the rest arrive as the reader scrolls (spec 000 §2, §9).
-    documents: all.slice(0, size).map(toLibraryDocument),
-    mobileFirst: all.slice(0, 10).map(toLibraryDocument),
-    tracked: all.map((d) => ({ id: d.id, name: d.name, status: d.status, createdAt: d.createdAt, reason: d.failureReason })),
+    documents: first.slice(0, size).map(toLibraryDocument),
+    mobileFirst: first.slice(0, CARD_PAGE).map(toLibraryDocument),
+    // For polling and the "ready" toasts: what is in progress or just changed, never the whole library.
+    tracked: watched.map((d) => ({ id: d.id, name: d.name, status: d.status, createdAt: d.createdAt, reason: d.failureReason })),
   };
 }
 

@@ -1,7 +1,7 @@
-import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Select, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo } from "react";
 import { DotsIcon, PlusIcon, RefreshIcon, TrashIcon, WorkspaceIcon } from "#app/components/icons";
 import { ConfirmDialog } from "#app/components/library/confirm-dialog";
@@ -18,24 +18,33 @@ import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser } from "#app/utils/session.server";
 import { HistorySwitch } from "#app/components/library/history-switch";
+import { useInfiniteList } from "#app/components/use-infinite-list";
+import { fetchWorkspaces } from "#app/components/workspace/fetch-workspaces";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
 export const meta: MetaFunction = () => [{ title: "My Workspaces | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "History", page: "My Workspaces" } };
 
-const LIST_LIMIT = 500;
+/** Spec 000 §9: history tables page by 5, 10 or 15 rows (default 10); the card list by 10. */
+const PAGE_SIZES = [5, 10, 15] as const;
+const CARD_PAGE = 10;
 const POLL_MS = 3000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+  const sizeParam = Number(url.searchParams.get("size"));
+  const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : 10;
   const { workspaceQueries } = await getServices();
   try {
-    const [{ workspaces, total }, all] = await Promise.all([workspaceQueries.list(user.id, { search: q, limit: LIST_LIMIT }), workspaceQueries.count(user.id)]);
-    return { q, total, all, workspaces: workspaces.map(toSummary), loadError: null as string | null };
+    // The first page of each list; the rest arrive as the reader scrolls (spec 000 §2, §9).
+    const [{ workspaces, total }, all] = await Promise.all([workspaceQueries.list(user.id, { search: q, limit: Math.max(size, CARD_PAGE) }), workspaceQueries.count(user.id)]);
+    const summaries = workspaces.map(toSummary);
+    return { q, size, total, all, workspaces: summaries.slice(0, size), cardsFirst: summaries.slice(0, CARD_PAGE), loadError: null as string | null };
   } catch (error) {
     // GET_WORKSPACE_FAILURE: the server's message becomes the empty-table label (spec 000 §2).
-    if (isDomainError(error)) return { q, total: 0, all: 0, workspaces: [] as WorkspaceSummary[], loadError: error.message };
+    if (isDomainError(error)) return { q, size, total: 0, all: 0, workspaces: [] as WorkspaceSummary[], cardsFirst: [] as WorkspaceSummary[], loadError: error.message };
     throw error;
   }
 }
@@ -81,16 +90,22 @@ function WorkspaceStatus({ ws, mobile = false }: { ws: WorkspaceSummary; mobile?
 
 export default function MyWorkspacesPage() {
   const hydrated = useHydrated();
-  const { q, workspaces, all, loadError } = useLoaderData<typeof loader>();
+  const { q, size, total, workspaces: firstPage, cardsFirst, all, loadError } = useLoaderData<typeof loader>();
+  const isDesktop = hydrated && window.matchMedia("(min-width: 1025px)").matches;
+  // Both lists are rendered and CSS shows one; only the visible one loads pages as the window scrolls.
+  const table = useInfiniteList({ first: firstPage, total, q, pageSize: size, fetchPage: fetchWorkspaces, active: isDesktop });
+  const cards = useInfiniteList({ first: cardsFirst, total, q, pageSize: CARD_PAGE, fetchPage: fetchWorkspaces, active: hydrated && !isDesktop });
+  const workspaces = table.items;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
+  const [params] = useSearchParams();
   const { selected, setSelected, toggle, askDelete, confirmProps } = useBulkDelete("workspace");
   const [searchText, setSearchText] = useSearchQuery(q);
 
   useEffect(() => setSelected((current) => new Set([...current].filter((id) => workspaces.some((w) => w.id === id)))), [workspaces]);
 
   // Launching workspaces turn Active on their own: refresh while any is in progress.
-  const launching = workspaces.some((w) => w.status === "CREATING");
+  const launching = [...workspaces, ...cards.items].some((w) => w.status === "CREATING");
   useEffect(() => {
     if (!launching) return;
     const timer = window.setInterval(() => revalidator.revalidate(), POLL_MS);
@@ -102,17 +117,22 @@ export default function MyWorkspacesPage() {
   const someSelected = selectedWs.length > 0;
 
   const emptyLabel = loadError ?? (q || all > 0 ? "No matching workspaces found." : "No Workspace Created yet.");
-  const searchField = (id: string) => (
+  const searchField = (id: string, value: string, onChange: (text: string) => void) => (
     <TextField.Root
       id={id}
       type="search"
       placeholder="Search Workspace Name"
       aria-label="Search workspaces by name"
-      value={searchText}
-      onChange={(e) => setSearchText(e.currentTarget.value)}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
       className="dc-ws-search"
     />
   );
+  const sizeHref = (n: number) => {
+    const next = new URLSearchParams(params);
+    next.set("size", String(n));
+    return `?${next}`;
+  };
 
   return (
     <div className="dc-ws-page" data-ws-hydrated={hydrated}>
@@ -131,7 +151,7 @@ export default function MyWorkspacesPage() {
       <section className="dc-ws-desktop-only dc-ws-card dc-ws-table" aria-label="Workspaces table">
         <div className="dc-ws-toolbar">
           <form role="search" onSubmit={(e) => e.preventDefault()}>
-            {searchField("ws-search-desktop")}
+            {searchField("ws-search-desktop", searchText, setSearchText)}
           </form>
           <Flex gap="2" align="center" wrap="wrap">
             <Text size="2" color="gray" aria-live="polite">
@@ -187,6 +207,30 @@ export default function MyWorkspacesPage() {
             </div>
           }
         />
+        <div className="dc-ws-pagination">
+          <Flex align="center" gap="2">
+            <Text size="2" color="gray" id="ws-rows-per-page">
+              Rows per page
+            </Text>
+            <Select.Root value={String(size)} onValueChange={(v) => navigate(sizeHref(Number(v)), { preventScrollReset: true })}>
+              <Select.Trigger aria-labelledby="ws-rows-per-page" variant="soft" color="gray" />
+              <Select.Content position="popper">
+                {PAGE_SIZES.map((s) => (
+                  <Select.Item key={s} value={String(s)}>
+                    {s}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </Flex>
+          <Flex align="center" gap="2">
+            {table.loading ? <Spinner size="1" /> : null}
+            <Text size="2" color="gray" data-testid="workspaces-range" aria-live="polite">
+              {workspaces.length} of {table.count}
+              {table.hasMore ? " · scroll for more" : ""}
+            </Text>
+          </Flex>
+        </div>
       </section>
 
       {/* Mobile and tablet (< 1025 px) */}
@@ -195,7 +239,7 @@ export default function MyWorkspacesPage() {
           <HistorySwitch current="workspaces" />
           <Flex gap="2" align="center">
             <form role="search" onSubmit={(e) => e.preventDefault()} className="dc-ws-grow">
-              {searchField("ws-search-mobile")}
+              {searchField("ws-search-mobile", cards.search, cards.setSearch)}
             </form>
             <Tooltip content="Create Workspace">
               <IconButton asChild size="3" aria-label="Create Workspace">
@@ -205,7 +249,7 @@ export default function MyWorkspacesPage() {
               </IconButton>
             </Tooltip>
           </Flex>
-          {workspaces.length === 0 ? (
+          {cards.items.length === 0 ? (
             <div className="dc-ws-empty">
               <WorkspaceIcon size={28} />
               <Text size="2" color="gray">
@@ -214,7 +258,7 @@ export default function MyWorkspacesPage() {
             </div>
           ) : (
             <ul className="dc-ws-cards" aria-label="Workspace list">
-              {workspaces.map((w) => (
+              {cards.items.map((w) => (
                 <li key={w.id}>
                   <Card className="dc-ws-wcard" data-testid="workspace-card" data-name={w.name}>
                     <Flex align="start" gap="3">
@@ -242,6 +286,7 @@ export default function MyWorkspacesPage() {
               ))}
             </ul>
           )}
+          {cards.loading ? <Spinner size="2" mx="auto" /> : null}
         </Flex>
       </section>
 

@@ -15,6 +15,8 @@ import {
   type ChatPreferenceValues,
 } from "#app/components/workspace/chat-preferences";
 import { FilePicker, MAX_PICKED } from "#app/components/workspace/file-picker";
+import { fetchDocuments } from "#app/components/library/use-infinite-documents";
+import { useInfiniteList } from "#app/components/use-infinite-list";
 import { pickState, quickWorkspaceName, type PickableDocument } from "#app/components/workspace/types";
 import { DetailsStep, validateDetails, type DetailErrors, type WorkspaceDetails } from "#app/components/workspace/wizard-details-step";
 import { QuickWorkspaceForm } from "#app/components/workspace/wizard-quick-form";
@@ -36,32 +38,25 @@ const STEPS = WIZARD_STEPS;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { libraryQueries, workspaces, modelCatalog } = await getServices();
-  const [{ documents }, allowance, models, defaults] = await Promise.all([
-    libraryQueries.listDocuments(user.id, { limit: 500 }),
-    workspaces.remainingWorkspaces(user.id),
-    modelCatalog.availableFor(user.id),
-    modelCatalog.chatPreferenceFor(user.id),
-  ]);
   const url = new URL(request.url);
   const requested = (url.searchParams.get("documentIds") ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)
     .slice(0, 50);
-  const pickable: PickableDocument[] = documents.map((d) => ({
-    id: d.id,
-    name: d.name,
-    status: d.status,
-    kind: d.kind,
-    pageCount: d.pageCount,
-    createdAt: d.createdAt,
-  }));
-  const known = new Set(pickable.map((d) => d.id));
+  // The file step fetches the user's files a page at a time; only the pre-picked ones come with the page.
+  const [prePicked, allowance, models, defaults] = await Promise.all([
+    libraryQueries.readableDocuments(user.id, requested),
+    workspaces.remainingWorkspaces(user.id),
+    modelCatalog.availableFor(user.id),
+    modelCatalog.chatPreferenceFor(user.id),
+  ]);
   const options = preferenceOptions(models);
   return {
-    documents: pickable,
     // Only the caller's own documents can be pre-picked (an id from elsewhere is silently dropped).
-    initialIds: requested.filter((id) => known.has(id)),
+    initialDocuments: prePicked
+      .filter((d) => d.ownerId === user.id)
+      .map((d): PickableDocument => ({ id: d.id, name: d.name, status: d.status, kind: d.kind, pageCount: d.pageCount, createdAt: d.createdAt })),
     quick: url.searchParams.get("quick") === "1",
     allowance,
     preferenceOptions: options,
@@ -100,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function CreateWorkspacePage() {
   const hydrated = useHydrated();
-  const { documents, initialIds, quick: quickParam, allowance, preferenceOptions: modelOptions, startingPreferences } = useLoaderData<typeof loader>();
+  const { initialDocuments, quick: quickParam, allowance, preferenceOptions: modelOptions, startingPreferences } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const toast = useToast();
@@ -112,7 +107,7 @@ export default function CreateWorkspacePage() {
   const [details, setDetails] = useState<WorkspaceDetails>({ name: "", description: "", type: "Conversation" });
   const [errors, setErrors] = useState<DetailErrors>({});
   const [prefs, setPrefs] = useState<ChatPreferenceValues>(startingPreferences);
-  const [picked, setPicked] = useState<string[]>(() => initialIds.slice(0, MAX_PICKED));
+  const [chosenDocs, setChosenDocs] = useState<PickableDocument[]>(() => initialDocuments.slice(0, MAX_PICKED));
   const [quickName, setQuickName] = useState(() => quickWorkspaceName());
   const [quickError, setQuickError] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -131,14 +126,13 @@ export default function CreateWorkspacePage() {
     headingRef.current?.focus();
   }, [step, quick]);
 
-  const byId = useMemo(() => new Map(documents.map((d) => [d.id, d])), [documents]);
-  const chosenDocs = picked.map((id) => byId.get(id)).filter((d): d is PickableDocument => Boolean(d));
   // Only files that can be attached are launched with (in-progress or failed ones are dropped).
   const pickedDocs = chosenDocs.filter((d) => pickState(d.status).pickable);
   const quickDocs = pickedDocs;
   const limitReached = allowance.limit !== null && allowance.used >= allowance.limit;
 
-  const toggle = (id: string, on: boolean) => setPicked((current) => (on ? [...current.filter((x) => x !== id), id] : current.filter((x) => x !== id)));
+  const toggle = (document: PickableDocument, on: boolean) =>
+    setChosenDocs((current) => (on ? [...current.filter((d) => d.id !== document.id), document] : current.filter((d) => d.id !== document.id)));
   const onLimit = () => toast.push({ type: "error", message: "Can not upload more than 10 files" });
 
   const next = () => {
@@ -159,7 +153,7 @@ export default function CreateWorkspacePage() {
         const nextParams = new URLSearchParams(current);
         if (toQuick) nextParams.set("quick", "1");
         else nextParams.delete("quick");
-        if (picked.length) nextParams.set("documentIds", picked.join(","));
+        if (chosenDocs.length) nextParams.set("documentIds", chosenDocs.map((d) => d.id).join(","));
         else nextParams.delete("documentIds");
         return nextParams;
       },
@@ -234,7 +228,7 @@ export default function CreateWorkspacePage() {
 
               {step === 1 ? <ChatPreferenceFields values={prefs} onChange={setPrefs} options={modelOptions} /> : null}
 
-              {step === 2 ? <FilePicker documents={documents} picked={pickedDocs.map((d) => d.id)} onToggle={toggle} onLimit={onLimit} /> : null}
+              {step === 2 ? <WizardFiles picked={pickedDocs.map((d) => d.id)} onToggle={toggle} onLimit={onLimit} /> : null}
 
               {step === 3 ? <ReviewStep details={details} prefs={prefs} modelOptions={modelOptions} pickedDocs={pickedDocs} /> : null}
             </div>
@@ -272,4 +266,18 @@ export default function CreateWorkspacePage() {
       )}
     </div>
   );
+}
+
+/** Files fetched per page on the file step. */
+const FILES_PAGE = 20;
+
+/** The file step: the user's files a page at a time, searched on the server, scrolled in the picker's box. */
+function WizardFiles({ picked, onToggle, onLimit }: { picked: string[]; onToggle: (document: PickableDocument, on: boolean) => void; onLimit: () => void }) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const { items, loading, search, setSearch } = useInfiniteList({ pageSize: FILES_PAGE, fetchPage: fetchDocuments, scrollRoot: listRef });
+  const toggle = (id: string, on: boolean) => {
+    const document = items.find((d) => d.id === id);
+    if (document) onToggle(document, on);
+  };
+  return <FilePicker documents={items} picked={picked} onToggle={toggle} onLimit={onLimit} server={{ search, onSearch: setSearch, loading, listRef }} />;
 }

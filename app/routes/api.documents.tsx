@@ -1,20 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { errorResponse, readJson, toApiDocument } from "#app/components/library/api.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
+import { listPageParams } from "#app/utils/list-page.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
-
-const MAX_PAGE_SIZE = 100;
 
 /** GET /api/documents?search=&limit=&offset= — the owner's documents, newest first (polling, infinite scroll). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   try {
-    const url = new URL(request.url);
-    const limit = clampInt(url.searchParams.get("limit"), 10, 1, MAX_PAGE_SIZE);
-    const offset = clampInt(url.searchParams.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER);
-    const search = (url.searchParams.get("search") ?? "").slice(0, 200);
+    const { search, limit, offset } = listPageParams(new URL(request.url));
     const { libraryQueries } = await getServices();
     const { documents, total } = await libraryQueries.listDocuments(user.id, { search, limit, offset });
     const nextOffset = offset + documents.length < total ? offset + documents.length : null;
@@ -40,9 +36,4 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return errorResponse(error);
   }
-}
-
-function clampInt(text: string | null, fallback: number, min: number, max: number) {
-  const n = Number.parseInt(text ?? "", 10);
-  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
 }

@@ -17,7 +17,6 @@ import { WorkspaceSidebar } from "#app/components/workspace/workspace-sidebar";
 import { FileTabs } from "#app/components/viewer/file-tabs";
 import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
 import { SettingsDialog, type SettingsActionResult } from "#app/components/workspace/settings-dialog";
-import type { PickableDocument } from "#app/components/workspace/types";
 import { useCsrfToken } from "#app/components/use-csrf";
 import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
 import workspaceStyles from "#app/components/workspace/workspace.css";
@@ -44,7 +43,7 @@ const FLASH_MS = 1000;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { workspaceQueries, libraryQueries, modelCatalog, config } = await getServices();
+  const { workspaceQueries, modelCatalog, config } = await getServices();
   let ws;
   try {
     ws = await workspaceQueries.get(user.id, params.id ?? "");
@@ -54,11 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (ws.status === "CREATING") throw redirect(`/workspace/${ws.id}/launch`);
   if (ws.status === "FAILED") throw await redirectWithToast("/history/workspaces", { type: "error", message: "Failed to launch workspace" });
   await recordViewWhileImpersonating(request, user, "workspace", ws.id, ws.name);
-  const [{ workspaces }, { documents }, models] = await Promise.all([
-    workspaceQueries.list(user.id, { limit: 200 }),
-    libraryQueries.listDocuments(user.id, { limit: 500 }),
-    modelCatalog.availableFor(user.id),
-  ]);
+  // The switcher and the attach dialog fetch the owner's workspaces and files a page at a time once opened.
+  const models = await modelCatalog.availableFor(user.id);
   return {
     productName: config.productName,
     // An admin acting as this user may look but not send (enforced by the server too).
@@ -79,10 +75,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       documents: ws.documents,
       conversations: ws.conversations.map((c) => ({ id: c.id, title: c.title, createdAt: c.createdAt })),
     },
-    switcher: workspaces.map((w) => ({ id: w.id, name: w.name, status: w.status })),
-    library: documents.map(
-      (d): PickableDocument => ({ id: d.id, name: d.name, status: d.status, kind: d.kind, pageCount: d.pageCount, createdAt: d.createdAt }),
-    ),
   };
 }
 
@@ -128,7 +120,7 @@ export default function WorkspaceRoute() {
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, preferenceOptions: modelOptions }: LoaderData) {
+function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: modelOptions }: LoaderData) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const csrfToken = useCsrfToken();
@@ -256,7 +248,6 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
           <WorkspaceSidebar
             productName={productName}
             workspaceId={workspace.id}
-            switcher={switcher}
             switcherTrigger={switcherTrigger}
             onSwitch={switchTo}
             fullscreen={fullscreen}
@@ -294,7 +285,6 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
             </Link>
           </IconButton>
           <WorkspaceSwitcher
-            items={switcher}
             currentId={workspace.id}
             onSwitch={switchTo}
             trigger={
@@ -416,7 +406,6 @@ function WorkspaceScreen({ workspace, switcher, library, productName, readOnly, 
           open={attachOpen}
           onOpenChange={setAttachOpen}
           workspaceId={workspace.id}
-          library={library}
           attachedIds={docs.map((d) => d.documentId)}
           onAttached={() => undefined}
         />

@@ -6,7 +6,7 @@ import type { ExtractedPage, LayoutBlock } from "#application/ports/text-extract
 import { type CommunityGrants, readableDocuments } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import { documentsSharedWith } from "#projections/community/communities.queries";
-import { countDocuments, type DocumentListPage, type DocumentReadModel, documentsByIds, listDocuments, ownedDocument } from "#projections/library/documents.queries";
+import { countDocuments, type DocumentListPage, type DocumentReadModel, documentsByIds, documentsToWatch, listDocuments, ownedDocument } from "#projections/library/documents.queries";
 
 export type { DocumentListPage };
 
@@ -30,6 +30,11 @@ export class LibraryQueries {
   /** Newest first; search is case-insensitive on part of the name (spec 000 §2). */
   async listDocuments(ownerId: string, options: { search?: string; limit?: number; offset?: number } = {}): Promise<DocumentListPage> {
     return listDocuments(this.store, ownerId, options);
+  }
+
+  /** Documents in progress or changed since `since`: what My Documents polls for, not what it shows. */
+  async documentsToWatch(ownerId: string, since: Date): Promise<DocumentReadModel[]> {
+    return documentsToWatch(this.store, ownerId, since.toISOString());
   }
 
   async countDocuments(ownerId: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { WrongExpectedVersionError } from "#application/ports/event-store";
 import type { Decider, DomainEvent } from "#domain/shared/decider";
@@ -49,12 +49,18 @@ function setup() {
   const keys = new SqliteSubjectKeyStore(keysDb, "aggregate-test-secret-aggregate-test!");
   const raw = new SqliteEventStore(eventsDb);
   const store = new PersonalDataEventStore(raw, keys);
+  const others: ReturnType<typeof openDatabase>[] = [];
   cleanup = () => {
-    eventsDb.close();
-    keysDb.close();
+    for (const db of [eventsDb, keysDb, ...others]) db.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { raw, store, keys };
+  /** The same events file through its own connection and store: what another process sees and writes. */
+  const otherProcess = () => {
+    const db = openDatabase(path.join(dir, "events.db"));
+    others.push(db);
+    return new SqliteEventStore(db);
+  };
+  return { raw, store, keys, otherProcess };
 }
 
 const stored = (data: Record<string, unknown>, schemaVersion = 2) => ({ eventId: `raw-${Math.random()}`, type: "Added", schemaVersion, data, metadata });
@@ -136,5 +142,74 @@ describe("the aggregate helper", () => {
     );
     const { events } = await new Aggregate(store, ids, conversationAggregate).load("c1");
     expect(events[1]).toMatchObject({ type: "QuestionAsked", data: { mediaIds: [], language: "English", personal: { text: "Why tides?" } } });
+  });
+
+  describe("remembering the state it appended", () => {
+    it("decides the next command on the state it appended, without reading the stream again", async () => {
+      const { store } = setup();
+      const aggregate = new Aggregate(store, ids, tallies);
+      const reads = vi.spyOn(store, "readStream");
+      await aggregate.handle("t1", { type: "Add", amount: 2 }, { metadata });
+      await aggregate.handle("t1", { type: "Add", amount: 3 }, { metadata });
+      const third = await aggregate.handle("t1", { type: "Add", amount: 4 }, { metadata });
+      expect(third).toMatchObject({ state: 9, streamVersion: 2, after: { version: 2, events: [{ data: { total: 2 } }, { data: { total: 5 } }, { data: { total: 9 } }] } });
+      expect(reads).toHaveBeenCalledTimes(1);
+    });
+
+    it("shares what it remembers with every helper of the same store and aggregate", async () => {
+      const { store } = setup();
+      await new Aggregate(store, ids, tallies).handle("t1", { type: "Add", amount: 2 }, { metadata });
+      const reads = vi.spyOn(store, "readStream");
+      expect((await new Aggregate(store, ids, tallies).handle("t1", { type: "Add", amount: 3 }, { metadata })).state).toBe(5);
+      expect(reads).not.toHaveBeenCalled();
+    });
+
+    it("when another process appended since, the append conflicts and the command decides again on a fresh read", async () => {
+      const { raw, otherProcess } = setup();
+      const here = new Aggregate(raw, ids, tallies);
+      const there = new Aggregate(otherProcess(), ids, tallies);
+      await here.handle("t1", { type: "Add", amount: 1 }, { metadata });
+      await there.handle("t1", { type: "Add", amount: 10 }, { metadata });
+      const append = vi.spyOn(raw, "append");
+      // One attempt allowed: overtaking a remembered state is not a lost race, so it does not use it up.
+      const result = await here.handle("t1", { type: "Add", amount: 100 }, { metadata, maxAttempts: 1 });
+      expect(result).toMatchObject({ state: 111, streamVersion: 2 });
+      expect(append.mock.calls.map(([, , expected]) => expected)).toEqual([0, 1]);
+      await expect(append.mock.results[0].value).rejects.toBeInstanceOf(WrongExpectedVersionError);
+      expect((await raw.readStream("tally-t1")).map((e) => e.data.total)).toEqual([1, 11, 111]);
+      // And what it remembers now is the fresh state.
+      expect((await here.handle("t1", { type: "Add", amount: 1000 }, { metadata })).state).toBe(1111);
+    });
+
+    it("loads from the stream, never from what it remembers, so a reader sees another process's writes", async () => {
+      const { raw, otherProcess } = setup();
+      const here = new Aggregate(raw, ids, tallies);
+      await here.handle("t1", { type: "Add", amount: 1 }, { metadata });
+      await new Aggregate(otherProcess(), ids, tallies).handle("t1", { type: "Add", amount: 10 }, { metadata });
+      expect(await here.load("t1")).toMatchObject({ state: 11, version: 1 });
+    });
+
+    it("remembers events as read through their upcasters", async () => {
+      const { store } = setup();
+      await store.append("tally-old", [stored({ amount: 4 }, 1)], "no_stream");
+      const aggregate = new Aggregate(store, ids, tallies);
+      await aggregate.handle("old", { type: "Add", amount: 1 }, { metadata });
+      const result = await aggregate.handle("old", { type: "Add", amount: 2 }, { metadata });
+      expect(result.after.events.map((e) => e.data)).toEqual([{ amount: 4, total: 4 }, { amount: 1, total: 5 }, { amount: 2, total: 7 }]);
+    });
+
+    it("forgets a stream whose append was answered as the retry of an earlier one", async () => {
+      const { store } = setup();
+      const aggregate = new Aggregate(store, ids, tallies);
+      const once = { metadata, eventIds: () => "payment-1" };
+      await aggregate.handle("t1", { type: "Add", amount: 5 }, once);
+      const reread = await aggregate.load("t1");
+      // The same event id again, decided on a state that already holds it: the store answers the first append.
+      const replay = await aggregate.handle("t1", { type: "Add", amount: 5 }, { ...once, loaded: reread });
+      expect(replay.streamVersion).toBe(0);
+      const reads = vi.spyOn(store, "readStream");
+      expect((await aggregate.handle("t1", { type: "Add", amount: 1 }, { metadata })).state).toBe(6);
+      expect(reads).toHaveBeenCalledTimes(1);
+    });
   });
 });

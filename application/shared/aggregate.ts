@@ -4,6 +4,7 @@ import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from "#applic
 import { WrongExpectedVersionError } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import { refuseDuringImpersonation } from "./impersonation-guard";
+import { RecentAggregates } from "./recent-aggregates";
 
 /** The aggregate's current state and the stream version it was folded from (-1: no stream yet). */
 export interface Loaded<Event extends DomainEvent, State> {
@@ -53,25 +54,48 @@ export function foldRecorded<Command, Event extends DomainEvent, State>(
   return { state: events.reduce(definition.decider.evolve, definition.decider.initialState()), version: recorded.length - 1, events };
 }
 
+/** One cache per event store and aggregate type, shared by every helper built on them in this process. */
+const recentByStore = new WeakMap<EventStore, WeakMap<object, RecentAggregates<never, unknown>>>();
+
+function recentAggregates<Event extends DomainEvent, State>(store: EventStore, definition: object): RecentAggregates<Event, State> {
+  let byDefinition = recentByStore.get(store);
+  if (!byDefinition) recentByStore.set(store, (byDefinition = new WeakMap()));
+  let recent = byDefinition.get(definition);
+  if (!recent) byDefinition.set(definition, (recent = new RecentAggregates()));
+  return recent as unknown as RecentAggregates<Event, State>;
+}
+
 /**
  * The one write path (ARCHITECTURE §3): load (read, upcast, validate, fold),
  * refuse during impersonation, decide, validate the new events, append with
  * the expected version; a concurrent append to the stream makes it load and
  * decide again, a bounded number of times.
+ *
+ * A command decides on the state this process last folded or appended for the
+ * stream, when it has one, instead of reading the stream again: the append
+ * states that state's version, so a stream that moved on (another process,
+ * another writer) fails the append and the command reads afresh, without
+ * spending one of its attempts. `load` always reads the stream.
  */
 export class Aggregate<Command, Event extends DomainEvent, State> {
+  private readonly recent: RecentAggregates<Event, State>;
+
   constructor(
     private readonly store: EventStore,
     private readonly ids: IdGenerator,
     private readonly definition: AggregateDefinition<Command, Event, State>,
-  ) {}
+  ) {
+    this.recent = recentAggregates(store, definition);
+  }
 
   streamId(id: string): string {
     return this.definition.streamId(id);
   }
 
-  load(id: string): Promise<Loaded<Event, State>> {
-    return loadAggregate(this.store, this.definition, id);
+  async load(id: string): Promise<Loaded<Event, State>> {
+    const loaded = await loadAggregate(this.store, this.definition, id);
+    this.recent.remember(this.definition.streamId(id), loaded);
+    return loaded;
   }
 
   async handle(id: string, command: Command, context: CommandContext<Event, State>): Promise<CommandResult<Event, State>> {
@@ -80,7 +104,12 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
     const streamId = this.definition.streamId(id);
     const maxAttempts = context.maxAttempts ?? 3;
     let loaded = context.loaded;
-    for (let attempt = 1; ; attempt++) {
+    let remembered = false;
+    if (!loaded) {
+      loaded = this.recent.get(streamId);
+      remembered = loaded !== undefined;
+    }
+    for (let attempt = 1; ; ) {
       loaded ??= await this.load(id);
       const decided = decider.decide(command, loaded.state);
       if (decided.length === 0) return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state, after: loaded };
@@ -95,9 +124,17 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
         const result = await this.store.append(streamId, toAppend, loaded.version < 0 ? "no_stream" : loaded.version);
         const state = decided.reduce(decider.evolve, loaded.state);
         const after = { state, version: result.nextExpectedVersion, events: [...loaded.events, ...decided] };
+        // An append answered as the retry of an earlier one (same event ids) may sit at another version than ours.
+        if (result.nextExpectedVersion === loaded.version + decided.length) this.recent.remember(streamId, after);
+        else this.recent.forget(streamId);
         return { events: decided, position: result.position, streamVersion: result.nextExpectedVersion, state, after };
       } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        this.recent.forget(streamId);
+        // A remembered state that another writer overtook is not a lost race: read and decide again at no cost.
+        if (!remembered && attempt >= maxAttempts) throw error;
+        if (!remembered) attempt++;
+        remembered = false;
         loaded = undefined;
       }
     }

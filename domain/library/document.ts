@@ -292,4 +292,5 @@ export const documentStreamId = (documentId: string) => `document-${documentId}`
 export const UPLOAD_DID_NOT_COMPLETE = "The upload did not complete";
 
 /** Statuses the spec names "in progress" (000 §4). */
-export const isInProgress = (status: string) => ["UPLOADING", "PREPARING_CONTEXT", "INPROGRESS"].includes(status);
+export const IN_PROGRESS_STATUSES = ["UPLOADING", "PREPARING_CONTEXT", "INPROGRESS"] as const;
+export const isInProgress = (status: string) => (IN_PROGRESS_STATUSES as readonly string[]).includes(status);

@@ -40,6 +40,9 @@ export const documentsProjector: Projector = {
   async setup(store: ReadModelStore) {
     const documents = store.collection<DocumentReadModel>(DOCUMENTS);
     await documents.ensureIndex(["ownerId", "createdAt"]);
+    // My Documents watches what is in progress or just changed (documentsToWatch).
+    await documents.ensureIndex(["ownerId", "status"]);
+    await documents.ensureIndex(["ownerId", "updatedAt"]);
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
     // An account purge (identity context) removes every row its owner had here.

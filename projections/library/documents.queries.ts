@@ -1,4 +1,5 @@
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { IN_PROGRESS_STATUSES } from "#domain/library/document";
 import { type NameSearch, ownerPageByName } from "../name-search";
 import { DOCUMENTS, type DocumentReadModel } from "./documents.projector";
 
@@ -16,6 +17,24 @@ const documents = (store: ReadModelStore) => store.collection<DocumentReadModel>
 export async function listDocuments(store: ReadModelStore, ownerId: string, options: NameSearch = {}): Promise<DocumentListPage> {
   const { items, total } = await ownerPageByName(documents(store), ownerId, options, [{ field: "createdAt", direction: "desc" }]);
   return { documents: items, total };
+}
+
+/** Enough for the upload limits in force; the watch list is for toasts and polling, not for display. */
+const WATCHED_AT_MOST = 100;
+
+/**
+ * What My Documents watches for its polling and "ready" toasts: the owner's
+ * documents still in progress, and those changed since `since` (so one that
+ * just finished is seen finishing). Never the whole library.
+ */
+export async function documentsToWatch(store: ReadModelStore, ownerId: string, since: string): Promise<DocumentReadModel[]> {
+  const sort = [{ field: "createdAt" as const, direction: "desc" as const }];
+  const [inProgress, changed] = await Promise.all([
+    documents(store).find({ ownerId, status: { $in: [...IN_PROGRESS_STATUSES] } }, { sort, limit: WATCHED_AT_MOST }),
+    documents(store).find({ ownerId, updatedAt: { $gte: since } }, { sort, limit: WATCHED_AT_MOST }),
+  ]);
+  const byId = new Map([...inProgress, ...changed].map((d) => [d.id, d]));
+  return [...byId.values()];
 }
 
 export function countDocuments(store: ReadModelStore, ownerId: string): Promise<number> {

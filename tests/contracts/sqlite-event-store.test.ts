@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { RecordedEvent } from "#application/ports/event-store";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
-import { SqliteEventStore } from "#infrastructure/embedded/sqlite/sqlite-event-store";
+import { DuplicateEventIdError, SqliteEventStore } from "#infrastructure/embedded/sqlite/sqlite-event-store";
 import { eventStoreContract } from "./event-store.contract";
 
 function tempDir(): { dir: string; remove(): void } {
@@ -121,6 +121,41 @@ describe("SqliteEventStore on a shared file", () => {
     });
     await handled;
     await stopping;
+    await store.close();
+    db.close();
+  });
+
+  it("moves a database made before decision 165 onto the table without the event-id index, keeping every position", async () => {
+    const db = openDatabase(":memory:");
+    db.exec(`CREATE TABLE events (
+      position INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, stream_id TEXT NOT NULL, stream_version INTEGER NOT NULL,
+      type TEXT NOT NULL, schema_version INTEGER NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at TEXT NOT NULL,
+      UNIQUE (stream_id, stream_version))`);
+    const insert = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, 'A', 1, '{}', '{\"correlationId\":\"c\",\"actorId\":\"system\"}', '2026-01-01T00:00:00.000Z')");
+    insert.run(3, "e-3", "counter-1", 0);
+    insert.run(7, "e-7", "counter-1", 1);
+    const store = new SqliteEventStore(db);
+    const indexes = db.prepare("SELECT name FROM pragma_index_list('events')").pluck().all();
+    expect(indexes).toHaveLength(1);
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'events'").pluck().get()).not.toMatch(/AUTOINCREMENT/);
+    expect((await store.readStream("counter-1")).map((e) => [e.eventId, e.position])).toEqual([["e-3", 3], ["e-7", 7]]);
+    const appended = await store.append("counter-1", [event("B")], 1);
+    expect(appended).toEqual({ nextExpectedVersion: 2, position: 8 });
+    // Opening it again (another process starting) finds nothing left to move.
+    new SqliteEventStore(db);
+    expect(await store.readAll(0, 10)).toHaveLength(3);
+    await store.close();
+    db.close();
+  });
+
+  it("answers an append that repeats ids already in its stream as the retry it is, even at the stream's current version", async () => {
+    const db = openDatabase(":memory:");
+    const store = new SqliteEventStore(db);
+    const paid = event("PaymentCaptured");
+    const first = await store.append("order-1", [paid], "no_stream");
+    expect(await store.append("order-1", [paid], 0)).toEqual(first);
+    await expect(store.append("order-1", [event("A"), event("A")].map((e, i, all) => ({ ...e, eventId: all[0].eventId })), "any")).rejects.toBeInstanceOf(DuplicateEventIdError);
+    expect(await store.readStream("order-1")).toHaveLength(1);
     await store.close();
     db.close();
   });

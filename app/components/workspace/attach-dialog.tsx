@@ -1,28 +1,32 @@
 import { Button, Dialog, Flex } from "@radix-ui/themes";
 import { useRevalidator } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { fetchDocuments } from "#app/components/library/use-infinite-documents";
 import { useToast } from "#app/components/toast";
+import { useInfiniteList } from "#app/components/use-infinite-list";
 import { FilePicker } from "./file-picker";
-import { apiJson, attachFailureMessage, type AttachResultView, type PickableDocument } from "./types";
+import { apiJson, attachFailureMessage, type AttachResultView } from "./types";
 import { useCsrfToken } from "#app/components/use-csrf";
+
+/** Files fetched per page while the dialog is open. */
+const ATTACH_PAGE = 20;
 
 /**
  * Attach Files (spec 001 §2/§5/§8): pick more of the user's files; Attach is
  * disabled with no selection; a failed document shows 'Failed to attach
- * document: {reason}' and the dialog stays open.
+ * document: {reason}' and the dialog stays open. The user's files arrive a
+ * page at a time once it opens, searched on the server.
  */
 export function AttachDialog({
   open,
   onOpenChange,
   workspaceId,
-  library,
   attachedIds,
   onAttached,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   workspaceId: string;
-  library: PickableDocument[];
   attachedIds: string[];
   onAttached: (ids: string[]) => void;
 }) {
@@ -72,8 +76,7 @@ export function AttachDialog({
         <Dialog.Description size="2" color="gray" mb="4">
           Add more of your uploaded files to this workspace. Files still in progress or failed cannot be added.
         </Dialog.Description>
-        <FilePicker
-          documents={library}
+        <AttachableFiles
           exclude={attachedIds}
           picked={picked}
           onToggle={(id, on) => setPicked((current) => (on ? [...current.filter((x) => x !== id), id] : current.filter((x) => x !== id)))}
@@ -92,4 +95,11 @@ export function AttachDialog({
       </Dialog.Content>
     </Dialog.Root>
   );
+}
+
+/** Mounted while the dialog is open: the picker over the user's files, paged and searched on the server. */
+function AttachableFiles(props: { exclude: string[]; picked: string[]; onToggle: (id: string, on: boolean) => void; onLimit: () => void }) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const { items, loading, search, setSearch } = useInfiniteList({ pageSize: ATTACH_PAGE, fetchPage: fetchDocuments, scrollRoot: listRef });
+  return <FilePicker {...props} documents={items} server={{ search, onSearch: setSearch, loading, listRef }} />;
 }

@@ -1,6 +1,6 @@
-import { Badge, Checkbox, Flex, Text, TextField } from "@radix-ui/themes";
+import { Badge, Checkbox, Flex, Spinner, Text, TextField } from "@radix-ui/themes";
 import { Link } from "@remix-run/react";
-import { useMemo, useState } from "react";
+import { type RefObject, useMemo, useState } from "react";
 import { FileIcon } from "#app/components/icons";
 import { pickState, type PickableDocument } from "./types";
 
@@ -9,7 +9,8 @@ export const MAX_PICKED = 10;
 /**
  * Pick documents from the user's uploads (spec 000 §2/§5): in-progress and
  * failed files cannot be picked; picking again un-picks; at most 10; search is
- * case-insensitive on part of the name.
+ * case-insensitive on part of the name. With `server`, the documents are a
+ * page the server searched (the attach dialog), scrolling in `listRef`.
  */
 export function FilePicker({
   documents,
@@ -19,6 +20,7 @@ export function FilePicker({
   max = MAX_PICKED,
   onLimit,
   label = "Your uploaded files",
+  server,
 }: {
   documents: PickableDocument[];
   picked: string[];
@@ -27,13 +29,17 @@ export function FilePicker({
   max?: number;
   onLimit: () => void;
   label?: string;
+  server?: { search: string; onSearch: (text: string) => void; loading: boolean; listRef: RefObject<HTMLUListElement> };
 }) {
-  const [search, setSearch] = useState("");
+  const [localSearch, setLocalSearch] = useState("");
+  const search = server?.search ?? localSearch;
+  const setSearch = server?.onSearch ?? setLocalSearch;
   const visible = useMemo(() => {
-    const q = search.trim().toLowerCase();
+    const q = server ? "" : search.trim().toLowerCase();
     return documents.filter((d) => !exclude.includes(d.id) && (!q || d.name.toLowerCase().includes(q)));
-  }, [documents, exclude, search]);
-  const available = documents.filter((d) => !exclude.includes(d.id));
+  }, [documents, exclude, search, server]);
+  const available = server && search.trim() ? visible : documents.filter((d) => !exclude.includes(d.id));
+  const loading = server?.loading ?? false;
 
   return (
     <Flex direction="column" gap="3" className="dc-ws-picker">
@@ -51,7 +57,11 @@ export function FilePicker({
           {picked.length} of {max} selected
         </Text>
       </Flex>
-      {available.length === 0 ? (
+      {available.length === 0 && loading ? (
+        <Flex justify="center" p="4">
+          <Spinner />
+        </Flex>
+      ) : available.length === 0 && !(server && search.trim()) ? (
         <div className="dc-ws-empty">
           <FileIcon size={28} />
           <Text size="2" color="gray">
@@ -69,7 +79,7 @@ export function FilePicker({
           </Text>
         </div>
       ) : (
-        <ul className="dc-ws-picker__list" aria-label={label}>
+        <ul className="dc-ws-picker__list" aria-label={label} ref={server?.listRef} aria-busy={loading}>
           {visible.map((d) => {
             const state = pickState(d.status);
             const on = picked.includes(d.id);
@@ -106,6 +116,11 @@ export function FilePicker({
               </li>
             );
           })}
+          {loading ? (
+            <li className="dc-ws-picker__loading">
+              <Spinner size="1" />
+            </li>
+          ) : null}
         </ul>
       )}
     </Flex>

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 import { ChatIcon, ChevronLeftIcon, ExitFullscreenIcon, FileIcon, FilePlusIcon, FullscreenIcon, PlusIcon, SettingsIcon } from "#app/components/icons";
 import { LogoMark } from "#app/components/logo";
 import type { WorkspaceDocument } from "#application/workspace/workspace-queries";
-import { WorkspaceSwitcher, type SwitcherItem } from "./workspace-switcher";
+import { WorkspaceSwitcher } from "./workspace-switcher";
 
 /** Lists longer than this show "show More". */
 const SHOW_PAGE = 6;
@@ -19,7 +19,6 @@ export type SidebarChat = { id: string; title: string };
 export function WorkspaceSidebar(props: {
   productName: string;
   workspaceId: string;
-  switcher: SwitcherItem[];
   switcherTrigger: ReactNode;
   onSwitch: (id: string) => void;
   fullscreen: boolean;
@@ -38,7 +37,7 @@ export function WorkspaceSidebar(props: {
   onNewChat: () => void;
   onOpenSettings: () => void;
 }) {
-  const { productName, switcher, fullscreen, flash, isResume, docs, openIds, activeId, conversations, conversationId } = props;
+  const { productName, fullscreen, flash, isResume, docs, openIds, activeId, conversations, conversationId } = props;
   return (
     <div className="dc-wsx-sidebar__inner">
       <div className="dc-wsx-sidebar__top">
@@ -58,7 +57,7 @@ export function WorkspaceSidebar(props: {
         </Tooltip>
       </div>
 
-      <WorkspaceSwitcher items={switcher} currentId={props.workspaceId} onSwitch={props.onSwitch} trigger={props.switcherTrigger} />
+      <WorkspaceSwitcher currentId={props.workspaceId} onSwitch={props.onSwitch} trigger={props.switcherTrigger} />
 
       <Flex direction="column" gap="2">
         <Button asChild variant="soft" size="2">

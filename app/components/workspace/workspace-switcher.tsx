@@ -1,76 +1,77 @@
-import { Popover, Text, TextField } from "@radix-ui/themes";
-import { useMemo, useState, type ReactNode } from "react";
+import { Popover, Spinner, Text, TextField } from "@radix-ui/themes";
+import { useRef, useState, type ReactNode } from "react";
 import { SearchIcon } from "#app/components/icons";
+import { useInfiniteList } from "#app/components/use-infinite-list";
+import { fetchWorkspaces } from "./fetch-workspaces";
 
-export type SwitcherItem = { id: string; name: string; status: string };
+/** Workspaces fetched per page while the switcher is open. */
+const SWITCHER_PAGE = 20;
 
 /** Workspace switcher popover: 'Search Workspace Name', case-insensitive; 'No Workspace Found' (spec 001 §2). */
-export function WorkspaceSwitcher({
-  items,
-  currentId,
-  onSwitch,
-  trigger,
-}: {
-  items: SwitcherItem[];
-  currentId: string;
-  onSwitch: (id: string) => void;
-  trigger: ReactNode;
-}) {
+export function WorkspaceSwitcher({ currentId, onSwitch, trigger }: { currentId: string; onSwitch: (id: string) => void; trigger: ReactNode }) {
   const [open, setOpen] = useState(false);
-  const [search, setSearch] = useState("");
-  const visible = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return items.filter((w) => !q || w.name.toLowerCase().includes(q));
-  }, [items, search]);
   return (
-    <Popover.Root
-      open={open}
-      onOpenChange={(o) => {
-        setOpen(o);
-        if (!o) setSearch("");
-      }}
-    >
+    <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger>{trigger}</Popover.Trigger>
       <Popover.Content width="280px" align="start" className="dc-wsx-switcher" aria-label="Switch workspace">
-        <TextField.Root
-          placeholder="Search Workspace Name"
-          aria-label="Search Workspace Name"
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          autoFocus
-          data-testid="switcher-search"
-        >
-          <TextField.Slot>
-            <SearchIcon size={14} />
-          </TextField.Slot>
-        </TextField.Root>
-        {visible.length === 0 ? (
-          <Text as="p" size="2" color="gray" className="dc-wsx-switcher__empty">
-            No Workspace Found
-          </Text>
-        ) : (
-          <ul className="dc-wsx-switcher__list" aria-label="Workspaces">
-            {visible.map((w) => (
-              <li key={w.id}>
-                <button
-                  type="button"
-                  className={`dc-wsx-switcher__item${w.id === currentId ? " is-current" : ""}`}
-                  aria-current={w.id === currentId ? "true" : undefined}
-                  disabled={w.status !== "ACTIVE"}
-                  onClick={() => {
-                    setOpen(false);
-                    if (w.id !== currentId) onSwitch(w.id);
-                  }}
-                  data-testid="switcher-item"
-                >
-                  <span className="dc-ws-ellipsis">{w.name}</span>
-                  {w.status !== "ACTIVE" ? <Text size="1" color="gray">{w.status === "CREATING" ? "In Progress" : "Failed"}</Text> : null}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <SwitcherList
+          currentId={currentId}
+          onSwitch={(id) => {
+            setOpen(false);
+            if (id !== currentId) onSwitch(id);
+          }}
+        />
       </Popover.Content>
     </Popover.Root>
+  );
+}
+
+/** Mounted while the popover is open: the owner's workspaces a page at a time, searched on the server. */
+function SwitcherList({ currentId, onSwitch }: { currentId: string; onSwitch: (id: string) => void }) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const { items, loading, search, setSearch } = useInfiniteList({ pageSize: SWITCHER_PAGE, fetchPage: fetchWorkspaces, scrollRoot: listRef });
+  return (
+    <>
+      <TextField.Root
+        placeholder="Search Workspace Name"
+        aria-label="Search Workspace Name"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        autoFocus
+        data-testid="switcher-search"
+      >
+        <TextField.Slot>
+          <SearchIcon size={14} />
+        </TextField.Slot>
+      </TextField.Root>
+      {items.length === 0 && !loading ? (
+        <Text as="p" size="2" color="gray" className="dc-wsx-switcher__empty">
+          No Workspace Found
+        </Text>
+      ) : (
+        <ul className="dc-wsx-switcher__list" aria-label="Workspaces" ref={listRef} aria-busy={loading}>
+          {items.map((w) => (
+            <li key={w.id}>
+              <button
+                type="button"
+                className={`dc-wsx-switcher__item${w.id === currentId ? " is-current" : ""}`}
+                aria-current={w.id === currentId ? "true" : undefined}
+                disabled={w.status !== "ACTIVE"}
+                onClick={() => onSwitch(w.id)}
+                data-testid="switcher-item"
+              >
+                <span className="dc-ws-ellipsis">{w.name}</span>
+                {w.status !== "ACTIVE" ? <Text size="1" color="gray">{w.status === "CREATING" ? "In Progress" : "Failed"}</Text> : null}
+              </button>
+            </li>
+          ))}
+          {loading ? (
+            <li className="dc-wsx-switcher__loading">
+              <Spinner size="1" />
+            </li>
+          ) : null}
+        </ul>
+      )}
+    </>
   );
 }

@@ -13,8 +13,8 @@ import type {
 import { WrongExpectedVersionError } from "#application/ports/event-store";
 
 /**
- * An append reused event ids in a way that is not a plain retry of an earlier
- * append (ids held by another stream, in another order, or only some of them).
+ * An append reused event ids of its stream in a way that is not a plain retry
+ * of an earlier append (in another order, or only some of them).
  */
 export class DuplicateEventIdError extends Error {
   constructor(
@@ -51,17 +51,23 @@ interface EventRow {
 }
 
 interface ExistingIdRow {
-  stream_id: string;
+  event_id: string;
   stream_version: number;
   position: number;
 }
 
 const CATCH_UP_BATCH = 500;
 
+/**
+ * Every query here reads by stream (stream id and version: the unique index)
+ * or by position (the rowid), so those are the only indexes an append pays for.
+ * The position is the plain rowid (max + 1): events are never deleted, so it
+ * is never reused, and AUTOINCREMENT's extra write per append buys nothing.
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY AUTOINCREMENT,
-  event_id TEXT NOT NULL UNIQUE,
+  position INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL,
   stream_id TEXT NOT NULL,
   stream_version INTEGER NOT NULL,
   type TEXT NOT NULL,
@@ -72,6 +78,30 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream_id, stream_version)
 );
 `;
+
+/**
+ * Databases created before decision 165 have a unique index on event_id and an
+ * AUTOINCREMENT position: copy their events, positions unchanged, into the
+ * current table. Under the write lock, so a second process starting at the
+ * same time finds the work done.
+ */
+function migrateEventsTable(db: Database.Database): void {
+  const legacy = () => {
+    const row = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();
+    return row !== undefined && /AUTOINCREMENT|event_id TEXT NOT NULL UNIQUE/i.test(row.sql);
+  };
+  if (!legacy()) return;
+  db.transaction(() => {
+    if (!legacy()) return;
+    db.exec(`
+      ${SCHEMA.replace("CREATE TABLE IF NOT EXISTS events", "CREATE TABLE events_current")}
+      INSERT INTO events_current (position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+        SELECT position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at FROM events ORDER BY position;
+      DROP TABLE events;
+      ALTER TABLE events_current RENAME TO events;
+    `);
+  }).immediate();
+}
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -89,8 +119,9 @@ function toRecorded(row: EventRow): RecordedEvent {
 
 /**
  * Embedded event store on one SQLite table. The global position is the
- * AUTOINCREMENT rowid: appends take SQLite's single write lock (BEGIN IMMEDIATE),
- * so positions are strictly increasing in commit order and never reused.
+ * rowid: appends take SQLite's single write lock (BEGIN IMMEDIATE), so
+ * positions are strictly increasing in commit order and, since events are
+ * never deleted, never reused.
  *
  * Ownership: the store does not own `db`. close() stops its subscriptions and
  * refuses further work, but whoever opened the database closes it (the same
@@ -112,7 +143,7 @@ export class SqliteEventStore implements EventStore {
   private seenDataVersion = 0;
 
   private readonly currentVersionStmt: Database.Statement<[string], { version: number | null; position: number | null }>;
-  private readonly existingIdStmt: Database.Statement<[string], ExistingIdRow>;
+  private readonly existingIdsStmt: Database.Statement<[string, string], ExistingIdRow>;
   private readonly insertStmt: Database.Statement<[string, string, number, string, number, string, string, string]>;
   private readonly readStreamStmt: Database.Statement<[string, number], EventRow>;
   private readonly readAllStmt: Database.Statement<[number, number], EventRow>;
@@ -128,12 +159,16 @@ export class SqliteEventStore implements EventStore {
     this.clock = options.clock ?? (() => new Date());
     // Every subscription listens; the default limit of 10 would only produce a warning.
     this.emitter.setMaxListeners(0);
+    migrateEventsTable(db);
     db.exec(SCHEMA);
 
     this.currentVersionStmt = db.prepare(
       "SELECT MAX(stream_version) AS version, MAX(position) AS position FROM events WHERE stream_id = ?",
     );
-    this.existingIdStmt = db.prepare("SELECT stream_id, stream_version, position FROM events WHERE event_id = ?");
+    // Walks the stream's entries of the (stream_id, stream_version) index: no index on event_id to pay for on every append.
+    this.existingIdsStmt = db.prepare(
+      "SELECT event_id, stream_version, position FROM events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?))",
+    );
     this.insertStmt = db.prepare(
       `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -165,7 +200,7 @@ export class SqliteEventStore implements EventStore {
     const current = this.currentVersionStmt.get(streamId);
     const currentVersion = current?.version ?? -1;
 
-    const retry = this.matchEarlierAppend(streamId, events);
+    const retry = this.matchEarlierAppend(streamId, events, currentVersion);
     if (retry) return retry;
 
     const ok =
@@ -200,28 +235,25 @@ export class SqliteEventStore implements EventStore {
   /**
    * An append whose ids are all already in this stream, consecutively and in
    * the same order, is a retry: answer what the first append answered. Any
-   * other reuse of ids is a conflict.
+   * other reuse of the stream's ids is a conflict. Ids are checked per stream,
+   * as EventStoreDB does: across streams they are UUIDv7, and ids derived from
+   * outside (a payment's) retry within their own stream; a global index on
+   * them cost every append and served no read (decision 165).
    */
-  private matchEarlierAppend(streamId: string, events: NewEvent[]): AppendResult | null {
-    const found: ExistingIdRow[] = [];
+  private matchEarlierAppend(streamId: string, events: NewEvent[], currentVersion: number): AppendResult | null {
+    const ids = events.map((e) => e.eventId);
     const seen = new Set<string>();
-    for (const event of events) {
-      if (seen.has(event.eventId)) throw new DuplicateEventIdError(streamId, [event.eventId]);
-      seen.add(event.eventId);
-      const row = this.existingIdStmt.get(event.eventId);
-      if (row) found.push(row);
-    }
-    if (found.length === 0) return null;
-    const isRetry =
-      found.length === events.length &&
-      found.every((row, i) => row.stream_id === streamId && row.stream_version === found[0].stream_version + i);
-    if (!isRetry) {
-      throw new DuplicateEventIdError(
-        streamId,
-        events.filter((e) => this.existingIdStmt.get(e.eventId)).map((e) => e.eventId),
-      );
-    }
-    const last = found[found.length - 1];
+    const repeated = ids.find((id) => seen.size === seen.add(id).size);
+    if (repeated) throw new DuplicateEventIdError(streamId, [repeated]);
+    // A new stream holds no ids to repeat.
+    if (currentVersion < 0) return null;
+    const byId = new Map(this.existingIdsStmt.all(streamId, JSON.stringify(ids)).map((row) => [row.event_id, row]));
+    if (byId.size === 0) return null;
+    const found = ids.map((id) => byId.get(id));
+    const first = found[0];
+    const isRetry = first !== undefined && found.every((row, i) => row !== undefined && row.stream_version === first.stream_version + i);
+    if (!isRetry) throw new DuplicateEventIdError(streamId, [...byId.keys()]);
+    const last = found[found.length - 1] as ExistingIdRow;
     return { nextExpectedVersion: last.stream_version, position: last.position };
   }
 
