@@ -16,7 +16,8 @@ import { join } from "node:path";
 import type { IndexedChunk } from "#application/ports/search-index";
 import { chunkPages, type PageText } from "#domain/library/chunking";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
-import { SqliteSearchIndex, toFtsQuery } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { toFtsQuery } from "./fts5-reference";
 
 /** The embedding model the vectors stand for. */
 const SPACE = "bench/random-vectors";
