@@ -33,7 +33,8 @@ import { reformulateQuery, retrievePassages } from "#application/conversation/re
 import type { IndexedChunk } from "#application/ports/search-index";
 import { chunkPages } from "#domain/library/chunking";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
-import { SqliteSearchIndex, toFtsQuery } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { toFtsQuery } from "./fts5-reference";
 import { evalQuestions, generatePages, rng, TOPICS, UNANSWERABLE } from "../tests/eval/corpus";
 
 /** The embedding model the vectors stand for. */

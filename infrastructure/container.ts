@@ -175,7 +175,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
   // The embedded databases in use (runtime and workflows always; the others unless a server replaces them).
   const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
-  constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases, sqliteSearch ? [sqliteSearch] : []));
+  constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
   constant(TOKENS.SecretHasher, secretHasher);
   constant(TOKENS.TextExtractor, new DefaultTextExtractor());

@@ -35,8 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Is the original stored (links without a file have none)?
   let hasFile = false;
   try {
-    const opened = await libraryQueries.openSource(user.id, document.id);
-    opened.blob.body.destroy();
+    await libraryQueries.describeSource(user.id, document.id);
     hasFile = true;
   } catch (error) {
     if (!isDomainError(error)) throw error;

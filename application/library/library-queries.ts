@@ -1,6 +1,6 @@
 import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
-import type { BlobStore, StoredBlob } from "#application/ports/blob-store";
+import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from "#application/ports/blob-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { ExtractedPage, LayoutBlock } from "#application/ports/text-extraction";
 import { type CommunityGrants, readableDocuments } from "#application/shared/access-policy";
@@ -63,9 +63,18 @@ export class LibraryQueries {
   }
 
   /** The original bytes, for download and the viewer. */
-  async openSource(userId: string, documentId: string): Promise<{ document: DocumentReadModel; blob: StoredBlob }> {
+  /** The original file's description (size, type) for a reader, without its bytes: to answer conditional and range requests. */
+  async describeSource(userId: string, documentId: string): Promise<{ document: DocumentReadModel; blob: BlobInfo }> {
     const document = await this.readableDocument(userId, documentId);
-    const blob = await this.blobs.get(`documents/${document.ownerId}/${documentId}/source`);
+    const blob = await this.blobs.head(`documents/${document.ownerId}/${documentId}/source`);
+    if (!blob) throw new DomainError("DOCUMENT_FILE_MISSING", "Download URL not available.");
+    return { document, blob };
+  }
+
+  /** The original file for a reader, or only `range` of it (checked against `describeSource`'s size). */
+  async openSource(userId: string, documentId: string, range?: ByteRange): Promise<{ document: DocumentReadModel; blob: StoredBlob }> {
+    const document = await this.readableDocument(userId, documentId);
+    const blob = await this.blobs.get(`documents/${document.ownerId}/${documentId}/source`, range);
     if (!blob) throw new DomainError("DOCUMENT_FILE_MISSING", "Download URL not available.");
     return { document, blob };
   }

@@ -13,7 +13,14 @@ export interface BlobInfo {
 }
 
 export interface StoredBlob extends BlobInfo {
+  /** The blob's bytes, or only the requested range's; `size` is always the whole blob's. */
   body: Readable;
+}
+
+/** Bytes `start` to `end` inclusive (HTTP Range semantics), within the blob: callers check against `head().size`. */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export interface BlobStore {
@@ -22,7 +29,8 @@ export interface BlobStore {
     body: Buffer | Readable,
     options: { contentType: string; metadata?: Record<string, string> },
   ): Promise<BlobInfo>;
-  get(key: string): Promise<StoredBlob | null>;
+  /** The blob, streaming only `range` when given (S3 and files read just those bytes). */
+  get(key: string, range?: ByteRange): Promise<StoredBlob | null>;
   head(key: string): Promise<BlobInfo | null>;
   delete(key: string): Promise<void>;
   /** Deletes every blob whose key starts with prefix; returns how many. */

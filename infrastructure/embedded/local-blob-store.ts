@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeF
 import { dirname, join, relative, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { BlobInfo, BlobStore, StoredBlob } from "#application/ports/blob-store";
+import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from "#application/ports/blob-store";
 
 const META_SUFFIX = ".meta.json";
 const TEMP_PREFIX = ".tmp-";
@@ -59,7 +59,7 @@ export class LocalBlobStore implements BlobStore {
     return { key, size, ...sidecar };
   }
 
-  async get(key: string): Promise<StoredBlob | null> {
+  async get(key: string, range?: ByteRange): Promise<StoredBlob | null> {
     const file = this.fileFor(key);
     // Open before reading the sidecar: the open handle keeps these bytes even if the blob is replaced or deleted meanwhile.
     const handle = await open(file, "r").catch(ifMissing(null));
@@ -71,7 +71,7 @@ export class LocalBlobStore implements BlobStore {
         return null;
       }
       const { size } = await handle.stat();
-      return { key, size, ...sidecar, body: handle.createReadStream() };
+      return { key, size, ...sidecar, body: handle.createReadStream(range ? { start: range.start, end: range.end } : {}) };
     } catch (error) {
       await handle.close();
       throw error;

@@ -15,7 +15,7 @@ import {
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import type { BlobInfo, BlobStore, StoredBlob } from "#application/ports/blob-store";
+import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from "#application/ports/blob-store";
 import { InvalidBlobKeyError, validateKey } from "#infrastructure/embedded/local-blob-store";
 
 /** S3's minimum part size is 5 MiB; 8 MiB parts keep a 5 TB object under the 10,000-part limit... well, 80 GB. */
@@ -185,15 +185,18 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async get(key: string): Promise<StoredBlob | null> {
+  async get(key: string, range?: ByteRange): Promise<StoredBlob | null> {
     validateKey(key);
     try {
-      const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const result = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      );
       const body = result.Body;
       if (!(body instanceof Readable)) throw new Error("S3 GetObject returned a body that is not a Node stream");
       return {
         key,
-        size: result.ContentLength ?? 0,
+        // A ranged answer's length is the range's; the whole size follows the slash of "bytes 0-99/1234".
+        size: range ? Number(result.ContentRange?.split("/")[1] ?? 0) : (result.ContentLength ?? 0),
         contentType: result.ContentType ?? "application/octet-stream",
         metadata: { ...(result.Metadata ?? {}) },
         body,

@@ -60,6 +60,19 @@ export function blobStoreContract(
       expect((await readAll(blob!.body)).equals(bytes)).toBe(true);
     });
 
+    it("reads only a byte range when asked, and still tells the whole size", async () => {
+      const bytes = Buffer.alloc(200_000);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 256;
+      await store.put("ranges/book.pdf", bytes, { contentType: "application/pdf", metadata: { pages: "352" } });
+      const middle = await store.get("ranges/book.pdf", { start: 65_536, end: 131_071 });
+      expect(middle?.size).toBe(bytes.length);
+      expect(middle?.contentType).toBe("application/pdf");
+      expect((await readAll(middle!.body)).equals(bytes.subarray(65_536, 131_072))).toBe(true);
+      const last = await store.get("ranges/book.pdf", { start: bytes.length - 1, end: bytes.length - 1 });
+      expect(await readAll(last!.body)).toEqual(bytes.subarray(bytes.length - 1));
+      expect(await store.get("ranges/missing.pdf", { start: 0, end: 9 })).toBeNull();
+    });
+
     it("stores an empty blob", async () => {
       await store.put("empty.txt", Buffer.alloc(0), { contentType: "text/plain" });
       const blob = await store.get("empty.txt");

@@ -140,6 +140,19 @@ export function searchIndexContract(name: string, makeIndex: () => Promise<Searc
         }
       });
 
+      it("another owner's chunks repeating every word of the query neither appear nor change the order inside the scope", async () => {
+        await seedTwoOwners();
+        const scope = { documentIds: [doc("b")] };
+        await index.upsert([chunk("b", 2, "The merger closed; the merger was announced.", { ownerId: owner("b") })]);
+        const before = chunkIds(await index.searchText("merger", scope, 10));
+        await index.upsert(
+          Array.from({ length: 50 }, (_, i) => chunk(`c-${i % 5}`, i, "merger notes picnic company rumour merger", { ownerId: owner("c") })),
+        );
+        const after = chunkIds(await index.searchText("merger", scope, 10));
+        expect(after).toEqual(before);
+        expect(after).toEqual([`${doc("b")}:2`, `${doc("b")}:0`]);
+      });
+
       it("covers every document listed in the scope", async () => {
         await seedTwoOwners();
         const hits = await index.searchText("merger", { documentIds: [doc("a"), doc("b")] }, 100);

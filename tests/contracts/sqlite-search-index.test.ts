@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
-import { SqliteSearchIndex, toFtsQuery } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
 import { makeChunk, searchIndexContract } from "./search-index.contract";
 
 searchIndexContract("SQLite", async () => {
@@ -30,7 +30,7 @@ describe("SqliteSearchIndex", () => {
     expect((await index.searchText("payment terminating", scope, 5)).map((h) => h.chunk.ordinal)).toEqual([1]);
   });
 
-  it("keeps the FTS index and the vectors consistent with the chunks table through upserts and deletes", async () => {
+  it("keeps the postings and the vectors consistent with the chunks table through upserts and deletes", async () => {
     const db = openDatabase(":memory:");
     const index = new SqliteSearchIndex(db);
     const chunks = [chunk("d", 0, "alpha beta"), chunk("d", 1, "gamma"), chunk("e", 0, "delta", { ownerId: "o2" })];
@@ -40,14 +40,78 @@ describe("SqliteSearchIndex", () => {
     await index.deleteDocument("d");
     await index.upsert([chunk("d", 2, "eta")]);
     await index.deleteOwner("o2");
-    // Throws SQLITE_CORRUPT_VTAB when the external-content index disagrees with its table.
-    expect(() => db.exec("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
-    const indexed = db.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'eta OR alpha OR epsilon OR gamma OR delta'").get() as {
-      n: number;
-    };
-    expect(indexed.n).toBe(1);
+    expect(db.prepare("SELECT document_id, term FROM document_postings").all()).toEqual([{ document_id: "d", term: "eta" }]);
+    expect(db.prepare("SELECT document_id FROM document_index").all()).toEqual([{ document_id: "d" }]);
     // Vectors go with their chunks.
     expect(db.prepare("SELECT count(*) AS n FROM chunk_vectors").get()).toEqual({ n: 0 });
+  });
+
+  it("moves a chunk's postings when it is written again under another document", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([chunk("d", 0, "wandering words"), chunk("d", 1, "staying put")]);
+    await index.upsert([chunk("e", 0, "wandering words", { chunkId: "d:0" })]);
+    expect(await index.searchText("wandering", { documentIds: ["d"] }, 5)).toEqual([]);
+    expect((await index.searchText("wandering", { documentIds: ["e"] }, 5)).map((h) => h.chunk.chunkId)).toEqual(["d:0"]);
+    expect((await index.searchText("staying", { documentIds: ["d"] }, 5)).map((h) => h.chunk.chunkId)).toEqual(["d:1"]);
+  });
+
+  it("ranks as a bare FTS5 table holding only the scoped chunks would (same BM25, the scope's statistics)", async () => {
+    const db = openDatabase(":memory:");
+    const index = new SqliteSearchIndex(db);
+    db.exec("CREATE VIRTUAL TABLE bare USING fts5 (chunk_id UNINDEXED, text, tokenize = 'porter unicode61 remove_diacritics 2')");
+    const texts = [
+      "The tenant pays the rent on the first day of each month.",
+      "Rent increases need two months' notice to the tenant.",
+      "The landlord repairs the heating; the tenant reports faults.",
+      "Payments are made by bank transfer, never in cash.",
+      "A late payment of rent costs the tenant a fee of 20 euros.",
+    ];
+    const scoped = texts.map((text, i) => chunk(i < 3 ? "lease" : "annex", i, text));
+    // Another user's chunks, full of the query's words, change neither the order nor the scores.
+    const foreign = Array.from({ length: 40 }, (_, i) => chunk(`other-${i % 4}`, i, "rent rent tenant payment notice", { ownerId: "o2" }));
+    await index.upsert([...scoped, ...foreign]);
+    const insert = db.prepare("INSERT INTO bare (chunk_id, text) VALUES (?, ?)");
+    for (const c of scoped) insert.run(c.chunkId, c.text);
+    const query = "rent payment notice tenant";
+    const bare = db
+      .prepare(`SELECT chunk_id, -bm25(bare) AS score FROM bare WHERE bare MATCH '"rent" OR "payment" OR "notice" OR "tenant"' ORDER BY bm25(bare)`)
+      .all() as { chunk_id: string; score: number }[];
+    const hits = await index.searchText(query, { documentIds: ["lease", "annex"] }, 10);
+    expect(hits.map((h) => h.chunk.chunkId)).toEqual(bare.map((r) => r.chunk_id));
+    hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(bare[i].score, 9));
+  });
+
+  it("builds the postings of an index written with the FTS5 table (before decision 158), and drops that table", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
+    try {
+      const old = openDatabase(join(dir, "search.db"));
+      old.exec(`
+        CREATE TABLE chunks (id INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, document_id TEXT NOT NULL, owner_id TEXT NOT NULL,
+          page_number INTEGER NOT NULL, ordinal INTEGER NOT NULL, text TEXT NOT NULL, block_ids TEXT NOT NULL);
+        CREATE TABLE chunk_vectors (space TEXT NOT NULL, id INTEGER NOT NULL, document_id TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (space, id));
+        CREATE VIRTUAL TABLE chunks_fts USING fts5 (text, content = 'chunks', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN INSERT INTO chunks_fts (rowid, text) VALUES (new.id, new.text); END;
+        CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+          INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
+          DELETE FROM chunk_vectors WHERE id = old.id;
+        END;
+        INSERT INTO chunks VALUES (1, 'd:0', 'd', 'o', 1, 0, 'The deposit is returned within a month.', '["b1"]');
+        INSERT INTO chunks VALUES (2, 'd:1', 'd', 'o', 2, 1, 'Pets are allowed.', '[]');
+        INSERT INTO chunks VALUES (3, 'e:0', 'e', 'o', 1, 0, 'Deposits earn no interest.', '[]');`);
+      old.close();
+      const db = openDatabase(join(dir, "search.db"));
+      const index = new SqliteSearchIndex(db);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'chunks_fts%'").all()).toEqual([]);
+      const hits = await index.searchText("deposit", { documentIds: ["d", "e"] }, 5);
+      expect(hits.map((h) => h.chunk.chunkId).sort()).toEqual(["d:0", "e:0"]);
+      expect(hits.find((h) => h.chunk.chunkId === "d:0")?.chunk).toEqual(chunk("d", 0, "The deposit is returned within a month.", { ownerId: "o", blockIds: ["b1"] }));
+      // Writes and deletes after the migration keep the chunks and postings in step.
+      await index.deleteDocument("e");
+      expect((await index.searchText("deposit", { documentIds: ["d", "e"] }, 5)).map((h) => h.chunk.chunkId)).toEqual(["d:0"]);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("survives reopening the database file", async () => {
@@ -120,26 +184,5 @@ describe("SqliteSearchIndex", () => {
     await index.upsert([chunk("d", 0, "x")]);
     await expect(index.upsertVectors("k/m", [{ chunkId: "d:0", documentId: "d", vector: [Number.NaN] }])).rejects.toThrow();
     await expect(index.upsertVectors("", [{ chunkId: "d:0", documentId: "d", vector: [1] }])).rejects.toThrow();
-  });
-});
-
-describe("toFtsQuery", () => {
-  it("quotes each distinct lower-cased term and ORs them", () => {
-    expect(toFtsQuery("Payment due, payment DUE!")).toBe('"payment" OR "due"');
-  });
-
-  it("drops FTS5 syntax and keeps only letters and digits", () => {
-    expect(toFtsQuery('NEAR(a b) "x" col:y -z * ^w')).toBe('"near" OR "a" OR "b" OR "x" OR "col" OR "y" OR "z" OR "w"');
-    expect(toFtsQuery("Ελληνικά 日本語 2024")).toBe('"ελληνικά" OR "日本語" OR "2024"');
-  });
-
-  it("returns null when nothing searchable remains", () => {
-    expect(toFtsQuery("")).toBeNull();
-    expect(toFtsQuery(' "*:-()^ ')).toBeNull();
-  });
-
-  it("caps the number of terms", () => {
-    const query = toFtsQuery(Array.from({ length: 100 }, (_, i) => `w${i}`).join(" "));
-    expect(query?.split(" OR ")).toHaveLength(32);
   });
 });

@@ -14,9 +14,14 @@ export const LAYOUT_HEIGHT = 842;
 /** The most a page canvas may hold (pdf.js's own viewer allows 2^25); beyond it the pixel ratio drops. */
 const MAX_CANVAS_PIXELS = 2 ** 24;
 
-/** Original bytes of the last few PDFs, so switching tabs does not download them again. */
-const bytesCache = new Map<string, Promise<ArrayBuffer>>();
-const BYTES_CACHE_SIZE = 4;
+/**
+ * The viewer reads a PDF by byte ranges (decision 160): pdf.js asks for the
+ * chunks it needs — the trailer, the cross-reference table, page 1's objects —
+ * so page 1 paints without the whole file, and later pages arrive as they are
+ * scrolled to. The download route answers ranges with a strong ETag and a year
+ * of private caching, so reopening a document reads the browser's cache.
+ */
+const RANGE_CHUNK_SIZE = 65_536;
 
 /** A readable reason from a failed download (the server answers plain text or {message}). */
 async function failureReason(response: Response): Promise<string> {
@@ -37,23 +42,6 @@ async function failureReason(response: Response): Promise<string> {
   return reason;
 }
 
-export function fetchPdfBytes(documentId: string): Promise<ArrayBuffer> {
-  const cached = bytesCache.get(documentId);
-  if (cached) {
-    bytesCache.delete(documentId);
-    bytesCache.set(documentId, cached);
-    return cached;
-  }
-  const loading = fetch(inlineUrl(documentId), { credentials: "same-origin" }).then(async (response) => {
-    if (!response.ok) throw new Error(await failureReason(response));
-    return response.arrayBuffer();
-  });
-  bytesCache.set(documentId, loading);
-  while (bytesCache.size > BYTES_CACHE_SIZE) bytesCache.delete(bytesCache.keys().next().value as string);
-  loading.catch(() => bytesCache.delete(documentId));
-  return loading;
-}
-
 /** One pdf.js worker for every document: opening another tab does not start (and parse) a new worker. */
 let sharedWorker: Pdfjs.PDFWorker | null = null;
 function worker(lib: PdfLib): Pdfjs.PDFWorker {
@@ -69,15 +57,54 @@ export function warmPdfjs(): void {
 }
 
 export async function openPdf(documentId: string): Promise<{ lib: PdfLib; task: Pdfjs.PDFDocumentLoadingTask }> {
-  const bytesLoading = fetchPdfBytes(documentId);
+  const url = inlineUrl(documentId);
+  const firstChunk = fetchRange(url, 0, RANGE_CHUNK_SIZE);
   const lib = await loadPdfjs();
   const pdfWorker = worker(lib);
-  const bytes = await bytesLoading;
-  // pdf.js moves the buffer to its worker: hand it a copy and keep the cached one.
-  const task = lib.getDocument({ data: new Uint8Array(bytes.slice(0)), worker: pdfWorker, isEvalSupported: false, enableXfa: false });
+  const first = await firstChunk;
+  const common = { worker: pdfWorker, isEvalSupported: false, enableXfa: false } as const;
+  // A server that ignored the range sent the whole file: nothing left to ask for.
+  const task: Pdfjs.PDFDocumentLoadingTask =
+    first.total === first.bytes.byteLength
+      ? lib.getDocument({ ...common, data: first.bytes })
+      : lib.getDocument({
+          ...common,
+          // pdf.js would wait for ever for a range that never comes: a failed one ends the loading.
+          range: rangeTransport(lib, url, first, () => void task.destroy()),
+          rangeChunkSize: RANGE_CHUNK_SIZE,
+          disableAutoFetch: true,
+        });
   // A tab closed while loading destroys the task ('Loading aborted'): not an unhandled rejection.
   task.promise.catch(() => undefined);
   return { lib, task };
+}
+
+/** Bytes `begin` (inclusive) to `end` (exclusive) of the file, and its whole length; a failed answer throws its readable reason. */
+async function fetchRange(url: string, begin: number, end: number): Promise<{ bytes: Uint8Array; total: number }> {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Range: `bytes=${begin}-${end - 1}` } });
+  if (!response.ok) throw new Error(await failureReason(response));
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const total = response.status === 206 ? Number(/\/(\d+)$/.exec(response.headers.get("Content-Range") ?? "")?.[1] ?? Number.NaN) : bytes.byteLength;
+  if (!Number.isFinite(total)) throw new Error("The server answered a range without the file's size");
+  return { bytes, total };
+}
+
+/** Feeds pdf.js the ranges it asks for; `fail` when one cannot be read. */
+function rangeTransport(lib: PdfLib, url: string, first: { bytes: Uint8Array; total: number }, fail: () => void): Pdfjs.PDFDataRangeTransport {
+  const transport = new lib.PDFDataRangeTransport(first.total, first.bytes);
+  const controller = new AbortController();
+  transport.requestDataRange = (begin: number, end: number) => {
+    fetch(url, { credentials: "same-origin", headers: { Range: `bytes=${begin}-${end - 1}` }, signal: controller.signal })
+      .then(async (response) => {
+        if (response.status !== 206) throw new Error(`HTTP ${response.status}`);
+        transport.onDataRange(begin, new Uint8Array(await response.arrayBuffer()));
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) fail();
+      });
+  };
+  transport.abort = () => controller.abort();
+  return transport;
 }
 
 /** The pixel ratio for a canvas of `width`×`height` CSS px: the device's, lowered to stay under the pixel budget. */

@@ -1,34 +1,36 @@
 import type Database from "better-sqlite3";
 import type { ChunkHit, ChunkVector, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
 import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk, validateVectors } from "#infrastructure/search/chunks";
-import { queryTerms } from "#infrastructure/search/terms";
+import { analyzedQueryTerms } from "#infrastructure/search/terms";
+import { decodeVarints, documentPostings, encodeVarints, rankBm25, type ScopedPostings } from "./document-postings";
 
 /**
  * Embedded chunk index (ARCHITECTURE §4, §6): one `chunks` table holding every
- * chunk (text, page, layout block ids, optional Float32 vector) and an
- * external-content FTS5 table over its text, kept in sync by triggers.
+ * chunk (text, page, layout block ids), an inverted index kept per document,
+ * and Float32 vectors per embedding space.
  *
- * Tokenizer: `porter unicode61 remove_diacritics 2`.
- *  - unicode61 splits on Unicode letter/number classes and folds case for all
- *    scripts, not only ASCII; `remove_diacritics 2` makes "resume" find
- *    "résumé" (and folds diacritics the older mode 1 missed).
- *  - porter stems English words ("payments" finds "payment", "terminated"
- *    finds "termination"). Documents are mostly English; for other Latin-script
- *    languages the stemmer only strips a few English suffixes, which costs a
- *    little precision but never loses an exact match (query and text are stemmed
- *    alike). Non-Latin scripts pass through untouched.
+ * Text search ranks only the scope (decision 158). Each document's postings
+ * are rows keyed by (document, term) (`document_postings`: the chunks holding
+ * the term, by position, with their frequency) beside the document's chunk ids
+ * and lengths (`document_index`). A search reads the scope's rows for the
+ * query's terms — one index seek per document and term — and ranks them with
+ * BM25 as FTS5 computes it, over the scope's statistics. Nothing outside the
+ * scope is read, so neither another user's chunks nor the installation's size
+ * change what a search costs or returns. (An FTS5 table cannot do this: its
+ * bm25() counts each term over the whole table, which costs the installation
+ * even when the match expression is restricted to the scope.)
  *
- * Scoping: the document-id restriction is part of the WHERE clause of the
- * ranking query, so BM25 ordering and LIMIT apply to scoped rows only — a
- * document outside the scope can never take a slot. (BM25's IDF statistics are
- * corpus-wide, as FTS5 keeps them per table; only the ordering of in-scope rows
- * depends on them, never which rows are returned.)
+ * Terms are the shared analysis (`indexTerms`: Unicode letters and digits,
+ * case and Latin diacritics folded, Porter-stemmed), the one the production
+ * index and the built-in model use, so "résumé" finds "resume" and "payments"
+ * finds "payment" everywhere.
  *
  * Vectors live in their own table (`chunk_vectors`, Float32 BLOBs keyed by
  * space and the chunk's rowid, with the document id for scoping): a 384-d
  * vector is 1.5 KB, and keeping it inside `chunks` rows made every text search
  * ~4× slower (the join reads far sparser pages). Vector search is an exact
- * cosine scan over the space's scoped vectors of the query's dimension.
+ * cosine scan over the scope's vectors of the space, read through the
+ * (space, document) index.
  *
  * Hits carry the chunk without its vector (callers rank and cite; they never
  * need the embedding back).
@@ -37,10 +39,17 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly upsertStmt: Database.Statement;
   private readonly upsertVectorStmt: Database.Statement;
   private readonly deleteVectorStmt: Database.Statement;
+  private readonly documentOfChunkStmt: Database.Statement;
   private readonly deleteDocumentStmt: Database.Statement;
-  private readonly deleteOwnerStmt: Database.Statement;
+  private readonly ownerDocumentsStmt: Database.Statement;
   private readonly countStmt: Database.Statement;
-  private readonly textStmt: Database.Statement;
+  private readonly documentTextsStmt: Database.Statement;
+  private readonly deletePostingsStmt: Database.Statement;
+  private readonly deleteDocumentIndexStmt: Database.Statement;
+  private readonly insertPostingsStmt: Database.Statement;
+  private readonly insertDocumentIndexStmt: Database.Statement;
+  private readonly scopeIndexStmt: Database.Statement;
+  private readonly scopePostingsStmt: Database.Statement;
   private readonly vectorStmt: Database.Statement;
   private readonly chunkByIdStmt: Database.Statement;
   private readonly pageStmt: Database.Statement;
@@ -49,10 +58,12 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly spacesStmt: Database.Statement;
   private readonly spacePageStmt: Database.Statement;
   private readonly upsertMany: (chunks: IndexedChunk[]) => void;
+  private readonly deleteDocuments: (documentIds: string[]) => void;
   private readonly upsertVectorsMany: (space: string, vectors: ChunkVector[]) => void;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     migrateVectorTable(db);
+    dropFts5Index(db);
     db.exec(SCHEMA);
     this.upsertStmt = db.prepare(`
       INSERT INTO chunks (chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids)
@@ -75,18 +86,22 @@ export class SqliteSearchIndex implements SearchIndex {
     this.spacePageStmt = db.prepare(`
       SELECT v.id, c.chunk_id, c.document_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.id
       WHERE v.space = @space AND v.id > @after ORDER BY v.id LIMIT @limit`);
+    this.documentOfChunkStmt = db.prepare("SELECT document_id FROM chunks WHERE chunk_id = ?").pluck();
     this.deleteDocumentStmt = db.prepare("DELETE FROM chunks WHERE document_id = ?");
-    this.deleteOwnerStmt = db.prepare("DELETE FROM chunks WHERE owner_id = ?");
+    this.ownerDocumentsStmt = db.prepare("SELECT DISTINCT document_id FROM chunks WHERE owner_id = ?").pluck();
     this.countStmt = db.prepare("SELECT count(*) AS n FROM chunks WHERE document_id = ?");
-    // The scope is one JSON array parameter, so any number of ids binds safely.
-    this.textStmt = db.prepare(`
-      SELECT c.chunk_id, c.document_id, c.owner_id, c.page_number, c.ordinal, c.text, c.block_ids,
-             bm25(chunks_fts) AS bm25_score
-      FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-      WHERE chunks_fts MATCH @match
-        AND c.document_id IN (SELECT value FROM json_each(@scope))
-      ORDER BY bm25_score, c.document_id, c.ordinal
-      LIMIT @limit`);
+    this.documentTextsStmt = db.prepare("SELECT id, text FROM chunks WHERE document_id = ? ORDER BY ordinal, id");
+    this.deletePostingsStmt = db.prepare("DELETE FROM document_postings WHERE document_id = ?");
+    this.deleteDocumentIndexStmt = db.prepare("DELETE FROM document_index WHERE document_id = ?");
+    this.insertPostingsStmt = db.prepare("INSERT INTO document_postings (document_id, term, postings) VALUES (?, ?, ?)");
+    this.insertDocumentIndexStmt = db.prepare("INSERT INTO document_index (document_id, chunk_ids, lengths) VALUES (?, ?, ?)");
+    // The scope and the terms are JSON array parameters, so any number of ids binds safely; both reads are index seeks.
+    this.scopeIndexStmt = db.prepare(`
+      SELECT document_id, chunk_ids, lengths FROM document_index
+      WHERE document_id IN (SELECT value FROM json_each(@scope))`);
+    this.scopePostingsStmt = db.prepare(`
+      SELECT document_id, term, postings FROM document_postings
+      WHERE document_id IN (SELECT value FROM json_each(@scope)) AND term IN (SELECT value FROM json_each(@terms))`);
     this.vectorStmt = db.prepare(`
       SELECT id, vector FROM chunk_vectors
       WHERE space = @space AND document_id IN (SELECT value FROM json_each(@scope)) AND length(vector) = @bytes`);
@@ -97,15 +112,51 @@ export class SqliteSearchIndex implements SearchIndex {
       SELECT id, chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids
       FROM chunks WHERE id > @after ORDER BY id LIMIT @limit`);
     this.upsertMany = db.transaction((chunks: IndexedChunk[]) => {
+      const touched = new Set<string>();
       for (const chunk of chunks) {
+        const previous = this.documentOfChunkStmt.get(chunk.chunkId) as string | undefined;
+        if (previous !== undefined) touched.add(previous);
+        touched.add(chunk.documentId);
         const { id } = this.upsertStmt.get(toRow(chunk)) as { id: number };
         // The chunk's vectors embedded its previous text.
         this.deleteVectorStmt.run(id);
+      }
+      for (const documentId of touched) this.indexDocument(documentId);
+    });
+    this.deleteDocuments = db.transaction((documentIds: string[]) => {
+      for (const documentId of documentIds) {
+        this.deleteDocumentStmt.run(documentId);
+        this.indexDocument(documentId);
       }
     });
     this.upsertVectorsMany = db.transaction((space: string, vectors: ChunkVector[]) => {
       for (const { chunkId, vector } of vectors) this.upsertVectorStmt.run({ space, chunkId, vector: toBlob(vector) });
     });
+    this.indexUnindexedChunks(db);
+  }
+
+  /** Rewrites a document's postings from its chunks as they now stand (none left: its rows go). */
+  private indexDocument(documentId: string): void {
+    this.deletePostingsStmt.run(documentId);
+    this.deleteDocumentIndexStmt.run(documentId);
+    const chunks = this.documentTextsStmt.all(documentId) as { id: number; text: string }[];
+    if (chunks.length === 0) return;
+    const { lengths, terms } = documentPostings(chunks.map((c) => c.text));
+    this.insertDocumentIndexStmt.run(documentId, encodeVarints(chunks.map((c) => c.id)), encodeVarints(lengths));
+    for (const [term, postings] of terms) this.insertPostingsStmt.run(documentId, term, encodeVarints(postings));
+  }
+
+  /**
+   * An index written before decision 158 has chunks and no per-document
+   * postings (they were in FTS5): build them from the chunks, in one
+   * transaction, so an interrupted start simply builds them again.
+   */
+  private indexUnindexedChunks(db: Database.Database): void {
+    const unindexed = db.prepare("SELECT EXISTS (SELECT 1 FROM chunks) AND NOT EXISTS (SELECT 1 FROM document_index)").pluck().get();
+    if (!unindexed) return;
+    db.transaction(() => {
+      for (const documentId of db.prepare("SELECT DISTINCT document_id FROM chunks").pluck().all() as string[]) this.indexDocument(documentId);
+    })();
   }
 
   async upsert(chunks: IndexedChunk[]): Promise<void> {
@@ -114,20 +165,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async deleteDocument(documentId: string): Promise<void> {
-    this.deleteDocumentStmt.run(documentId);
+    this.deleteDocuments([documentId]);
   }
 
   async deleteOwner(ownerId: string): Promise<void> {
-    this.deleteOwnerStmt.run(ownerId);
-  }
-
-  /**
-   * FTS5 'optimize': merges every segment into one, dropping the entries of
-   * deleted chunks (a delete only adds a tombstone to a newer segment, and the
-   * older segments keep the terms until merged). Run after a purge (decision 081).
-   */
-  mergeSegments(): void {
-    if (this.db.open) this.db.prepare(`INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')`).run();
+    this.deleteDocuments(this.ownerDocumentsStmt.all(ownerId) as string[]);
   }
 
   async countChunks(documentId: string): Promise<number> {
@@ -148,13 +190,29 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async searchText(query: string, scope: SearchScope, limit: number): Promise<ChunkHit[]> {
-    const match = toFtsQuery(query);
+    const terms = analyzedQueryTerms(query);
     const ids = scopeIds(scope);
     const max = normalizeLimit(limit);
-    if (match === null || ids.length === 0 || max === 0) return [];
-    const rows = this.textStmt.all({ match, scope: JSON.stringify(ids), limit: max }) as (ChunkRow & { bm25_score: number })[];
-    // bm25() is lower-is-better; the port's score is higher-is-better.
-    return rows.map((row) => ({ chunk: fromRow(row), score: -row.bm25_score }));
+    if (terms.length === 0 || ids.length === 0 || max === 0) return [];
+    const parameters = { scope: JSON.stringify(ids), terms: JSON.stringify(terms) };
+    const scoped: ScopedPostings = { lengths: new Map(), postings: new Map(terms.map((term) => [term, new Map()])) };
+    const chunkIds = new Map<string, Buffer>();
+    for (const row of this.scopeIndexStmt.iterate(parameters) as IterableIterator<{ document_id: string; chunk_ids: Buffer; lengths: Buffer }>) {
+      scoped.lengths.set(row.document_id, decodeVarints(row.lengths));
+      chunkIds.set(row.document_id, row.chunk_ids);
+    }
+    for (const row of this.scopePostingsStmt.iterate(parameters) as IterableIterator<{ document_id: string; term: string; postings: Buffer }>) {
+      scoped.postings.get(row.term)?.set(row.document_id, decodeVarints(row.postings));
+    }
+    const idsByDocument = new Map<string, number[]>();
+    const hits: ChunkHit[] = [];
+    for (const { documentId, position, score } of rankBm25(scoped, max)) {
+      let ids = idsByDocument.get(documentId);
+      if (!ids) idsByDocument.set(documentId, (ids = decodeVarints(chunkIds.get(documentId) ?? Buffer.alloc(0))));
+      const row = this.chunkByIdStmt.get(ids[position]) as ChunkRow | undefined;
+      if (row) hits.push({ chunk: fromRow(row), score });
+    }
+    return hits;
   }
 
   /** Every chunk, `batchSize` at a time in storage order: for copying the index to another adapter. */
@@ -214,7 +272,7 @@ export class SqliteSearchIndex implements SearchIndex {
 }
 
 const SCHEMA = `
-  -- An explicit INTEGER PRIMARY KEY: FTS5 external content is keyed by rowid,
+  -- An explicit INTEGER PRIMARY KEY: postings and vectors name chunks by it,
   -- and implicit rowids may be renumbered by VACUUM.
   CREATE TABLE IF NOT EXISTS chunks (
     id INTEGER PRIMARY KEY,
@@ -226,6 +284,19 @@ const SCHEMA = `
     text TEXT NOT NULL,
     block_ids TEXT NOT NULL
   );
+  -- Per document, aligned by position in reading order (varints): chunks.id and term count.
+  CREATE TABLE IF NOT EXISTS document_index (
+    document_id TEXT PRIMARY KEY,
+    chunk_ids BLOB NOT NULL,
+    lengths BLOB NOT NULL
+  ) WITHOUT ROWID;
+  -- Per document and term (varints): position, frequency, position, frequency, …
+  CREATE TABLE IF NOT EXISTS document_postings (
+    document_id TEXT NOT NULL,
+    term TEXT NOT NULL,
+    postings BLOB NOT NULL,
+    PRIMARY KEY (document_id, term)
+  ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS chunk_vectors (
     space TEXT NOT NULL, -- the embedding model ("<keysetId>/<model>")
     id INTEGER NOT NULL, -- chunks.id
@@ -237,37 +308,23 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS chunk_vectors_chunk ON chunk_vectors (id);
   CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id, ordinal);
   CREATE INDEX IF NOT EXISTS chunks_owner ON chunks (owner_id);
-  CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
-    text,
-    content = 'chunks',
-    content_rowid = 'id',
-    tokenize = 'porter unicode61 remove_diacritics 2'
-  );
-  CREATE TRIGGER IF NOT EXISTS chunks_fts_insert AFTER INSERT ON chunks BEGIN
-    INSERT INTO chunks_fts (rowid, text) VALUES (new.id, new.text);
-  END;
-  CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN
-    INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  CREATE TRIGGER IF NOT EXISTS chunk_vectors_follow_chunks AFTER DELETE ON chunks BEGIN
     DELETE FROM chunk_vectors WHERE id = old.id;
-  END;
-  CREATE TRIGGER IF NOT EXISTS chunks_fts_update AFTER UPDATE OF text ON chunks BEGIN
-    INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO chunks_fts (rowid, text) VALUES (new.id, new.text);
   END;
 `;
 
 /**
- * Turns user text into a safe FTS5 query: every distinct term (`queryTerms`)
- * becomes a double-quoted string (so `NEAR`, `AND`, `*`, `:`, `^`, `-`,
- * parentheses and column filters are plain text), terms are OR-ed so chunks
- * matching only part of the question still rank (BM25 sums per-term scores, so
- * more matched terms rank higher). Returns null when nothing searchable remains.
+ * Before decision 158 the postings lived in an external-content FTS5 table
+ * (`chunks_fts`, kept in sync by triggers): drop it and its triggers (the
+ * chunks hold every text; the constructor builds the new postings from them).
+ * secure_delete zeroes the dropped pages, so no purged term survives (decision 081).
  */
-export function toFtsQuery(text: string): string | null {
-  const terms = queryTerms(text);
-  if (terms.length === 0) return null;
-  // Terms hold no `"` (TERM excludes it), but escape anyway: FTS5 strings double their quotes.
-  return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(" OR ");
+function dropFts5Index(db: Database.Database): void {
+  db.exec(`
+    DROP TRIGGER IF EXISTS chunks_fts_insert;
+    DROP TRIGGER IF EXISTS chunks_fts_delete;
+    DROP TRIGGER IF EXISTS chunks_fts_update;
+    DROP TABLE IF EXISTS chunks_fts;`);
 }
 
 interface ChunkRow {
