@@ -10,12 +10,13 @@ import { requireUser } from "#app/utils/session.server";
  * attachment. `?inline=1` is for the viewer: inline only for PDF, images and
  * plain text (typed from the detected kind, sandboxed), never HTML.
  *
- * The original never changes once uploaded (decision 160), so it is served
- * like an immutable file: a strong ETag from the document id and size, a
- * year of private caching varied on the session cookie (another account in
- * the same browser never reuses it), and byte ranges (206, 416, If-Range,
- * 304 on If-None-Match), so pdf.js reads page 1 without the whole book.
- * Every request that reaches the server is checked: a foreign id is a 404.
+ * The original never changes once uploaded (decision 160): a strong ETag
+ * from the document id and size, and byte ranges (206, 416, If-Range, 304
+ * on If-None-Match), so pdf.js reads page 1 without the whole book. The
+ * browser may keep the bytes but must ask before each use (`no-cache`): a
+ * 304 costs a round trip, and access is checked every time, so a document
+ * deleted or taken out of a community is not readable from the cache.
+ * A foreign id is a 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -36,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const headers = new Headers({
     "X-Content-Type-Options": "nosniff",
     // no-transform: the strong ETag promises these exact bytes, so nothing (our gzip included) may re-encode them or a slice of them.
-    "Cache-Control": "private, max-age=31536000, immutable, no-transform",
+    "Cache-Control": "private, no-cache, no-transform",
     Vary: "Cookie",
     ETag: etag,
     "Accept-Ranges": "bytes",

@@ -9,7 +9,7 @@ import { uploadTextDocument } from "../../tests/support/library-fixtures";
 import { createTestRuntime } from "../../tests/support/test-runtime";
 import { loader as download } from "./documents.download.$id";
 
-/** GET /documents/download/{id}: the original as an immutable file, in byte ranges, to its readers only (decision 160). */
+/** GET /documents/download/{id}: the original with a strong validator, in byte ranges, to its readers only, asked again before each use (decision 160). */
 const ctx = { requestId: "download-routes", clientAddress: "127.0.0.1" };
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
 const cookies: Record<"maria" | "eve", string> = {} as never;
@@ -54,13 +54,13 @@ afterAll(async () => {
 });
 
 describe("downloading a document's original", () => {
-  it("answers the whole file with a strong ETag, byte ranges and private immutable caching", async () => {
+  it("answers the whole file with a strong ETag and byte ranges, cached only to be revalidated", async () => {
     const response = await get(cookies.maria);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(TEXT);
     expect(response.headers.get("Accept-Ranges")).toBe("bytes");
     expect(response.headers.get("ETag")).toMatch(/^"[^"]+"$/);
-    expect(response.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable, no-transform");
+    expect(response.headers.get("Cache-Control")).toBe("private, no-cache, no-transform");
     expect(response.headers.get("Vary")).toBe("Cookie");
     expect(response.headers.get("Content-Length")).toBe(String(TEXT.length));
     expect(response.headers.get("Content-Disposition")).toMatch(/^inline; filename="digits\.txt"/);
