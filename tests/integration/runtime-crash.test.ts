@@ -20,7 +20,9 @@ describe("after a crash", () => {
   async function crashAndResume(scenario: "ingestion" | "launch", env: Record<string, string> = {}) {
     const first = startScript(worker, [dataDir, scenario, "start"], env);
     children.push(first);
-    await until(`the ${scenario} step to hang`, () => existsSync(join(dataDir, "hanging")), first, 60_000);
+    // The step may hang before the command that started it has returned the id (the workflow starts within
+    // milliseconds of the append): wait for both, so the resume knows what to wait for.
+    await until(`the ${scenario} step to hang`, () => existsSync(join(dataDir, "hanging")) && existsSync(join(dataDir, "subject-id")), first, 60_000);
     await kill(first);
     const second = startScript(worker, [dataDir, scenario, "resume"]);
     children.push(second);
