@@ -1,4 +1,4 @@
-import { Button, Flex, Heading, IconButton, Select, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
@@ -24,13 +24,13 @@ import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
+import { pageSizeFrom, RowsPerPage } from "#app/components/rows-per-page";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: libraryStyles }];
 export const meta: MetaFunction = () => [{ title: "My Documents | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "History", page: "My Documents" } };
 
-const PAGE_SIZES = [5, 10, 15] as const;
-/** Spec 000 §9: the phone's card list pages by 10. */
+/** Spec 000 §9: the table pages by 5, 10 or 15 rows (rows-per-page.tsx), the phone's card list by 10. */
 const CARD_PAGE = 10;
 const POLL_MS = 10_000;
 const IN_PROGRESS_WINDOW_MS = 300_000;
@@ -39,8 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
-  const sizeParam = Number(url.searchParams.get("size"));
-  const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : 10;
+  const size = pageSizeFrom(url.searchParams.get("size"));
   const { libraryQueries } = await getServices();
   const [{ documents: first, total }, watched] = await Promise.all([
     libraryQueries.listDocuments(user.id, { search: q, limit: Math.max(size, CARD_PAGE) }),
@@ -270,21 +269,7 @@ export default function MyDocumentsPage() {
         />
 
         <div className="dc-pagination">
-          <Flex align="center" gap="2">
-            <Text size="2" color="gray" id="rows-per-page">
-              Rows per page
-            </Text>
-            <Select.Root value={String(size)} onValueChange={(v) => navigate(sizeHref(Number(v)), { preventScrollReset: true })}>
-              <Select.Trigger aria-labelledby="rows-per-page" variant="soft" color="gray" />
-              <Select.Content position="popper">
-                {PAGE_SIZES.map((s) => (
-                  <Select.Item key={s} value={String(s)}>
-                    {s}
-                  </Select.Item>
-                ))}
-              </Select.Content>
-            </Select.Root>
-          </Flex>
+          <RowsPerPage id="rows-per-page" size={size} onChange={(next) => navigate(sizeHref(next), { preventScrollReset: true })} />
           <Flex align="center" gap="2">
             {loading ? <Spinner size="1" /> : null}
             <Text size="2" color="gray" data-testid="range" aria-live="polite">

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Select, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
@@ -18,6 +18,7 @@ import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser } from "#app/utils/session.server";
 import { HistorySwitch } from "#app/components/library/history-switch";
+import { pageSizeFrom, RowsPerPage } from "#app/components/rows-per-page";
 import { useInfiniteList } from "#app/components/use-infinite-list";
 import { fetchWorkspaces } from "#app/components/workspace/fetch-workspaces";
 
@@ -25,8 +26,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceS
 export const meta: MetaFunction = () => [{ title: "My Workspaces | DocuChat" }];
 export const handle: BreadcrumbHandle = { breadcrumb: { section: "History", page: "My Workspaces" } };
 
-/** Spec 000 §9: history tables page by 5, 10 or 15 rows (default 10); the card list by 10. */
-const PAGE_SIZES = [5, 10, 15] as const;
+/** Spec 000 §9: history tables page by 5, 10 or 15 rows (rows-per-page.tsx); the card list by 10. */
 const CARD_PAGE = 10;
 const POLL_MS = 3000;
 
@@ -34,8 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
-  const sizeParam = Number(url.searchParams.get("size"));
-  const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : 10;
+  const size = pageSizeFrom(url.searchParams.get("size"));
   const { workspaceQueries } = await getServices();
   try {
     // The first page of each list; the rest arrive as the reader scrolls (spec 000 §2, §9).
@@ -208,21 +207,7 @@ export default function MyWorkspacesPage() {
           }
         />
         <div className="dc-ws-pagination">
-          <Flex align="center" gap="2">
-            <Text size="2" color="gray" id="ws-rows-per-page">
-              Rows per page
-            </Text>
-            <Select.Root value={String(size)} onValueChange={(v) => navigate(sizeHref(Number(v)), { preventScrollReset: true })}>
-              <Select.Trigger aria-labelledby="ws-rows-per-page" variant="soft" color="gray" />
-              <Select.Content position="popper">
-                {PAGE_SIZES.map((s) => (
-                  <Select.Item key={s} value={String(s)}>
-                    {s}
-                  </Select.Item>
-                ))}
-              </Select.Content>
-            </Select.Root>
-          </Flex>
+          <RowsPerPage id="ws-rows-per-page" size={size} onChange={(next) => navigate(sizeHref(next), { preventScrollReset: true })} />
           <Flex align="center" gap="2">
             {table.loading ? <Spinner size="1" /> : null}
             <Text size="2" color="gray" data-testid="workspaces-range" aria-live="polite">

@@ -1,6 +1,7 @@
 import type { AnswerEvent, AnswerInput, LanguageModel, ModelCapabilities, Passage } from "#application/ports/language-model";
 import { composeAnswer, rankSentences, sentenceKey, shortlist, sleep, streamChunks, usageOf } from "./composition";
 import { suggestQuestionsFrom, summarizePassages } from "./overview";
+import { cosineSimilarity } from "./sentence-encoder";
 
 /**
  * The built-in model (ARCHITECTURE §6): no network, no generative AI. It picks
@@ -83,7 +84,7 @@ export class ExtractiveModel implements LanguageModel {
     if (sentences.length === 0) return undefined;
     try {
       const [question, ...vectors] = await this.encoder.embed([input.question, ...sentences.map((s) => s.text)], signal);
-      return new Map(sentences.map((sentence, i) => [sentenceKey(sentence), cosine(question, vectors[i])]));
+      return new Map(sentences.map((sentence, i) => [sentenceKey(sentence), cosineSimilarity(question, vectors[i])]));
     } catch (error) {
       if (signal?.aborted) throw error;
       // The encoder's thread died or is stopping: answer on words and passages' meaning, as without it.
@@ -98,16 +99,4 @@ export class ExtractiveModel implements LanguageModel {
   async suggestQuestions(input: { passages: Passage[]; count: number; language?: string }): Promise<string[]> {
     return suggestQuestionsFrom(input.passages, input.count, input.language ?? "English");
   }
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }

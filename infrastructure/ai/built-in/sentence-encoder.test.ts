@@ -2,21 +2,9 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { SentenceEncoderEmbedder } from "./sentence-encoder";
+import { cosineSimilarity as cosine, SentenceEncoderEmbedder } from "./sentence-encoder";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 /** Each case: a passage, a question asking for it in other words, and an unrelated passage. */
 const CASES = [

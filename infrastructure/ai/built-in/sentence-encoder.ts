@@ -62,6 +62,19 @@ export class SentenceEncoderEmbedder implements Embedder {
   }
 }
 
+/** Cosine similarity of two of the encoder's vectors (0 for a zero vector). */
+export function cosineSimilarity(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
+
 /** The batch's vectors, or the abort's reason as soon as it comes (the thread finishes that batch for nobody). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
