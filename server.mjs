@@ -116,22 +116,12 @@ function stopChild(child) {
   });
 }
 
-/**
- * The background process yields the CPU to the web processes when both want it
- * (Linux niceness; threads it starts later, such as extraction workers, inherit
- * it), and has all of it when pages are quiet.
- */
-const BACKGROUND_NICENESS = 10;
 
 /** One process: "app" (everything), "web" (requests only) or "background" (no HTTP). */
 async function serve(role) {
-  if (role === "background") {
-    try {
-      os.setPriority(BACKGROUND_NICENESS);
-    } catch {
-      // Not permitted here (some containers): it runs at normal priority.
-    }
-  }
+  // The background process keeps its normal priority: its projectors are what read-your-writes waits for,
+  // so under page load they must keep up. Its heavy work yields instead: extraction threads, the embedding
+  // model's thread and what they start run at niceness 10 (decisions 070, 150, 155).
   const build = await import(pathToFileURL(buildPath).href);
   const entry = build.entry.module;
 

@@ -18,8 +18,8 @@ const MAX_CANVAS_PIXELS = 2 ** 24;
  * The viewer reads a PDF by byte ranges (decision 160): pdf.js asks for the
  * chunks it needs — the trailer, the cross-reference table, page 1's objects —
  * so page 1 paints without the whole file, and later pages arrive as they are
- * scrolled to. The download route answers ranges with a strong ETag and a year
- * of private caching, so reopening a document reads the browser's cache.
+ * scrolled to. The download route answers ranges with a strong ETag, so
+ * reopening a document costs the browser a revalidation (304), not the bytes.
  */
 const RANGE_CHUNK_SIZE = 65_536;
 
@@ -59,6 +59,8 @@ export function warmPdfjs(): void {
 export async function openPdf(documentId: string): Promise<{ lib: PdfLib; task: Pdfjs.PDFDocumentLoadingTask }> {
   const url = inlineUrl(documentId);
   const firstChunk = fetchRange(url, 0, RANGE_CHUNK_SIZE);
+  // Awaited below, once pdf.js has loaded; a refusal arriving first must not count as unhandled meanwhile.
+  firstChunk.catch(() => undefined);
   const lib = await loadPdfjs();
   const pdfWorker = worker(lib);
   const first = await firstChunk;
