@@ -1,3 +1,4 @@
+import { DomainError } from "#domain/shared/domain-error";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -179,6 +180,26 @@ describe("the aggregate helper", () => {
       expect((await raw.readStream("tally-t1")).map((e) => e.data.total)).toEqual([1, 11, 111]);
       // And what it remembers now is the fresh state.
       expect((await here.handle("t1", { type: "Add", amount: 1000 }, { metadata })).state).toBe(1111);
+    });
+
+    it("a refusal decided on a remembered state is checked against the stream as it is now", async () => {
+      const { raw, otherProcess } = setup();
+      // Spending refuses more than the tally holds: a stale remembered total would refuse what the stream allows.
+      const spending: AggregateDefinition<TallyCommand, TallyEvent, number> = {
+        ...tallies,
+        decider: {
+          ...tally,
+          decide: (command, total) => {
+            if (command.amount < 0 && total + command.amount < 0) throw new DomainError("VALIDATION", "Not enough to spend.");
+            return tally.decide(command, total);
+          },
+        },
+      };
+      const here = new Aggregate(raw, ids, spending);
+      await here.handle("t2", { type: "Add", amount: 1 }, { metadata });
+      await new Aggregate(otherProcess(), ids, spending).handle("t2", { type: "Add", amount: 10 }, { metadata });
+      expect((await here.handle("t2", { type: "Add", amount: -5 }, { metadata })).state).toBe(6);
+      await expect(here.handle("t2", { type: "Add", amount: -50 }, { metadata })).rejects.toBeInstanceOf(DomainError);
     });
 
     it("loads from the stream, never from what it remembers, so a reader sees another process's writes", async () => {

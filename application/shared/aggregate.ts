@@ -75,7 +75,10 @@ function recentAggregates<Event extends DomainEvent, State>(store: EventStore, d
  * stream, when it has one, instead of reading the stream again: the append
  * states that state's version, so a stream that moved on (another process,
  * another writer) fails the append and the command reads afresh, without
- * spending one of its attempts. `load` always reads the stream.
+ * spending one of its attempts. A refusal, or nothing to do, decided on a
+ * remembered state is checked against the stream as it is now before it is
+ * answered: the append never runs then, so it cannot tell. `load` always
+ * reads the stream.
  */
 export class Aggregate<Command, Event extends DomainEvent, State> {
   private readonly recent: RecentAggregates<Event, State>;
@@ -111,8 +114,27 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
     }
     for (let attempt = 1; ; ) {
       loaded ??= await this.load(id);
-      const decided = decider.decide(command, loaded.state);
-      if (decided.length === 0) return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state, after: loaded };
+      let decided: Event[];
+      try {
+        decided = decider.decide(command, loaded.state);
+      } catch (refusal) {
+        // A remembered state may be one another process has overtaken (a member who joined there): only
+        // the stream as it is now may refuse a command, so read it and decide again.
+        if (!remembered) throw refusal;
+        this.recent.forget(streamId);
+        remembered = false;
+        loaded = undefined;
+        continue;
+      }
+      if (decided.length === 0) {
+        // Likewise "nothing to do" is only true of the stream as it is now.
+        if (remembered) {
+          remembered = false;
+          loaded = undefined;
+          continue;
+        }
+        return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state, after: loaded };
+      }
       const toAppend: NewEvent[] = decided.map((event, index) => ({
         eventId: context.eventIds?.(index) ?? this.ids.next(),
         type: event.type,
