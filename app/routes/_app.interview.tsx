@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { AssessmentPage, type AssessmentActionResult } from "#app/components/workspace/assessment-page";
+import { RESUME_PAGE } from "#app/components/workspace/resume-picker";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
@@ -16,13 +17,15 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Assessment" } 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { assessments, libraryQueries } = await getServices();
-  const [view, { documents }] = await Promise.all([assessments.view(user.id), libraryQueries.listDocuments(user.id, { limit: 500 })]);
+  // The first page of ready documents to choose the resume from; the picker fetches more as it scrolls or searches.
+  const [view, { documents, total }] = await Promise.all([assessments.view(user.id), libraryQueries.listDocuments(user.id, { status: "ACTIVE", limit: RESUME_PAGE })]);
   return {
     state: view.phase,
     interview: view.assessment,
     offer: view.offerClosesAt,
     serverNow: view.serverNow,
-    documents: documents.filter((d) => d.status === "ACTIVE").map((d) => ({ id: d.id, name: d.name })),
+    documents: documents.map((d) => ({ id: d.id, name: d.name })),
+    documentTotal: total,
   };
 }
 

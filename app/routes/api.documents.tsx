@@ -6,13 +6,18 @@ import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 
-/** GET /api/documents?search=&limit=&offset= — the owner's documents, newest first (polling, infinite scroll). */
+/**
+ * GET /api/documents?search=&limit=&offset=&status= — the owner's documents, newest first (polling, infinite scroll);
+ * `status=ACTIVE` keeps the ready ones (the assessment's resume picker).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   try {
-    const { search, limit, offset } = listPageParams(new URL(request.url));
+    const url = new URL(request.url);
+    const { search, limit, offset } = listPageParams(url);
+    const status = url.searchParams.get("status") || undefined;
     const { libraryQueries } = await getServices();
-    const { documents, total } = await libraryQueries.listDocuments(user.id, { search, limit, offset });
+    const { documents, total } = await libraryQueries.listDocuments(user.id, { search, limit, offset, status });
     const nextOffset = offset + documents.length < total ? offset + documents.length : null;
     return Response.json(
       { documents: documents.map(toApiDocument), total, nextOffset },

@@ -3,20 +3,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
 import type { DevMailbox } from "#application/ports/mailer";
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { CommunityService } from "#application/community/community-service";
 import { IdentityService } from "#application/identity/identity-service";
 import { ProfileService } from "#application/identity/profile-service";
 import { getCookies } from "#app/utils/cookies.server";
 import { DOCUMENTS, type DocumentReadModel } from "#projections/library/documents.projector";
 import { WORKSPACES, type WorkspaceReadModel } from "#projections/workspace/workspaces.projector";
+import { settle } from "../../tests/support/library-fixtures";
 import { createTestRuntime } from "../../tests/support/test-runtime";
+import { loader as interview } from "./_app.interview";
 import { loader as myDocuments } from "./_app.history.documents";
+import { loader as documentsToAdd } from "./api.communities.$id.documents_to_add";
 import { loader as myWorkspaces } from "./_app.history.workspaces";
 import { loader as documentsApi } from "./api.documents";
 import { loader as workspacesApi } from "./api.workspaces";
 
 /**
- * My Documents, My Workspaces and their list APIs send a page at a time, in a
- * stable order, searched on the server (spec 000 §2, §9; issue #20 item 6).
+ * My Documents, My Workspaces, the assessment's resume list, a community's
+ * 'Add New Files' and their list APIs send a page at a time, in a stable
+ * order, searched on the server (spec 000 §2, §9; issue #20 item 6).
  */
 const ctx = { requestId: "list-pages", clientAddress: "127.0.0.1" };
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
@@ -60,7 +65,11 @@ async function seed() {
   await store.collection<WorkspaceReadModel>(WORKSPACES).upsert(workspace("ws-eve", users.eve.id, "Tax of Eve", minutesAgo(1)));
 }
 
-const get = (cookie: string, url: string) => ({ request: new Request(`http://localhost${url}`, { headers: { Cookie: cookie } }), params: {}, context: {} });
+const get = (cookie: string, url: string, params: Record<string, string> = {}) => ({
+  request: new Request(`http://localhost${url}`, { headers: { Cookie: cookie } }),
+  params,
+  context: {},
+});
 const json = async <T>(response: unknown) => (await (response as Response).json()) as T;
 
 beforeAll(async () => {
@@ -129,5 +138,79 @@ describe("lists that page", () => {
     expect(ids).toHaveLength(10);
     expect(new Set(ids).size).toBe(10);
     expect(ids).not.toContain("doc-eve");
+  });
+
+  it("GET /api/documents?status=ACTIVE keeps the ready documents only", async () => {
+    const page = await json<{ documents: { document_id: string; status: string }[]; total: number }>(
+      await documentsApi(get(users.maria.cookie, "/api/documents?status=ACTIVE&limit=100")),
+    );
+    expect(page.total).toBe(31);
+    expect(page.documents.every((d) => d.status === "ACTIVE")).toBe(true);
+    expect(page.documents.map((d) => d.document_id)).not.toContain("doc-uploading");
+  });
+
+  it("the assessment sends the first page of the candidate's ready documents to choose the resume from, and how many there are", async () => {
+    const data = (await interview(get(users.maria.cookie, "/interview"))) as { documents: { id: string; name: string }[]; documentTotal: number };
+    expect(data.documentTotal).toBe(31);
+    expect(data.documents).toHaveLength(20);
+    expect(data.documents.slice(0, 2)).toEqual([{ id: "doc-00", name: "Tax 0.pdf" }, { id: "doc-01", name: "Note 1.pdf" }]);
+    expect(data.documents.map((d) => d.id)).not.toContain("doc-uploading");
+    const eve = (await interview(get(users.eve.cookie, "/interview"))) as { documents: { id: string }[]; documentTotal: number };
+    expect(eve).toMatchObject({ documentTotal: 1, documents: [{ id: "doc-eve" }] });
+  });
+
+  describe("a community's 'Add New Files'", () => {
+    const communities = () => env.runtime.container.get(CommunityService);
+    const ctxOf = (actorId: string) => ({ ...ctx, actorId });
+    let open: string;
+    let closed: string;
+    type Page = { documents: { document_id: string; document_name: string; in_community: boolean }[]; total: number };
+    const pageOf = async (cookie: string, communityId: string, query = "") => {
+      const response = (await documentsToAdd(get(cookie, `/api/communities/${communityId}/documents_to_add${query}`, { id: communityId }))) as Response;
+      return { status: response.status, body: (await response.json()) as Page & { code?: string } };
+    };
+
+    beforeAll(async () => {
+      ({ communityId: open } = await communities().create(users.maria.id, { communityName: "Tax Club", communityDescription: "Receipts and returns", visibility: "PUBLIC" }, ctxOf(users.maria.id)));
+      ({ communityId: closed } = await communities().create(users.maria.id, { communityName: "Tax Board", communityDescription: "Minutes", visibility: "PRIVATE" }, ctxOf(users.maria.id)));
+      await communities().attachResources(users.maria.id, open, { resources: [{ id: "DOCUMENT_doc-03", type: "DOCUMENT" }] }, ctxOf(users.maria.id));
+      await settle(env.runtime);
+    });
+
+    it("pages the member's own ready documents newest first, marking those the community holds already", async () => {
+      const ids: string[] = [];
+      const held: string[] = [];
+      for (let offset = 0; offset < 31; offset += 8) {
+        const { status, body } = await pageOf(users.maria.cookie, open, `?limit=8&offset=${offset}`);
+        expect(status).toBe(200);
+        expect(body.total).toBe(31);
+        ids.push(...body.documents.map((d) => d.document_id));
+        held.push(...body.documents.filter((d) => d.in_community).map((d) => d.document_id));
+      }
+      expect(ids).toHaveLength(31);
+      expect(new Set(ids).size).toBe(31);
+      expect(ids.slice(0, 2)).toEqual(["doc-00", "doc-01"]);
+      expect(ids).not.toContain("doc-uploading");
+      expect(ids).not.toContain("doc-eve");
+      expect(held).toEqual(["doc-03"]);
+    });
+
+    it("searches on the server, case-insensitively on part of the name", async () => {
+      const { body } = await pageOf(users.maria.cookie, open, "?search=TAX&limit=4");
+      expect(body.total).toBe(10);
+      expect(body.documents.map((d) => d.document_name)).toEqual(["Tax 0.pdf", "Tax 3.pdf", "Tax 6.pdf", "Tax 9.pdf"]);
+      expect(body.documents.map((d) => d.in_community)).toEqual([false, true, false, false]);
+    });
+
+    it("lists only the caller's own documents, to members only; a private community stays unknown to strangers", async () => {
+      expect(await pageOf(users.eve.cookie, open)).toMatchObject({ status: 403, body: { code: "COMMUNITY_FORBIDDEN" } });
+      expect(await pageOf(users.eve.cookie, closed)).toMatchObject({ status: 404, body: { code: "COMMUNITY_NOT_FOUND" } });
+      expect((await pageOf(users.eve.cookie, "no-such-community")).status).toBe(404);
+      await communities().join(users.eve.id, open, ctxOf(users.eve.id));
+      await settle(env.runtime);
+      const { status, body } = await pageOf(users.eve.cookie, open);
+      expect(status).toBe(200);
+      expect(body).toEqual({ total: 1, documents: [{ document_id: "doc-eve", document_name: "Tax of Eve.pdf", in_community: false }] });
+    });
   });
 });

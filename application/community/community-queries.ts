@@ -7,6 +7,7 @@ import {
   type CommunityReadModel,
   communitiesOfMember,
   communityRow,
+  heldAmong,
   membersOf,
   membershipIn,
   membershipsOf,
@@ -17,6 +18,9 @@ import {
   resourcesOf,
 } from "#projections/community/communities.queries";
 import { userById } from "#projections/identity/users.queries";
+import { listDocuments } from "#projections/library/documents.queries";
+import type { NameSearch } from "#projections/name-search";
+import { DomainError } from "#domain/shared/domain-error";
 
 /** A row of the 'Public Communities' / 'My Communities' tables (spec 001 §2, §3). */
 export interface CommunityListItem {
@@ -45,6 +49,14 @@ export interface CommunityResource {
 export interface CommunityDetail extends CommunityListItem {
   description: string;
   resources: CommunityResource[];
+}
+
+/** A row of 'Add New Files': one of the member's own ready documents. */
+export interface DocumentToAdd {
+  id: string;
+  name: string;
+  /** The community holds it already (shown as such, not offered again). */
+  inCommunity: boolean;
 }
 
 export interface CommunityAdministration {
@@ -105,6 +117,19 @@ export class CommunityQueries {
       })),
     );
     return { ...(await this.item(community, role, requested, names)), description: community.description, resources };
+  }
+
+  /**
+   * 'Add New Files' (spec 001 §5), a page at a time: the member's own ready
+   * documents, newest first, searched by part of the name, each marked when
+   * this community holds it already. Only MEMBER and above add files.
+   */
+  async documentsToAdd(userId: string, communityId: string, page: Omit<NameSearch, "status">): Promise<{ documents: DocumentToAdd[]; total: number }> {
+    const { role } = await this.roleIn(userId, communityId);
+    if (!roleAtLeast(role, "MEMBER")) throw new DomainError("COMMUNITY_FORBIDDEN", "Join the community to add files.");
+    const { documents, total } = await listDocuments(this.store, userId, { ...page, status: "ACTIVE" });
+    const held = await heldAmong(this.store, communityId, documents.map((d) => d.id));
+    return { documents: documents.map((d) => ({ id: d.id, name: d.name, inCommunity: held.has(d.id) })), total };
   }
 
   /** Whether the user may open this community's document (the preview): MEMBER and above, and the community holds it. */

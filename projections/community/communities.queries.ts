@@ -65,6 +65,13 @@ export function resourcesOf(store: ReadModelStore, communityId: string): Promise
   return resources(store).find({ communityId }, { sort: [{ field: "attachedAt", direction: "desc" }] });
 }
 
+/** Of these documents, the ones the community holds. */
+export async function heldAmong(store: ReadModelStore, communityId: string, documentIds: readonly string[]): Promise<Set<string>> {
+  if (documentIds.length === 0) return new Set();
+  const rows = await resources(store).find({ communityId, documentId: { $in: [...documentIds] } });
+  return new Set(rows.map((r) => r.documentId));
+}
+
 /** Communities holding a document (a deleted document or a purged contributor withdraws it from each). */
 export function holdersOf(store: ReadModelStore, documentId: string): Promise<ResourceReadModel[]> {
   return resources(store).find({ documentId });

@@ -199,14 +199,54 @@ describe("the community journey", () => {
 
   it("Ben adds a file, Cy reports it, Ann removes it from Settings, and Ben is told", async () => {
     const ben = await pageOf("ben");
+    await ben.page.goto(`${server.url}/`);
+    // More ready files than one page of 'Add New Files' (20), so ben-notes.txt, his oldest, is only reached by scrolling.
+    const extras: string[] = [];
+    for (let n = 1; n <= 20; n++) extras.push(await uploadTextDocument(ben.page, `ben-extra-${String(n).padStart(2, "0")}.txt`, `Extra note ${n}.`));
+    await waitForActive(ben.page, extras, 120_000);
     await gotoHydrated(ben.page, `${server.url}/community/publicCommunity/${ids.community}`);
     await ben.page.getByTestId("add-files").click();
     const add = ben.page.getByRole("dialog", { name: "Add New Files" });
+    const items = add.getByTestId("add-files-item");
+    await waitUntil(async () => (await items.count()) === 20, "the first page of Ben's files");
     expect(await add.getByTestId("confirm-add-files").isDisabled()).toBe(true);
+    await expectAccessible(ben.page, "Add New Files");
+    await screenshot(ben.page, "community-add-files-1440");
+    await add.getByTestId("add-files-list").evaluate((box) => box.scrollTo(0, box.scrollHeight));
+    await waitUntil(async () => (await items.count()) === 21, "the next page once the list is scrolled to its end");
     await add.getByText("ben-notes.txt").click();
+    // The choice survives a search on the server that hides it.
+    await add.getByLabel("Search your files by name").fill("EXTRA-07");
+    await waitUntil(async () => (await items.count()) === 1, "the search's one match");
+    await add.getByText("ben-extra-07.txt").waitFor();
+    expect(await add.getByTestId("confirm-add-files").isDisabled()).toBe(false);
+    await add.getByLabel("Search your files by name").fill("");
+    await waitUntil(async () => (await items.count()) === 20, "the first page again");
     await add.getByTestId("confirm-add-files").click();
     await toast(ben.page, "File added to the community.").waitFor();
     await ben.page.locator(`[data-testid="resource-row"][data-document-id="${ids.benNotes}"]`).waitFor();
+    // Opened again, the file is shown as already in the community and cannot be chosen twice.
+    await ben.page.getByTestId("add-files").click();
+    await add.getByLabel("Search your files by name").fill("ben-notes");
+    const held = add.getByTestId("add-files-item").filter({ hasText: "ben-notes.txt" });
+    await held.getByText("Already in this community").waitFor();
+    expect(await held.getByRole("checkbox").isDisabled()).toBe(true);
+    await screenshot(ben.page, "community-add-files-held-1440");
+    await ben.page.keyboard.press("Escape");
+    await add.waitFor({ state: "hidden" });
+    // On a phone, by keyboard: Tab from the search reaches the first file, Space chooses it.
+    const phone = await pageOf("ben", VIEWPORTS.mobile);
+    await gotoHydrated(phone.page, `${server.url}/community/publicCommunity/${ids.community}`);
+    await phone.page.getByTestId("add-files").click();
+    const addOnPhone = phone.page.getByRole("dialog", { name: "Add New Files" });
+    await waitUntil(async () => (await addOnPhone.getByTestId("add-files-item").count()) === 20, "the first page on a phone");
+    await addOnPhone.getByLabel("Search your files by name").focus();
+    await phone.page.keyboard.press("Tab");
+    await phone.page.keyboard.press("Space");
+    expect(await addOnPhone.getByTestId("confirm-add-files").isDisabled()).toBe(false);
+    await screenshot(phone.page, "community-add-files-390");
+    await expectAccessible(phone.page, "Add New Files (390 px)");
+    await phone.context.close();
 
     const cy = await pageOf("cy");
     await cy.page.goto(`${server.url}/`);
@@ -232,7 +272,7 @@ describe("the community journey", () => {
     await ben.page.getByTestId("removal-notices").getByText(/A moderator removed “ben-notes.txt” from Solar Energy Circle/).waitFor();
     await screenshot(ben.page, "community-removal-notice-1440");
     await ben.context.close();
-  }, 120_000);
+  }, 240_000);
 
   it("Cy, a viewer of a private community, cannot open anything, and strangers never learn it exists", async () => {
     const ann = await pageOf("ann");

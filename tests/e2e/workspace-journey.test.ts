@@ -278,15 +278,51 @@ describe("the workspace journey", () => {
     await context.close();
   });
 
-  it("starts the assessment and counts down on the server's deadline", async () => {
+  it("starts the assessment with a resume chosen from a list that pages, and counts down on the server's deadline", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
+    await page.goto(`${server.url}/`);
+    // More ready files than the resume list's first page (20): the oldest ones are reached by scrolling its box.
+    const resumes: string[] = [];
+    for (let n = 1; n <= 20; n++) resumes.push(await uploadTextDocument(page, `resume-${String(n).padStart(2, "0")}.txt`, `Resume draft ${n}: led a team of ${n}.`));
+    await waitForActive(page, resumes, 120_000);
     await gotoHydrated(page, `${server.url}/interview`);
     await page.getByRole("button", { name: "Start Interview" }).waitFor();
+    const options = page.getByRole("radiogroup", { name: "Your resume" }).getByRole("radio");
+    expect(await options.count()).toBe(20);
+    // The newest is chosen until the candidate picks another.
+    expect(await page.getByTestId("resume-chosen").textContent()).toBe("Chosen: resume-20.txt");
     await screenshot(page, "interview-1440");
     await expectAccessible(page, "/interview");
+    await page.getByTestId("resume-list").evaluate((box) => box.scrollTo(0, box.scrollHeight));
+    const ready = (await (await page.request.get(`${server.url}/api/documents?status=ACTIVE&limit=1`)).json()).total as number;
+    expect(ready).toBeGreaterThan(20);
+    await waitUntil(async () => (await options.count()) === ready, "the next page once the list is scrolled to its end");
+    await page.getByRole("radio", { name: DOC_A }).click();
+    expect(await page.getByTestId("resume-chosen").textContent()).toBe(`Chosen: ${DOC_A}`);
+    // By keyboard: arrows move the choice within the list.
+    // (Held down as a person does: Radix moves the choice with the focus only while an arrow key is down.)
+    await page.getByRole("radio", { name: DOC_A }).focus();
+    await page.keyboard.down("ArrowUp");
+    await waitUntil(async () => (await page.getByTestId("resume-chosen").textContent()) === `Chosen: ${DOC_B}`, "ArrowUp to choose the file above", 5000);
+    await page.keyboard.up("ArrowUp");
+    // A server search that hides the choice keeps it.
+    await page.getByLabel("Search your ready files by name").fill("RESUME-1");
+    await waitUntil(async () => (await options.count()) === 10, "resume-10 to resume-19");
+    expect(await page.getByTestId("resume-chosen").textContent()).toBe(`Chosen: ${DOC_B}`);
+    await page.getByLabel("Search your ready files by name").fill("no such file");
+    await page.getByText("No matching files found.").waitFor();
+
+    const phone = await signedInPage(VIEWPORTS.mobile);
+    await gotoHydrated(phone.page, `${server.url}/interview`);
+    await phone.page.getByRole("radiogroup", { name: "Your resume" }).waitFor();
+    await screenshot(phone.page, "interview-390");
+    await expectAccessible(phone.page, "/interview (390 px)");
+    await phone.context.close();
+
     await page.getByRole("button", { name: "Start Interview" }).click();
     await page.waitForURL(/\/workspace\/[^/]+(\/launch)?$/);
     await page.waitForURL(/\/workspace\/[^/]+$/, { timeout: 30_000 });
+    await page.getByTestId("workspace-sidebar").getByText(DOC_B).first().waitFor();
     await gotoHydrated(page, `${server.url}/interview`);
     const button = page.getByTestId("interview-button");
     await waitUntil(async () => /^Continue (59|60)m \d{1,2}s$/.test((await button.textContent()) ?? ""), "Continue countdown");

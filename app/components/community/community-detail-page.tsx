@@ -21,7 +21,6 @@ export function CommunityDetailPage(props: {
   q: string;
   userId: string;
   community: CommunityDetail;
-  ownDocuments: Named[];
   workspaces: Named[];
   administration: CommunityAdministration | null;
   listPath: string;
@@ -78,7 +77,7 @@ export function CommunityDetailPage(props: {
             )
           ) : (
             <>
-              <AddFilesDialog documents={props.ownDocuments} />
+              <AddFilesDialog communityId={community.communityId} />
               {moderator && administration ? (
                 <SettingsDialog description={community.description} visibility={community.visibility} role={community.role} userId={props.userId} administration={administration} />
               ) : null}

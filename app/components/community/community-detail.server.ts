@@ -11,8 +11,9 @@ export type CommunityDetailAction = { ok: boolean; intent: string; message: stri
 
 /**
  * The detail page: the community as the user may see it (a private one they do
- * not belong to is the 404 page), their own ready documents for 'Add New Files',
- * their workspaces for 'Add to workspace', and the Settings lists for moderators.
+ * not belong to is the 404 page), their workspaces for 'Add to workspace', and
+ * the Settings lists for moderators. 'Add New Files' fetches the user's documents
+ * a page at a time once opened (GET /api/communities/{id}/documents_to_add).
  */
 export async function loadCommunityDetail(request: Request, communityId: string) {
   const user = await requireUser(request);
@@ -25,18 +26,12 @@ export async function loadCommunityDetail(request: Request, communityId: string)
     throwCommunityPageError(error);
   }
   const member = roleAtLeast(community.role, "MEMBER");
-  const { libraryQueries, workspaceQueries } = await getServices();
-  const held = new Set(community.resources.map((r) => r.documentId));
-  const ownDocuments = member
-    ? (await libraryQueries.listDocuments(user.id, { limit: 200 })).documents
-        .filter((d) => d.status === "ACTIVE" && !held.has(d.id))
-        .map((d) => ({ id: d.id, name: d.name }))
-    : [];
+  const { workspaceQueries } = await getServices();
   const workspaces = member
     ? (await workspaceQueries.list(user.id, { limit: 100 })).workspaces.filter((w) => w.status === "ACTIVE").map((w) => ({ id: w.id, name: w.name }))
     : [];
   const administration = roleAtLeast(community.role, "MODERATOR") ? await communityQueries.administration(user.id, communityId) : null;
-  return { q, userId: user.id, community, ownDocuments, workspaces, administration };
+  return { q, userId: user.id, community, workspaces, administration };
 }
 
 const text = (form: FormData, name: string) => {

@@ -1,6 +1,7 @@
-import { AlertDialog, Button, Checkbox, Dialog, Flex, Select, Text, TextArea } from "@radix-ui/themes";
-import { useState } from "react";
+import { AlertDialog, Badge, Button, Checkbox, Dialog, Flex, Select, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
+import { useCallback, useRef, useState } from "react";
 import { FilePlusIcon, WorkspaceIcon } from "#app/components/icons";
+import { type FetchListPage, useInfiniteList } from "#app/components/use-infinite-list";
 import { useCommunityAction } from "./use-community-action";
 
 type Named = { id: string; name: string };
@@ -35,7 +36,7 @@ export function JoinCommunityButton({ privateCommunity, action }: { privateCommu
 }
 
 /** 'Add Files' → 'Add New Files': the member's own ready documents; Add disabled with nothing chosen (spec 001 §5). */
-export function AddFilesDialog({ documents }: { documents: Named[] }) {
+export function AddFilesDialog({ communityId }: { communityId: string }) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const action = useCommunityAction(() => {
@@ -54,32 +55,18 @@ export function AddFilesDialog({ documents }: { documents: Named[] }) {
         <Dialog.Description size="2" color="gray">
           Choose documents of yours to share with this community. They stay yours; members can read them and use them in their workspaces.
         </Dialog.Description>
-        <div className="dc-community-pick" role="group" aria-label="Your documents">
-          {documents.length === 0 ? (
-            <Text size="2" color="gray" mt="3">
-              You have no ready documents to add. Upload one first.
-            </Text>
-          ) : (
-            documents.map((d) => (
-              <Text as="label" size="2" key={d.id}>
-                <Flex gap="2" align="center" mt="2">
-                  <Checkbox
-                    checked={chosen.has(d.id)}
-                    onCheckedChange={(v) =>
-                      setChosen((s) => {
-                        const next = new Set(s);
-                        if (v === true) next.add(d.id);
-                        else next.delete(d.id);
-                        return next;
-                      })
-                    }
-                  />
-                  <span className="dc-ellipsis">{d.name}</span>
-                </Flex>
-              </Text>
-            ))
-          )}
-        </div>
+        <DocumentsToAdd
+          communityId={communityId}
+          chosen={chosen}
+          onChoose={(id, on) =>
+            setChosen((s) => {
+              const next = new Set(s);
+              if (on) next.add(id);
+              else next.delete(id);
+              return next;
+            })
+          }
+        />
         <Flex gap="3" mt="4" justify="end">
           <Dialog.Close>
             <Button variant="soft" color="gray">
@@ -92,6 +79,70 @@ export function AddFilesDialog({ documents }: { documents: Named[] }) {
         </Flex>
       </Dialog.Content>
     </Dialog.Root>
+  );
+}
+
+/** Documents fetched per page while 'Add New Files' is open. */
+const ADD_FILES_PAGE = 20;
+
+type DocumentToAdd = Named & { inCommunity: boolean };
+
+/**
+ * Mounted while the dialog is open: the member's ready documents a page at a
+ * time, scrolled in their own box and searched on the server; those the
+ * community holds already are shown as such and cannot be chosen again.
+ */
+function DocumentsToAdd({ communityId, chosen, onChoose }: { communityId: string; chosen: Set<string>; onChoose: (id: string, on: boolean) => void }) {
+  const boxRef = useRef<HTMLDivElement>(null);
+  const fetchPage = useCallback<FetchListPage<DocumentToAdd>>(
+    async (offset, search, limit) => {
+      const params = new URLSearchParams({ limit: String(limit), offset: String(offset), search });
+      const response = await fetch(`/api/communities/${encodeURIComponent(communityId)}/documents_to_add?${params}`, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error("Could not load your documents");
+      const page = (await response.json()) as { documents: { document_id: string; document_name: string; in_community: boolean }[]; total: number };
+      return { items: page.documents.map((d) => ({ id: d.document_id, name: d.document_name, inCommunity: d.in_community })), total: page.total };
+    },
+    [communityId],
+  );
+  const { items, loading, search, setSearch } = useInfiniteList({ pageSize: ADD_FILES_PAGE, fetchPage, scrollRoot: boxRef });
+  return (
+    <>
+      <TextField.Root
+        mt="3"
+        type="search"
+        placeholder="Search files by name"
+        aria-label="Search your files by name"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        data-testid="add-files-search"
+      />
+      <div className="dc-community-pick" role="group" aria-label="Your documents" aria-busy={loading} ref={boxRef} data-testid="add-files-list">
+        {items.length === 0 && !loading ? (
+          <Text size="2" color="gray" mt="3">
+            {search.trim() ? "No matching files found." : "You have no ready documents to add. Upload one first."}
+          </Text>
+        ) : (
+          items.map((d) => (
+            <Text as="label" size="2" key={d.id} data-testid="add-files-item">
+              <Flex gap="2" align="center" mt="2">
+                <Checkbox disabled={d.inCommunity} checked={d.inCommunity || chosen.has(d.id)} onCheckedChange={(v) => onChoose(d.id, v === true)} />
+                <span className="dc-ellipsis">{d.name}</span>
+                {d.inCommunity ? (
+                  <Badge size="1" color="gray" highContrast className="dc-nowrap">
+                    Already in this community
+                  </Badge>
+                ) : null}
+              </Flex>
+            </Text>
+          ))
+        )}
+        {loading ? (
+          <Flex justify="center" p="2">
+            <Spinner size="1" />
+          </Flex>
+        ) : null}
+      </div>
+    </>
   );
 }
 

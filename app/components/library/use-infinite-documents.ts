@@ -18,14 +18,19 @@ export const fromApi = (d: ApiDocument): LibraryDocument => ({
   createdAt: d.created_timestamp,
 });
 
-/** A page of the owner's documents from GET /api/documents, newest first. */
-export const fetchDocuments: FetchListPage<LibraryDocument> = async (offset, search, limit) => {
-  const params = new URLSearchParams({ limit: String(limit), offset: String(offset), search });
+/** A page of the owner's documents (of one status, when given) from GET /api/documents, newest first. */
+async function documentPage(offset: number, search: string, limit: number, status?: "ACTIVE") {
+  const params = new URLSearchParams({ limit: String(limit), offset: String(offset), search, ...(status ? { status } : {}) });
   const response = await fetch(`/api/documents?${params}`, { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error("Could not load documents");
   const page = (await response.json()) as { documents: ApiDocument[]; total: number };
   return { items: page.documents.map(fromApi), total: page.total };
-};
+}
+
+export const fetchDocuments: FetchListPage<LibraryDocument> = (offset, search, limit) => documentPage(offset, search, limit);
+
+/** Only the ready documents: what can be picked as the assessment's resume. */
+export const fetchReadyDocuments: FetchListPage<LibraryDocument> = (offset, search, limit) => documentPage(offset, search, limit, "ACTIVE");
 
 /** My Documents as an infinite list (desktop table and phone cards alike). */
 export function useInfiniteDocuments(options: { first: LibraryDocument[]; total: number; q: string; pageSize: number; active?: boolean }) {

@@ -1,10 +1,11 @@
-import { Badge, Button, Callout, Flex, Heading, Select, Text } from "@radix-ui/themes";
+import { Badge, Button, Callout, Flex, Heading, Text } from "@radix-ui/themes";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AlertIcon, ClockIcon, FileIcon } from "#app/components/icons";
 import { CsrfInput } from "#app/components/csrf-input";
 import { useHydrated } from "#app/components/use-hydrated";
 import type { AssessmentView } from "#application/workspace/assessment-service";
+import { ResumePicker } from "./resume-picker";
 
 /** What the /interview loader hands the page. */
 export type AssessmentPageView = {
@@ -12,8 +13,9 @@ export type AssessmentPageView = {
   interview: AssessmentView["assessment"];
   offer: string | null;
   serverNow: string;
-  /** The user's ready documents, to choose the resume from. */
+  /** The first page of the user's ready documents, to choose the resume from, and how many there are. */
   documents: { id: string; name: string }[];
+  documentTotal: number;
 };
 
 export type AssessmentActionResult = { ok: false; message: string; needsUpload?: boolean };
@@ -39,13 +41,14 @@ const formatDeadline = (iso: string) =>
 
 export function AssessmentPage({ view, actionData }: { view: AssessmentPageView; actionData: AssessmentActionResult | undefined }) {
   const hydrated = useHydrated();
-  const { state, interview, offer, serverNow, documents } = view;
+  const { state, interview, offer, serverNow, documents, documentTotal } = view;
   const navigation = useNavigation();
   const remaining = useRemaining(state === "running" ? (interview?.endsAt ?? null) : null, serverNow);
   const ended = state === "ended" || (state === "running" && remaining <= 0);
   const minutes = Math.floor(remaining / 60_000);
   const seconds = Math.floor((remaining % 60_000) / 1000);
-  const [documentId, setDocumentId] = useState(documents[0]?.id ?? "");
+  // The newest ready document until the candidate picks another.
+  const [resume, setResume] = useState(documents[0] ?? null);
 
   return (
     <div className="dc-ws-page dc-ws-interview" data-ws-hydrated={hydrated}>
@@ -105,7 +108,7 @@ export function AssessmentPage({ view, actionData }: { view: AssessmentPageView;
           </Callout.Root>
         ) : null}
 
-        {state === "new" && documents.length === 0 ? (
+        {state === "new" && documentTotal === 0 ? (
           <Callout.Root color="amber" variant="surface">
             <Callout.Icon>
               <FileIcon size={16} />
@@ -133,24 +136,8 @@ export function AssessmentPage({ view, actionData }: { view: AssessmentPageView;
         ) : (
           <Form method="post" className="dc-ws-interview__start">
             <CsrfInput />
-            {documents.length > 0 ? (
-              <div className="dc-ws-field">
-                <Text as="label" size="2" weight="medium" id="resume-label">
-                  Your resume
-                </Text>
-                <Select.Root name="documentId" value={documentId} onValueChange={setDocumentId}>
-                  <Select.Trigger aria-labelledby="resume-label" className="dc-ws-select" />
-                  <Select.Content position="popper">
-                    {documents.map((d) => (
-                      <Select.Item key={d.id} value={d.id}>
-                        {d.name}
-                      </Select.Item>
-                    ))}
-                  </Select.Content>
-                </Select.Root>
-              </div>
-            ) : null}
-            <Button size="3" type="submit" disabled={documents.length === 0} loading={navigation.state === "submitting"} data-testid="interview-button">
+            {documentTotal > 0 ? <ResumePicker first={documents} total={documentTotal} chosen={resume} onChoose={setResume} /> : null}
+            <Button size="3" type="submit" disabled={!resume} loading={navigation.state === "submitting"} data-testid="interview-button">
               Start Interview
             </Button>
           </Form>
