@@ -164,8 +164,10 @@ describe("the community journey", () => {
     await expectAccessible(page, "/community/publicCommunity/{id} (member)");
 
     await page.getByTestId("add-to-workspace").first().click();
+    // The dialog's picker is the workspace switcher: searched and paged on the server.
     await page.getByTestId("workspace-select").click();
-    await page.getByRole("option", { name: "Ben's study" }).click();
+    await page.getByTestId("switcher-item").filter({ hasText: "Ben's study" }).click();
+    await page.getByTestId("workspace-select").filter({ hasText: "Ben's study" }).waitFor();
     await page.getByTestId("confirm-add-to-workspace").click();
     await toast(page, "Added to your workspace.").waitFor();
 

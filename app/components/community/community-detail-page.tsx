@@ -15,13 +15,11 @@ import { useCommunityAction } from "./use-community-action";
 export const DEFAULT_COMMUNITY_DESCRIPTION = "Explore the range of documents other people have contributed, and use them for free!";
 const NAME_CUT = 15;
 
-type Named = { id: string; name: string };
-
 export function CommunityDetailPage(props: {
   q: string;
   userId: string;
   community: CommunityDetail;
-  workspaces: Named[];
+  hasWorkspaces: boolean;
   administration: CommunityAdministration | null;
   listPath: string;
   listTitle: string;
@@ -127,7 +125,7 @@ export function CommunityDetailPage(props: {
                   )}
                   {member ? (
                     <Flex gap="2" align="center" wrap="wrap" justify="end">
-                      <AddToWorkspaceDialog documentId={r.documentId} documentName={r.resourceName} workspaces={props.workspaces} />
+                      <AddToWorkspaceDialog documentId={r.documentId} documentName={r.resourceName} hasWorkspaces={props.hasWorkspaces} />
                       {!r.own ? <ReportDialog resourceId={r.resourceId} documentName={r.resourceName} /> : null}
                       {r.own || moderator ? (
                         <Button size="1" variant="ghost" color="red" onClick={() => remove.submit("remove", { resourceId: r.resourceId })} data-testid="remove-resource">

@@ -11,7 +11,7 @@ export type CommunityDetailAction = { ok: boolean; intent: string; message: stri
 
 /**
  * The detail page: the community as the user may see it (a private one they do
- * not belong to is the 404 page), their workspaces for 'Add to workspace', and
+ * not belong to is the 404 page), whether they have workspaces for 'Add to workspace' (its dialog pages through them), and
  * the Settings lists for moderators. 'Add New Files' fetches the user's documents
  * a page at a time once opened (GET /api/communities/{id}/documents_to_add).
  */
@@ -27,11 +27,10 @@ export async function loadCommunityDetail(request: Request, communityId: string)
   }
   const member = roleAtLeast(community.role, "MEMBER");
   const { workspaceQueries } = await getServices();
-  const workspaces = member
-    ? (await workspaceQueries.list(user.id, { limit: 100 })).workspaces.filter((w) => w.status === "ACTIVE").map((w) => ({ id: w.id, name: w.name }))
-    : [];
+  // The dialog pages through the workspaces itself; the page only says whether there are any.
+  const hasWorkspaces = member && (await workspaceQueries.list(user.id, { limit: 1 })).total > 0;
   const administration = roleAtLeast(community.role, "MODERATOR") ? await communityQueries.administration(user.id, communityId) : null;
-  return { q, userId: user.id, community, workspaces, administration };
+  return { q, userId: user.id, community, hasWorkspaces, administration };
 }
 
 const text = (form: FormData, name: string) => {

@@ -1,7 +1,8 @@
-import { AlertDialog, Badge, Button, Checkbox, Dialog, Flex, Select, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
+import { AlertDialog, Badge, Button, Checkbox, Dialog, Flex, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useCallback, useRef, useState } from "react";
 import { FilePlusIcon, WorkspaceIcon } from "#app/components/icons";
 import { type FetchListPage, useInfiniteList } from "#app/components/use-infinite-list";
+import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
 import { useCommunityAction } from "./use-community-action";
 
 type Named = { id: string; name: string };
@@ -146,10 +147,15 @@ function DocumentsToAdd({ communityId, chosen, onChoose }: { communityId: string
   );
 }
 
-/** A member adds a community's document to one of their workspaces: not a copy, a reference the access policy checks. */
-export function AddToWorkspaceDialog({ documentId, documentName, workspaces }: { documentId: string; documentName: string; workspaces: Named[] }) {
+/**
+ * A member adds a community's document to one of their workspaces: not a
+ * copy, a reference the access policy checks. The workspaces are the
+ * switcher's, a page at a time as the list scrolls (decision 163), so a
+ * community page never loads them all.
+ */
+export function AddToWorkspaceDialog({ documentId, documentName, hasWorkspaces }: { documentId: string; documentName: string; hasWorkspaces: boolean }) {
   const [open, setOpen] = useState(false);
-  const [workspaceId, setWorkspaceId] = useState("");
+  const [workspace, setWorkspace] = useState<Named | null>(null);
   const action = useCommunityAction(() => setOpen(false));
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -163,7 +169,7 @@ export function AddToWorkspaceDialog({ documentId, documentName, workspaces }: {
         <Dialog.Description size="2" color="gray">
           Chat with “{documentName}” in one of your workspaces. Your chats stay private to you.
         </Dialog.Description>
-        {workspaces.length === 0 ? (
+        {!hasWorkspaces ? (
           <Text as="p" size="2" mt="3">
             You have no workspace yet. Create one from My Workspaces first.
           </Text>
@@ -172,16 +178,18 @@ export function AddToWorkspaceDialog({ documentId, documentName, workspaces }: {
             <Text size="2" weight="medium" id="pick-workspace">
               Workspace
             </Text>
-            <Select.Root value={workspaceId} onValueChange={setWorkspaceId}>
-              <Select.Trigger aria-labelledby="pick-workspace" placeholder="Choose a workspace" data-testid="workspace-select" />
-              <Select.Content position="popper">
-                {workspaces.map((w) => (
-                  <Select.Item key={w.id} value={w.id}>
-                    {w.name}
-                  </Select.Item>
-                ))}
-              </Select.Content>
-            </Select.Root>
+            <WorkspaceSwitcher
+              currentId={workspace?.id ?? ""}
+              onSwitch={(id, name) => setWorkspace({ id, name })}
+              label="Choose a workspace"
+              trigger={
+                <Button type="button" variant="surface" color="gray" className="dc-community-workspace-pick" aria-labelledby="pick-workspace picked-workspace" data-testid="workspace-select">
+                  <span id="picked-workspace" className="dc-ws-ellipsis">
+                    {workspace?.name ?? "Choose a workspace"}
+                  </span>
+                </Button>
+              }
+            />
           </Flex>
         )}
         <Flex gap="3" mt="4" justify="end">
@@ -190,7 +198,12 @@ export function AddToWorkspaceDialog({ documentId, documentName, workspaces }: {
               Cancel
             </Button>
           </Dialog.Close>
-          <Button disabled={!workspaceId} loading={action.busy} onClick={() => action.submit("add-to-workspace", { workspaceId, documentId })} data-testid="confirm-add-to-workspace">
+          <Button
+            disabled={!workspace}
+            loading={action.busy}
+            onClick={() => workspace && action.submit("add-to-workspace", { workspaceId: workspace.id, documentId })}
+            data-testid="confirm-add-to-workspace"
+          >
             Add
           </Button>
         </Flex>

@@ -7,18 +7,32 @@ import { fetchWorkspaces } from "./fetch-workspaces";
 /** Workspaces fetched per page while the switcher is open. */
 const SWITCHER_PAGE = 20;
 
-/** Workspace switcher popover: 'Search Workspace Name', case-insensitive; 'No Workspace Found' (spec 001 §2). */
-export function WorkspaceSwitcher({ currentId, onSwitch, trigger }: { currentId: string; onSwitch: (id: string) => void; trigger: ReactNode }) {
+/**
+ * Workspace switcher popover: 'Search Workspace Name', case-insensitive; 'No
+ * Workspace Found' (spec 001 §2). Also the picker of a workspace elsewhere (a
+ * community's 'Add to workspace'), which names itself with `label`.
+ */
+export function WorkspaceSwitcher({
+  currentId,
+  onSwitch,
+  trigger,
+  label = "Switch workspace",
+}: {
+  currentId: string;
+  onSwitch: (id: string, name: string) => void;
+  trigger: ReactNode;
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger>{trigger}</Popover.Trigger>
-      <Popover.Content width="280px" align="start" className="dc-wsx-switcher" aria-label="Switch workspace">
+      <Popover.Content width="280px" align="start" className="dc-wsx-switcher" aria-label={label}>
         <SwitcherList
           currentId={currentId}
-          onSwitch={(id) => {
+          onSwitch={(id, name) => {
             setOpen(false);
-            if (id !== currentId) onSwitch(id);
+            if (id !== currentId) onSwitch(id, name);
           }}
         />
       </Popover.Content>
@@ -27,7 +41,7 @@ export function WorkspaceSwitcher({ currentId, onSwitch, trigger }: { currentId:
 }
 
 /** Mounted while the popover is open: the owner's workspaces a page at a time, searched on the server. */
-function SwitcherList({ currentId, onSwitch }: { currentId: string; onSwitch: (id: string) => void }) {
+function SwitcherList({ currentId, onSwitch }: { currentId: string; onSwitch: (id: string, name: string) => void }) {
   const listRef = useRef<HTMLUListElement>(null);
   const { items, loading, search, setSearch } = useInfiniteList({ pageSize: SWITCHER_PAGE, fetchPage: fetchWorkspaces, scrollRoot: listRef });
   return (
@@ -57,7 +71,7 @@ function SwitcherList({ currentId, onSwitch }: { currentId: string; onSwitch: (i
                 className={`dc-wsx-switcher__item${w.id === currentId ? " is-current" : ""}`}
                 aria-current={w.id === currentId ? "true" : undefined}
                 disabled={w.status !== "ACTIVE"}
-                onClick={() => onSwitch(w.id)}
+                onClick={() => onSwitch(w.id, w.name)}
                 data-testid="switcher-item"
               >
                 <span className="dc-ws-ellipsis">{w.name}</span>
