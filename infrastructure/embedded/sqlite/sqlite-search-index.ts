@@ -258,14 +258,14 @@ export class SqliteSearchIndex implements SearchIndex {
 
     const dimensions = query.length;
     const top: Scored[] = [];
-    for (const segment of this.vectors.scope(space, ids, dimensions)) {
-      const { vectors, norms } = segment;
+    // Stored vectors of another length (another model version) are never compared.
+    for (const { ids: chunkIds, vectors, norms } of this.vectors.scope(space, ids, dimensions)) {
       for (let n = 0; n < norms.length; n++) {
         if (!(norms[n] > 0)) continue;
         let dot = 0;
         for (let i = 0, at = n * dimensions; i < dimensions; i++, at++) dot += vectors[at] * query[i];
         const score = dot / (norms[n] * queryNorm);
-        if (top.length < max || score > top[max - 1].score) insertTopK(top, { id: segment.ids[n], score }, max);
+        insertTopK(top, { id: chunkIds[n], score }, max);
       }
     }
     const hits: ChunkHit[] = [];
