@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
+import { SEGMENT_BYTES } from "#infrastructure/embedded/sqlite/vector-segments";
 import { makeChunk, searchIndexContract } from "./search-index.contract";
 
 searchIndexContract("SQLite", async () => {
@@ -43,7 +44,115 @@ describe("SqliteSearchIndex", () => {
     expect(db.prepare("SELECT document_id, term FROM document_postings").all()).toEqual([{ document_id: "d", term: "eta" }]);
     expect(db.prepare("SELECT document_id FROM document_index").all()).toEqual([{ document_id: "d" }]);
     // Vectors go with their chunks.
-    expect(db.prepare("SELECT count(*) AS n FROM chunk_vectors").get()).toEqual({ n: 0 });
+    expect(db.prepare("SELECT count(*) AS n FROM vector_segments").get()).toEqual({ n: 0 });
+  });
+
+  it("keeps a document embedded in batches in a few segments, each append rewriting at most one of them", async () => {
+    const db = openDatabase(":memory:");
+    const index = new SqliteSearchIndex(db);
+    const dimensions = 512;
+    const chunks = Array.from({ length: 1000 }, (_, i) => chunk("big", i, `chunk ${i}`));
+    await index.upsert(chunks);
+    const vectorOf = (i: number) => Array.from({ length: dimensions }, (_, k) => (k === i % dimensions ? 1 : 0.001 * ((i + k) % 7)));
+    // Batches of 48 vectors (96 KB) against 128 KB segments: most appends fill the last segment up, then open a new one.
+    for (let start = 0; start < chunks.length; start += 48) {
+      const changesBefore = db.prepare("SELECT total_changes()").pluck().get() as number;
+      await index.upsertVectors("k/m", chunks.slice(start, start + 48).map((c) => ({ chunkId: c.chunkId, documentId: "big", vector: vectorOf(c.ordinal) })));
+      // A batch rewrites at most the one segment it fills up, besides the one it opens: never the document's earlier vectors.
+      expect((db.prepare("SELECT total_changes()").pluck().get() as number) - changesBefore).toBeLessThanOrEqual(2);
+    }
+    const segments = db.prepare("SELECT count(*) FROM vector_segments").pluck().get() as number;
+    expect(segments).toBe(Math.ceil((1000 * dimensions * 4) / SEGMENT_BYTES));
+    expect(await index.countVectors("k/m", "big")).toBe(1000);
+    expect(db.prepare("SELECT max(length(vectors)) FROM vector_segments").pluck().get()).toBeLessThanOrEqual(SEGMENT_BYTES);
+    // Every vector is where it was written, and replacing or dropping one leaves the others alone.
+    for (const i of [0, 63, 64, 500, 999]) {
+      const [hit] = await index.searchVector("k/m", vectorOf(i), { documentIds: ["big"] }, 1);
+      expect(hit.chunk.ordinal).toBe(i);
+      expect(hit.score).toBeCloseTo(1, 5);
+    }
+    await index.upsertVectors("k/m", [{ chunkId: "big:500", documentId: "big", vector: vectorOf(3) }]);
+    await index.upsert([chunk("big", 999, "chunk 999 rewritten")]);
+    expect(await index.countVectors("k/m", "big")).toBe(999);
+    expect((await index.searchVector("k/m", vectorOf(3), { documentIds: ["big"] }, 2)).map((h) => h.chunk.ordinal).sort()).toEqual([3, 500]);
+    expect((await index.searchVector("k/m", vectorOf(998), { documentIds: ["big"] }, 1))[0].chunk.ordinal).toBe(998);
+  });
+
+  it("leaves no bytes of a deleted document's vectors, nor of a replaced vector, in the database file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
+    try {
+      const file = join(dir, "search.db");
+      const db = openDatabase(file);
+      const index = new SqliteSearchIndex(db);
+      // Distinctive float patterns, easy to find in raw bytes.
+      const marked = (mark: number) => Array.from({ length: 64 }, (_, i) => mark + i / 1024);
+      const bytesOf = (vector: number[]) => Buffer.from(Float32Array.from(vector).buffer);
+      await index.upsert([chunk("gone", 0, "a"), chunk("gone", 1, "b"), chunk("kept", 0, "c"), chunk("kept", 1, "d")]);
+      await index.upsertVectors("k/m", [
+        { chunkId: "gone:0", documentId: "gone", vector: marked(101) },
+        { chunkId: "gone:1", documentId: "gone", vector: marked(102) },
+        { chunkId: "kept:0", documentId: "kept", vector: marked(103) },
+        { chunkId: "kept:1", documentId: "kept", vector: marked(104) },
+      ]);
+      await index.upsert([chunk("kept", 0, "c rewritten")]);
+      await index.upsertVectors("k/m", [{ chunkId: "kept:1", documentId: "kept", vector: marked(105) }]);
+      await index.deleteDocument("gone");
+      db.pragma("wal_checkpoint(TRUNCATE)");
+      const onDisk = readFileSync(file);
+      for (const mark of [101, 102, 103, 104]) expect(onDisk.includes(bytesOf(marked(mark)))).toBe(false);
+      expect(onDisk.includes(bytesOf(marked(105)))).toBe(true);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("moves the vectors of an index written before decision 170 (one row per chunk) into segments, keeping every one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docuchat-search-"));
+    try {
+      const file = join(dir, "search.db");
+      const old = openDatabase(file);
+      old.exec(`
+        CREATE TABLE chunks (id INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, document_id TEXT NOT NULL, owner_id TEXT NOT NULL,
+          page_number INTEGER NOT NULL, ordinal INTEGER NOT NULL, text TEXT NOT NULL, block_ids TEXT NOT NULL);
+        CREATE TABLE document_index (document_id TEXT PRIMARY KEY, chunk_ids BLOB NOT NULL, lengths BLOB NOT NULL) WITHOUT ROWID;
+        CREATE TABLE document_postings (document_id TEXT NOT NULL, term TEXT NOT NULL, postings BLOB NOT NULL, PRIMARY KEY (document_id, term)) WITHOUT ROWID;
+        CREATE TABLE chunk_vectors (space TEXT NOT NULL, id INTEGER NOT NULL, document_id TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (space, id));
+        CREATE INDEX chunk_vectors_document ON chunk_vectors (space, document_id);
+        CREATE INDEX chunk_vectors_chunk ON chunk_vectors (id);
+        CREATE TRIGGER chunk_vectors_follow_chunks AFTER DELETE ON chunks BEGIN DELETE FROM chunk_vectors WHERE id = old.id; END;`);
+      const insertChunk = old.prepare("INSERT INTO chunks VALUES (?, ?, ?, 'o', 1, ?, ?, '[]')");
+      const insertVector = old.prepare("INSERT INTO chunk_vectors VALUES (?, ?, ?, ?)");
+      const blob = (v: number[]) => Buffer.from(Float32Array.from(v).buffer);
+      insertChunk.run(1, "d:0", "d", 0, "north");
+      insertChunk.run(2, "d:1", "d", 1, "east");
+      insertChunk.run(3, "e:0", "e", 0, "south");
+      insertVector.run("k/a", 1, "d", blob([1, 0]));
+      insertVector.run("k/a", 2, "d", blob([0, 1]));
+      insertVector.run("k/a", 3, "e", blob([-1, 0]));
+      insertVector.run("k/b", 1, "d", blob([0, 0, 1]));
+      old.close();
+
+      const db = openDatabase(file);
+      const index = new SqliteSearchIndex(db);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'chunk_vectors%'").all()).toEqual([]);
+      expect(await index.countVectors("k/a", "d")).toBe(2);
+      expect(await index.countVectors("k/a", "e")).toBe(1);
+      expect(await index.countVectors("k/b", "d")).toBe(1);
+      const scope = { documentIds: ["d", "e"] };
+      expect((await index.searchVector("k/a", [0.9, 0.1], scope, 3)).map((h) => h.chunk.chunkId)).toEqual(["d:0", "d:1", "e:0"]);
+      expect((await index.searchVector("k/b", [0, 0, 1], scope, 3)).map((h) => h.chunk.chunkId)).toEqual(["d:0"]);
+      // The old trigger is gone with its table; deleting chunks still takes their vectors.
+      await index.deleteDocument("d");
+      expect(await index.countVectors("k/a", "d")).toBe(0);
+      expect(await index.searchText("north", scope, 5)).toEqual([]);
+      db.close();
+      // Opening again finds nothing left to move.
+      const again = new SqliteSearchIndex(openDatabase(file));
+      expect(await again.countVectors("k/a", "e")).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("moves a chunk's postings when it is written again under another document", async () => {

@@ -3,6 +3,7 @@ import type { ChunkHit, ChunkVector, IndexedChunk, SearchIndex, SearchScope } fr
 import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk, validateVectors } from "#infrastructure/search/chunks";
 import { analyzedQueryTerms } from "#infrastructure/search/terms";
 import { decodeVarints, documentPostings, encodeVarints, rankBm25, type ScopedPostings } from "./document-postings";
+import { type StoredVector, VectorSegments, vectorNorm } from "./vector-segments";
 
 /**
  * Embedded chunk index (ARCHITECTURE §4, §6): one `chunks` table holding every
@@ -25,20 +26,18 @@ import { decodeVarints, documentPostings, encodeVarints, rankBm25, type ScopedPo
  * index and the built-in model use, so "résumé" finds "resume" and "payments"
  * finds "payment" everywhere.
  *
- * Vectors live in their own table (`chunk_vectors`, Float32 BLOBs keyed by
- * space and the chunk's rowid, with the document id for scoping): a 384-d
- * vector is 1.5 KB, and keeping it inside `chunks` rows made every text search
- * ~4× slower (the join reads far sparser pages). Vector search is an exact
- * cosine scan over the scope's vectors of the space, read through the
- * (space, document) index.
+ * Vectors live in their own table, apart from the chunks (a 384-d vector is
+ * 1.5 KB, and keeping it inside `chunks` rows made every text search ~4×
+ * slower): each document's vectors of a space are stored back to back in a few
+ * segments (`VectorSegments`, decision 170), so vector search — an exact
+ * cosine scan over the scope's vectors of the space — reads about one row per
+ * document in scope, as text search does.
  *
  * Hits carry the chunk without its vector (callers rank and cite; they never
  * need the embedding back).
  */
 export class SqliteSearchIndex implements SearchIndex {
   private readonly upsertStmt: Database.Statement;
-  private readonly upsertVectorStmt: Database.Statement;
-  private readonly deleteVectorStmt: Database.Statement;
   private readonly documentOfChunkStmt: Database.Statement;
   private readonly deleteDocumentStmt: Database.Statement;
   private readonly ownerDocumentsStmt: Database.Statement;
@@ -50,21 +49,21 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly insertDocumentIndexStmt: Database.Statement;
   private readonly scopeIndexStmt: Database.Statement;
   private readonly scopePostingsStmt: Database.Statement;
-  private readonly vectorStmt: Database.Statement;
   private readonly chunkByIdStmt: Database.Statement;
   private readonly pageStmt: Database.Statement;
   private readonly listStmt: Database.Statement;
-  private readonly countVectorsStmt: Database.Statement;
-  private readonly spacesStmt: Database.Statement;
-  private readonly spacePageStmt: Database.Statement;
+  private readonly chunkRefStmt: Database.Statement;
+  private readonly chunkIdStmt: Database.Statement;
+  private readonly vectors: VectorSegments;
   private readonly upsertMany: (chunks: IndexedChunk[]) => void;
   private readonly deleteDocuments: (documentIds: string[]) => void;
   private readonly upsertVectorsMany: (space: string, vectors: ChunkVector[]) => void;
 
   constructor(db: Database.Database) {
-    migrateVectorTable(db);
+    dropVectorTableWithoutSpaces(db);
     dropFts5Index(db);
     db.exec(SCHEMA);
+    this.vectors = new VectorSegments(db);
     this.upsertStmt = db.prepare(`
       INSERT INTO chunks (chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids)
       VALUES (@chunkId, @documentId, @ownerId, @pageNumber, @ordinal, @text, @blockIds)
@@ -73,19 +72,11 @@ export class SqliteSearchIndex implements SearchIndex {
         page_number = excluded.page_number, ordinal = excluded.ordinal, text = excluded.text,
         block_ids = excluded.block_ids
       RETURNING id`);
-    this.upsertVectorStmt = db.prepare(`
-      INSERT INTO chunk_vectors (space, id, document_id, vector)
-      SELECT @space, id, document_id, @vector FROM chunks WHERE chunk_id = @chunkId
-      ON CONFLICT (space, id) DO UPDATE SET vector = excluded.vector`);
-    this.deleteVectorStmt = db.prepare("DELETE FROM chunk_vectors WHERE id = ?");
+    this.chunkRefStmt = db.prepare("SELECT id, document_id FROM chunks WHERE chunk_id = ?");
+    this.chunkIdStmt = db.prepare("SELECT chunk_id FROM chunks WHERE id = ?").pluck();
     this.listStmt = db.prepare(
       "SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks WHERE document_id = ? ORDER BY ordinal",
     );
-    this.countVectorsStmt = db.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE space = ? AND document_id = ?");
-    this.spacesStmt = db.prepare("SELECT DISTINCT space FROM chunk_vectors ORDER BY space");
-    this.spacePageStmt = db.prepare(`
-      SELECT v.id, c.chunk_id, c.document_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.id
-      WHERE v.space = @space AND v.id > @after ORDER BY v.id LIMIT @limit`);
     this.documentOfChunkStmt = db.prepare("SELECT document_id FROM chunks WHERE chunk_id = ?").pluck();
     this.deleteDocumentStmt = db.prepare("DELETE FROM chunks WHERE document_id = ?");
     this.ownerDocumentsStmt = db.prepare("SELECT DISTINCT document_id FROM chunks WHERE owner_id = ?").pluck();
@@ -102,9 +93,6 @@ export class SqliteSearchIndex implements SearchIndex {
     this.scopePostingsStmt = db.prepare(`
       SELECT document_id, term, postings FROM document_postings
       WHERE document_id IN (SELECT value FROM json_each(@scope)) AND term IN (SELECT value FROM json_each(@terms))`);
-    this.vectorStmt = db.prepare(`
-      SELECT id, vector FROM chunk_vectors
-      WHERE space = @space AND document_id IN (SELECT value FROM json_each(@scope)) AND length(vector) = @bytes`);
     this.chunkByIdStmt = db.prepare(
       "SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks WHERE id = ?",
     );
@@ -113,26 +101,44 @@ export class SqliteSearchIndex implements SearchIndex {
       FROM chunks WHERE id > @after ORDER BY id LIMIT @limit`);
     this.upsertMany = db.transaction((chunks: IndexedChunk[]) => {
       const touched = new Set<string>();
+      // Chunks written again, by the document they were in: their vectors embedded the previous text.
+      const rewritten = new Map<string, Set<number>>();
       for (const chunk of chunks) {
         const previous = this.documentOfChunkStmt.get(chunk.chunkId) as string | undefined;
         if (previous !== undefined) touched.add(previous);
         touched.add(chunk.documentId);
         const { id } = this.upsertStmt.get(toRow(chunk)) as { id: number };
-        // The chunk's vectors embedded its previous text.
-        this.deleteVectorStmt.run(id);
+        if (previous !== undefined) {
+          const ids = rewritten.get(previous);
+          if (ids) ids.add(id);
+          else rewritten.set(previous, new Set([id]));
+        }
       }
+      for (const [documentId, ids] of rewritten) this.vectors.remove(documentId, ids);
       for (const documentId of touched) this.indexDocument(documentId);
     });
     this.deleteDocuments = db.transaction((documentIds: string[]) => {
       for (const documentId of documentIds) {
         this.deleteDocumentStmt.run(documentId);
+        this.vectors.deleteDocument(documentId);
         this.indexDocument(documentId);
       }
     });
     this.upsertVectorsMany = db.transaction((space: string, vectors: ChunkVector[]) => {
-      for (const { chunkId, vector } of vectors) this.upsertVectorStmt.run({ space, chunkId, vector: toBlob(vector) });
+      // By the document the index holds each chunk in; a chunk it does not hold is ignored.
+      const byDocument = new Map<string, StoredVector[]>();
+      for (const { chunkId, vector } of vectors) {
+        const chunk = this.chunkRefStmt.get(chunkId) as { id: number; document_id: string } | undefined;
+        if (!chunk) continue;
+        const stored = { id: chunk.id, vector: Float32Array.from(vector) };
+        const group = byDocument.get(chunk.document_id);
+        if (group) group.push(stored);
+        else byDocument.set(chunk.document_id, [stored]);
+      }
+      for (const [documentId, stored] of byDocument) this.vectors.write(space, documentId, stored);
     });
     this.indexUnindexedChunks(db);
+    migrateChunkVectors(db, this.vectors);
   }
 
   /** Rewrites a document's postings from its chunks as they now stand (none left: its rows go). */
@@ -186,7 +192,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async countVectors(space: string, documentId: string): Promise<number> {
-    return (this.countVectorsStmt.get(space, documentId) as { n: number }).n;
+    return this.vectors.count(space, documentId);
   }
 
   async searchText(query: string, scope: SearchScope, limit: number): Promise<ChunkHit[]> {
@@ -227,13 +233,18 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Every space's vectors, `batchSize` at a time: for copying the index to another adapter (after its chunks). */
   *allVectors(batchSize = 500): Generator<{ space: string; vectors: ChunkVector[] }> {
-    for (const { space } of this.spacesStmt.all() as { space: string }[]) {
-      for (let after = 0; ; ) {
-        const rows = this.spacePageStmt.all({ space, after, limit: batchSize }) as { id: number; chunk_id: string; document_id: string; vector: Buffer }[];
-        if (rows.length === 0) break;
-        yield { space, vectors: rows.map((row) => ({ chunkId: row.chunk_id, documentId: row.document_id, vector: Array.from(toFloat32(row.vector)) })) };
-        after = rows[rows.length - 1].id;
+    for (const space of this.vectors.spaces()) {
+      let batch: ChunkVector[] = [];
+      for (const segment of this.vectors.all(space)) {
+        for (const { id, vector } of segment.vectors) {
+          batch.push({ chunkId: this.chunkIdStmt.get(id) as string, documentId: segment.documentId, vector: Array.from(vector) });
+          if (batch.length === batchSize) {
+            yield { space, vectors: batch };
+            batch = [];
+          }
+        }
       }
+      if (batch.length > 0) yield { space, vectors: batch };
     }
   }
 
@@ -242,24 +253,20 @@ export class SqliteSearchIndex implements SearchIndex {
     const max = normalizeLimit(limit);
     if (ids.length === 0 || max === 0 || vector.length === 0) return [];
     const query = Float32Array.from(vector);
-    const queryNorm = norm(query);
+    const queryNorm = vectorNorm(query);
     if (!(queryNorm > 0) || !Number.isFinite(queryNorm)) return [];
 
+    const dimensions = query.length;
     const top: Scored[] = [];
-    for (const row of this.vectorStmt.iterate({ space, scope: JSON.stringify(ids), bytes: query.byteLength }) as IterableIterator<{
-      id: number;
-      vector: Buffer;
-    }>) {
-      const stored = toFloat32(row.vector);
-      let dot = 0;
-      let sq = 0;
-      for (let i = 0; i < stored.length; i++) {
-        dot += stored[i] * query[i];
-        sq += stored[i] * stored[i];
+    // Stored vectors of another length (another model version) are never compared.
+    for (const { ids: chunkIds, vectors, norms } of this.vectors.scope(space, ids, dimensions)) {
+      for (let n = 0; n < norms.length; n++) {
+        if (!(norms[n] > 0)) continue;
+        let dot = 0;
+        for (let i = 0, at = n * dimensions; i < dimensions; i++, at++) dot += vectors[at] * query[i];
+        const score = dot / (norms[n] * queryNorm);
+        insertTopK(top, { id: chunkIds[n], score }, max);
       }
-      if (!(sq > 0)) continue;
-      const score = dot / (Math.sqrt(sq) * queryNorm);
-      insertTopK(top, { id: row.id, score }, max);
     }
     const hits: ChunkHit[] = [];
     for (const { id, score } of top) {
@@ -297,20 +304,8 @@ const SCHEMA = `
     postings BLOB NOT NULL,
     PRIMARY KEY (document_id, term)
   ) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS chunk_vectors (
-    space TEXT NOT NULL, -- the embedding model ("<keysetId>/<model>")
-    id INTEGER NOT NULL, -- chunks.id
-    document_id TEXT NOT NULL,
-    vector BLOB NOT NULL, -- Float32Array bytes (platform order: little-endian everywhere Node runs)
-    PRIMARY KEY (space, id)
-  );
-  CREATE INDEX IF NOT EXISTS chunk_vectors_document ON chunk_vectors (space, document_id);
-  CREATE INDEX IF NOT EXISTS chunk_vectors_chunk ON chunk_vectors (id);
   CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id, ordinal);
   CREATE INDEX IF NOT EXISTS chunks_owner ON chunks (owner_id);
-  CREATE TRIGGER IF NOT EXISTS chunk_vectors_follow_chunks AFTER DELETE ON chunks BEGIN
-    DELETE FROM chunk_vectors WHERE id = old.id;
-  END;
 `;
 
 /**
@@ -358,36 +353,44 @@ function parseBlockIds(json: string): string[] {
   return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
 }
 
-
-
-
 /**
  * Before vector spaces, `chunk_vectors` held one vector per chunk with no
  * model; nothing ever wrote to it outside tests, so the old table is dropped
  * rather than guessed into a space.
  */
-function migrateVectorTable(db: Database.Database): void {
+function dropVectorTableWithoutSpaces(db: Database.Database): void {
   const columns = db.prepare("SELECT name FROM pragma_table_info('chunk_vectors')").all() as { name: string }[];
   if (columns.length > 0 && !columns.some((c) => c.name === "space")) {
-    db.exec("DROP INDEX IF EXISTS chunk_vectors_document; DROP TABLE chunk_vectors;");
+    db.exec("DROP TRIGGER IF EXISTS chunk_vectors_follow_chunks; DROP INDEX IF EXISTS chunk_vectors_document; DROP TABLE chunk_vectors;");
   }
 }
 
-function toBlob(vector: number[]): Buffer {
-  const floats = Float32Array.from(vector);
-  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
-}
-
-function toFloat32(blob: Buffer): Float32Array {
-  // Float32Array views need 4-byte alignment; copy when the Buffer's slice is not aligned.
-  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
-  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-}
-
-function norm(v: Float32Array): number {
-  let sq = 0;
-  for (let i = 0; i < v.length; i++) sq += v[i] * v[i];
-  return Math.sqrt(sq);
+/**
+ * Before decision 170, vectors were rows of `chunk_vectors`, one per chunk and
+ * space: move them into their documents' segments and drop the table, its
+ * indexes and the trigger that deleted them with their chunks, in one
+ * transaction (an interrupted start moves them again). secure_delete zeroes
+ * the dropped pages (decision 081).
+ */
+function migrateChunkVectors(db: Database.Database, segments: VectorSegments): void {
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_vectors'").get();
+  if (!exists) return;
+  db.transaction(() => {
+    const groups = db
+      .prepare("SELECT DISTINCT v.space, c.document_id FROM chunk_vectors v JOIN chunks c ON c.id = v.id ORDER BY v.space, c.document_id")
+      .all() as { space: string; document_id: string }[];
+    const rows = db.prepare(`
+      SELECT v.id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.id
+      WHERE v.space = ? AND c.document_id = ? ORDER BY c.ordinal, v.id`);
+    for (const { space, document_id } of groups) {
+      const vectors = (rows.all(space, document_id) as { id: number; vector: Buffer }[]).map((row) => ({
+        id: row.id,
+        vector: new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength)),
+      }));
+      segments.write(space, document_id, vectors);
+    }
+    db.exec("DROP TRIGGER IF EXISTS chunk_vectors_follow_chunks; DROP TABLE chunk_vectors;");
+  })();
 }
 
 interface Scored {
