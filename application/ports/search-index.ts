@@ -1,7 +1,8 @@
 /**
  * The chunk index behind retrieval (ARCHITECTURE §6): BM25 always, dense
- * vectors when an embedding model is chosen. Embedded: SQLite FTS5 + exact
- * vector scan; production: Qdrant. Searches are scoped to document ids BEFORE
+ * vectors when an embedding model is chosen. Embedded: SQLite, per-document
+ * postings (decision 158) and per-document vector segments scanned exactly
+ * (decision 170); production: Qdrant. Searches are scoped to document ids BEFORE
  * ranking, never filtered after.
  *
  * Vectors live in spaces, one per embedding model ("<keysetId>/<model>"): a
