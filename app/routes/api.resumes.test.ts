@@ -1,16 +1,13 @@
 import "reflect-metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
-import type { DevMailbox } from "#application/ports/mailer";
 import type { WorkflowEngine } from "#application/ports/workflow";
-import { IdentityService } from "#application/identity/identity-service";
-import { ProfileService } from "#application/identity/profile-service";
 import { ResumeQueries } from "#application/resume/resume-queries";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
-import { getCookies } from "#app/utils/cookies.server";
 import { CV_PARAGRAPHS } from "../../tests/fixtures/resume/cv";
 import { settle, uploadTextDocument } from "../../tests/support/library-fixtures";
+import { signedInUser } from "../../tests/support/route-session";
 import { createTestRuntime } from "../../tests/support/test-runtime";
 import { action as convert } from "./api.convert";
 import { action as updateResume } from "./api.conversations.$id.update_resume";
@@ -24,20 +21,6 @@ const users: Record<"maria" | "eve", { id: string; cookie: string }> = {} as nev
 let resumeId = "";
 let conversationId = "";
 
-async function signUp(username: string) {
-  const identity = env.runtime.container.get(IdentityService);
-  const { userId } = await identity.register({ username, email: `${username}@example.com`, password: "Secret12!" }, ctx);
-  const code = /\d{6}/.exec((await env.runtime.get<DevMailbox>(TOKENS.DevMailbox).list(1))[0]!.text)![0];
-  await identity.confirmSignup({ username, code }, ctx);
-  await env.runtime.container
-    .get(ProfileService)
-    .completeOnboarding(userId, { firstName: username, lastName: "Test", email: `${username}@example.com`, occupation: "Engineer", language: "" }, { ...ctx, actorId: userId });
-  const { token } = await identity.startSession(userId, ctx);
-  const { session, csrf } = await getCookies();
-  const cookie = [await session.serialize(token), await csrf.serialize("csrf-token")].map((c) => c.split(";")[0]).join("; ");
-  return { id: userId, cookie };
-}
-
 const json = (cookie: string, method: string, body: unknown, csrf = true) =>
   new Request("http://localhost/api", {
     method,
@@ -50,8 +33,8 @@ const asResponse = (value: unknown) => value as Response;
 beforeAll(async () => {
   env = await createTestRuntime();
   globalThis.__docuchatRuntime = Promise.resolve(env.runtime);
-  users.maria = await signUp("maria");
-  users.eve = await signUp("eve");
+  users.maria = await signedInUser(env.runtime, "maria", { csrf: true });
+  users.eve = await signedInUser(env.runtime, "eve", { csrf: true });
   const cv = await uploadTextDocument(env.runtime, users.maria.id, "cv.txt", CV_PARAGRAPHS.join("\n"));
   const { workspaceId } = await env.runtime.container.get(WorkspaceService).create(users.maria.id, { name: "CV", type: "Resume Builder", documentIds: [cv] }, { ...ctx, actorId: users.maria.id });
   await env.runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`workspace-launch-${workspaceId}`, 20_000);

@@ -1,33 +1,15 @@
 import "reflect-metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOKENS } from "#application/tokens";
-import type { DevMailbox } from "#application/ports/mailer";
-import { IdentityService } from "#application/identity/identity-service";
-import { ProfileService } from "#application/identity/profile-service";
-import { getCookies } from "#app/utils/cookies.server";
 import { uploadTextDocument } from "../../tests/support/library-fixtures";
+import { signedInUser } from "../../tests/support/route-session";
 import { createTestRuntime } from "../../tests/support/test-runtime";
 import { loader as download } from "./documents.download.$id";
 
 /** GET /documents/download/{id}: the original with a strong validator, in byte ranges, to its readers only, asked again before each use (decision 160). */
-const ctx = { requestId: "download-routes", clientAddress: "127.0.0.1" };
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
 const cookies: Record<"maria" | "eve", string> = {} as never;
 const TEXT = "0123456789".repeat(100) + "the end";
 let documentId = "";
-
-async function signUp(username: string): Promise<{ id: string; cookie: string }> {
-  const identity = env.runtime.container.get(IdentityService);
-  const { userId } = await identity.register({ username, email: `${username}@example.com`, password: "Secret12!" }, ctx);
-  const code = /\d{6}/.exec((await env.runtime.get<DevMailbox>(TOKENS.DevMailbox).list(1))[0]!.text)![0];
-  await identity.confirmSignup({ username, code }, ctx);
-  await env.runtime.container
-    .get(ProfileService)
-    .completeOnboarding(userId, { firstName: username, lastName: "Test", email: `${username}@example.com`, occupation: "Engineer", language: "" }, { ...ctx, actorId: userId });
-  const { token } = await identity.startSession(userId, ctx);
-  const { session } = await getCookies();
-  return { id: userId, cookie: (await session.serialize(token)).split(";")[0] };
-}
 
 async function get(cookie: string, headers: Record<string, string> = {}, id = documentId): Promise<Response> {
   const request = new Request(`http://localhost/documents/download/${id}?inline=1`, { headers: { Cookie: cookie, ...headers } });
@@ -42,9 +24,9 @@ async function get(cookie: string, headers: Record<string, string> = {}, id = do
 beforeAll(async () => {
   env = await createTestRuntime();
   globalThis.__docuchatRuntime = Promise.resolve(env.runtime);
-  const maria = await signUp("maria");
+  const maria = await signedInUser(env.runtime, "maria");
   cookies.maria = maria.cookie;
-  cookies.eve = (await signUp("eve")).cookie;
+  cookies.eve = (await signedInUser(env.runtime, "eve")).cookie;
   documentId = await uploadTextDocument(env.runtime, maria.id, "digits.txt", TEXT);
 }, 60_000);
 

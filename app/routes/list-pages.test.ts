@@ -1,15 +1,12 @@
 import "reflect-metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
-import type { DevMailbox } from "#application/ports/mailer";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import { CommunityService } from "#application/community/community-service";
-import { IdentityService } from "#application/identity/identity-service";
-import { ProfileService } from "#application/identity/profile-service";
-import { getCookies } from "#app/utils/cookies.server";
 import { DOCUMENTS, type DocumentReadModel } from "#projections/library/documents.projector";
 import { WORKSPACES, type WorkspaceReadModel } from "#projections/workspace/workspaces.projector";
 import { settle } from "../../tests/support/library-fixtures";
+import { signedInUser } from "../../tests/support/route-session";
 import { createTestRuntime } from "../../tests/support/test-runtime";
 import { loader as interview } from "./_app.interview";
 import { loader as myDocuments } from "./_app.history.documents";
@@ -26,19 +23,6 @@ import { loader as workspacesApi } from "./api.workspaces";
 const ctx = { requestId: "list-pages", clientAddress: "127.0.0.1" };
 let env: Awaited<ReturnType<typeof createTestRuntime>>;
 const users: Record<"maria" | "eve", { id: string; cookie: string }> = {} as never;
-
-async function signUp(username: string) {
-  const identity = env.runtime.container.get(IdentityService);
-  const { userId } = await identity.register({ username, email: `${username}@example.com`, password: "Secret12!" }, ctx);
-  const code = /\d{6}/.exec((await env.runtime.get<DevMailbox>(TOKENS.DevMailbox).list(1))[0]!.text)![0];
-  await identity.confirmSignup({ username, code }, ctx);
-  await env.runtime.container
-    .get(ProfileService)
-    .completeOnboarding(userId, { firstName: username, lastName: "Test", email: `${username}@example.com`, occupation: "Engineer", language: "" }, { ...ctx, actorId: userId });
-  const { token } = await identity.startSession(userId, ctx);
-  const { session } = await getCookies();
-  return { id: userId, cookie: (await session.serialize(token)).split(";")[0] };
-}
 
 const seededAt = Date.now();
 const minutesAgo = (n: number) => new Date(seededAt - n * 60_000).toISOString();
@@ -75,8 +59,8 @@ const json = async <T>(response: unknown) => (await (response as Response).json(
 beforeAll(async () => {
   env = await createTestRuntime();
   globalThis.__docuchatRuntime = Promise.resolve(env.runtime);
-  users.maria = await signUp("maria");
-  users.eve = await signUp("eve");
+  users.maria = await signedInUser(env.runtime, "maria");
+  users.eve = await signedInUser(env.runtime, "eve");
   await seed();
 });
 afterAll(async () => {
