@@ -206,7 +206,7 @@ export default function MyWorkspacesPage() {
             </div>
           }
         />
-        <div className="dc-ws-pagination">
+        <div className="dc-pagination">
           <RowsPerPage id="ws-rows-per-page" size={size} onChange={(next) => navigate(sizeHref(next), { preventScrollReset: true })} />
           <Flex align="center" gap="2">
             {table.loading ? <Spinner size="1" /> : null}
