@@ -36,6 +36,7 @@ import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
 import { toFtsQuery } from "./fts5-reference";
 import { evalQuestions, generatePages, rng, TOPICS, UNANSWERABLE } from "../tests/eval/corpus";
+import { percentile } from "./support";
 
 /** The embedding model the vectors stand for. */
 const SPACE = "bench/random-vectors";
@@ -50,10 +51,6 @@ const VECTOR_DIMS = 384;
 
 const random = rng(7);
 const randomVector = () => Array.from({ length: VECTOR_DIMS }, () => random() * 2 - 1);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 interface Result {
   p50: number;

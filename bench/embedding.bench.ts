@@ -38,6 +38,7 @@ import { loadConfig } from "#infrastructure/config/config";
 import { type AppRuntime, createRuntime } from "#infrastructure/container";
 import { SentenceEncoderEmbedder } from "#infrastructure/ai/built-in/sentence-encoder";
 import { workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
+import { firstPages } from "./support";
 
 const run = promisify(execFile);
 const corpus = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
@@ -47,15 +48,6 @@ const USER = "bench-user";
 /** The free plan's page allowance is 200 pages per user: each upload of the book is another user's. */
 const ROUNDS = 3;
 const ctxOf = (actorId: string) => ({ requestId: "bench", clientAddress: "127.0.0.1", actorId });
-
-/** The first `pages` pages of a real book, as one PDF. */
-async function firstPages(bytes: Buffer, pages: number): Promise<Buffer> {
-  const source = await PDFDocument.load(bytes);
-  const doc = await PDFDocument.create();
-  const copied = await doc.copyPages(source, Array.from({ length: Math.min(pages, source.getPageCount()) }, (_, i) => i));
-  for (const page of copied) doc.addPage(page);
-  return Buffer.from(await doc.save());
-}
 
 /**
  * Questions about pdkids.pdf worded without the passage's words, with the pages

@@ -26,11 +26,11 @@ import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { PDFDocument } from "pdf-lib";
 import { HttpSession } from "../tests/support/http-session";
 import { startAppServer } from "../tests/e2e/support/app-server";
 import { pageCsrf, signUpOverHttp } from "../tests/e2e/support/accounts";
 import { makePdf, waitUntil } from "../tests/e2e/support/library";
+import { firstPages, percentile } from "./support";
 
 /** BENCH_RATES="" and BENCH_INGESTION=0 leave out the open-loop phases (a quick look at CPU per request). */
 const RATES = (process.env.BENCH_RATES ?? "25,100,200").split(",").filter(Boolean).map(Number);
@@ -53,8 +53,6 @@ interface Phase {
   seconds: number;
   latencies: number[];
 }
-
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 
 /** Sends GET `path` `rate` times a second for `seconds`, on schedule; latency runs from each request's scheduled time. */
 async function openLoop(base: string, path: string, cookie: string, rate: number, seconds: number): Promise<Phase> {
@@ -158,14 +156,6 @@ async function cpuPerRequest(base: string, path: string, cookie: string, dataDir
   const used = appCpuSeconds(dataDir) - before;
   agent.destroy();
   return (used * 1000) / count;
-}
-
-async function firstPages(bytes: Buffer, pages: number): Promise<Buffer> {
-  const source = await PDFDocument.load(bytes);
-  const doc = await PDFDocument.create();
-  const copied = await doc.copyPages(source, Array.from({ length: Math.min(pages, source.getPageCount()) }, (_, i) => i));
-  for (const page of copied) doc.addPage(page);
-  return Buffer.from(await doc.save());
 }
 
 const json = (csrf: string, method: string, body?: unknown): RequestInit => ({

@@ -28,6 +28,7 @@ import { chunkPages, type PageText } from "#domain/library/chunking";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
 import { BARE_FTS5_TOKENIZER, toFtsQuery } from "./fts5-reference";
+import { percentile } from "./support";
 
 /** The embedding model the vectors stand for. */
 const SPACE = "bench/random-vectors";
@@ -92,10 +93,6 @@ function documentChunks(user: number, d: number): IndexedChunk[] {
 
 function randomVector(): number[] {
   return Array.from({ length: VECTOR_DIMS }, () => random() * 2 - 1);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 interface Figures {
