@@ -18,8 +18,7 @@ import {
   resourcesOf,
 } from "#projections/community/communities.queries";
 import { userById } from "#projections/identity/users.queries";
-import { listDocuments } from "#projections/library/documents.queries";
-import type { NameSearch } from "#projections/name-search";
+import { type DocumentListOptions, listDocuments } from "#projections/library/documents.queries";
 import { DomainError } from "#domain/shared/domain-error";
 
 /** A row of the 'Public Communities' / 'My Communities' tables (spec 001 §2, §3). */
@@ -124,7 +123,7 @@ export class CommunityQueries {
    * documents, newest first, searched by part of the name, each marked when
    * this community holds it already. Only MEMBER and above add files.
    */
-  async documentsToAdd(userId: string, communityId: string, page: Omit<NameSearch, "status">): Promise<{ documents: DocumentToAdd[]; total: number }> {
+  async documentsToAdd(userId: string, communityId: string, page: Omit<DocumentListOptions, "status">): Promise<{ documents: DocumentToAdd[]; total: number }> {
     const { role } = await this.roleIn(userId, communityId);
     if (!roleAtLeast(role, "MEMBER")) throw new DomainError("COMMUNITY_FORBIDDEN", "Join the community to add files.");
     const { documents, total } = await listDocuments(this.store, userId, { ...page, status: "ACTIVE" });

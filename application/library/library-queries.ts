@@ -6,8 +6,7 @@ import type { ExtractedPage, LayoutBlock } from "#application/ports/text-extract
 import { type CommunityGrants, readableDocuments } from "#application/shared/access-policy";
 import { DomainError } from "#domain/shared/domain-error";
 import { documentsSharedWith } from "#projections/community/communities.queries";
-import type { NameSearch } from "#projections/name-search";
-import { countDocuments, type DocumentListPage, type DocumentReadModel, documentsByIds, documentsToWatch, listDocuments, ownedDocument } from "#projections/library/documents.queries";
+import { countDocuments, type DocumentListOptions, type DocumentListPage, type DocumentReadModel, documentsByIds, documentsToWatch, listDocuments, ownedDocument } from "#projections/library/documents.queries";
 
 export type { DocumentListPage };
 
@@ -29,7 +28,7 @@ export class LibraryQueries {
   private readonly grants: CommunityGrants;
 
   /** Newest first; search is case-insensitive on part of the name (spec 000 §2); `status` keeps one status (ready documents to pick from). */
-  async listDocuments(ownerId: string, options: NameSearch = {}): Promise<DocumentListPage> {
+  async listDocuments(ownerId: string, options: DocumentListOptions = {}): Promise<DocumentListPage> {
     return listDocuments(this.store, ownerId, options);
   }
 

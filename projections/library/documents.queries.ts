@@ -5,6 +5,8 @@ import { DOCUMENTS, type DocumentReadModel } from "./documents.projector";
 
 /** The library's read side: what other modules may read of the documents projection. */
 export type { DocumentReadModel } from "./documents.projector";
+/** A page of an owner's documents: part of the name, a status, limit and offset. */
+export type DocumentListOptions = NameSearch;
 
 export interface DocumentListPage {
   documents: DocumentReadModel[];
@@ -14,7 +16,7 @@ export interface DocumentListPage {
 const documents = (store: ReadModelStore) => store.collection<DocumentReadModel>(DOCUMENTS);
 
 /** Newest first; search is case-insensitive on part of the name (spec 000 §2). */
-export async function listDocuments(store: ReadModelStore, ownerId: string, options: NameSearch = {}): Promise<DocumentListPage> {
+export async function listDocuments(store: ReadModelStore, ownerId: string, options: DocumentListOptions = {}): Promise<DocumentListPage> {
   const { items, total } = await ownerPageByName(documents(store), ownerId, options, [{ field: "createdAt", direction: "desc" }]);
   return { documents: items, total };
 }
