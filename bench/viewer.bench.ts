@@ -83,6 +83,9 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const logIn = async () => {
+      // Leave the last round's workspace first: saving its session on the way out could set a
+      // cookie after the clearing, and the login form's CSRF token would then not match it.
+      await page.goto("about:blank");
       await context.clearCookies();
       await page.goto(`${server.url}/login`);
       await page.getByLabel("Username").fill(USERNAME);
