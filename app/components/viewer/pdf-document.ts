@@ -1,5 +1,5 @@
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import { loadPdfjs } from "#app/components/library/pdfjs";
+import { loadPdfjs, PDFJS_WORKER_URL } from "#app/components/library/pdfjs";
 import { inlineUrl } from "./types";
 
 export type PdfLib = typeof Pdfjs;
@@ -50,10 +50,23 @@ async function failureReason(response: Response): Promise<string> {
   return reason;
 }
 
-/** One pdf.js worker for every document: opening another tab does not start (and parse) a new worker. */
+/**
+ * One pdf.js worker for every document: opening another tab does not start (and parse) a new worker.
+ * Its thread starts as soon as a PDF is to be shown, without waiting for pdf.js itself to load:
+ * starting and parsing the worker's script is the longest step before page 1 (decision 176);
+ * pdf.js then takes the running thread as its port.
+ */
+let workerThread: Worker | null = null;
 let sharedWorker: Pdfjs.PDFWorker | null = null;
+function startWorkerThread(): void {
+  if (!sharedWorker || sharedWorker.destroyed) workerThread ??= new Worker(PDFJS_WORKER_URL, { type: "module" });
+}
 function worker(lib: PdfLib): Pdfjs.PDFWorker {
-  if (!sharedWorker || sharedWorker.destroyed) sharedWorker = new lib.PDFWorker();
+  if (!sharedWorker || sharedWorker.destroyed) {
+    startWorkerThread();
+    sharedWorker = lib.PDFWorker.create({ port: workerThread ?? undefined });
+    workerThread = null;
+  }
   return sharedWorker;
 }
 
@@ -88,6 +101,7 @@ export function preparePdf(documentId: string): void {
 function startOpening(documentId: string): Opening {
   const url = inlineUrl(documentId);
   const controller = new AbortController();
+  startWorkerThread();
   const lib = loadPdfjs().then((loaded) => {
     worker(loaded);
     return loaded;
