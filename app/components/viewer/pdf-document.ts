@@ -74,11 +74,10 @@ type Bytes = { bytes: Uint8Array; total: number };
 /** Bytes read before pdf.js asked for them: `bytes` covers [begin, begin + length), null once the read failed. */
 type ReadAhead = { begin: number; end: number; bytes: Promise<Uint8Array | null> };
 
-/** A document being opened: pdf.js and its worker loading, the head and tail of the file on their way. */
+/** A document being opened: the head and tail of the file on their way (pdf.js's worker thread starting meanwhile). */
 type Opening = {
   documentId: string;
   url: string;
-  lib: Promise<PdfLib>;
   head: Promise<Bytes>;
   readAhead: Promise<ReadAhead[]>;
   controller: AbortController;
@@ -88,8 +87,8 @@ type Opening = {
 let ahead: Opening | null = null;
 
 /**
- * Starts opening a PDF before the viewer needs it: pdf.js, its worker and the
- * first ranges load while the page hydrates instead of after (decision 176).
+ * Starts opening a PDF before the viewer needs it: pdf.js's worker thread and
+ * the first ranges load while the page hydrates instead of after (decision 176).
  * The viewer's `openPdf` takes it over; another document's preparation replaces it.
  */
 export function preparePdf(documentId: string): void {
@@ -102,14 +101,10 @@ function startOpening(documentId: string): Opening {
   const url = inlineUrl(documentId);
   const controller = new AbortController();
   startWorkerThread();
-  const lib = loadPdfjs().then((loaded) => {
-    worker(loaded);
-    return loaded;
-  });
   const head = fetchRange(url, `bytes=0-${RANGE_CHUNK_SIZE - 1}`, controller.signal);
   const tail = fetchRange(url, `bytes=-${TAIL_SIZE}`, controller.signal);
   // Awaited once pdf.js has loaded; a refusal arriving first must not count as unhandled meanwhile.
-  for (const pending of [lib, head, tail]) pending.catch(() => undefined);
+  for (const pending of [head, tail]) pending.catch(() => undefined);
   const readAhead = head.then((first) => {
     // A server that ignored the range sent the whole file: nothing more to read.
     if (first.bytes.byteLength === first.total) {
@@ -127,14 +122,15 @@ function startOpening(documentId: string): Opening {
     return reads;
   });
   readAhead.catch(() => undefined);
-  return { documentId, url, lib, head, readAhead, controller };
+  return { documentId, url, head, readAhead, controller };
 }
 
 export async function openPdf(documentId: string): Promise<{ lib: PdfLib; task: Pdfjs.PDFDocumentLoadingTask }> {
   const opening = ahead?.documentId === documentId ? ahead : startOpening(documentId);
   if (ahead === opening) ahead = null;
   try {
-    const lib = await opening.lib;
+    // Imported here, not while the page hydrates: evaluating pdf.js runs on the main thread.
+    const lib = await loadPdfjs();
     const first = await opening.head;
     const common = { worker: worker(lib), isEvalSupported: false, enableXfa: false } as const;
     // A server that ignored the range sent the whole file: nothing left to ask for.
