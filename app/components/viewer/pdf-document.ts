@@ -71,7 +71,7 @@ function worker(lib: PdfLib): Pdfjs.PDFWorker {
 }
 
 type Bytes = { bytes: Uint8Array; total: number };
-/** Bytes read before pdf.js asked for them: `bytes` covers [begin, begin + length), null once the read failed. */
+/** Bytes read before pdf.js asked for them: `bytes` holds [begin, end), or null once the read failed. */
 type ReadAhead = { begin: number; end: number; bytes: Promise<Uint8Array | null> };
 
 /** A document being opened: the head and tail of the file on their way (pdf.js's worker thread starting meanwhile). */
