@@ -15,7 +15,6 @@ import { useFullscreen } from "#app/components/workspace/use-fullscreen";
 import { useWorkspaceSession } from "#app/components/workspace/use-workspace-session";
 import { WorkspaceSidebar } from "#app/components/workspace/workspace-sidebar";
 import { FileTabs } from "#app/components/viewer/file-tabs";
-import { PDFJS_URL } from "#app/components/library/pdfjs";
 import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
 import { SettingsDialog, type SettingsActionResult } from "#app/components/workspace/settings-dialog";
 import { useCsrfToken } from "#app/components/use-csrf";
@@ -36,8 +35,6 @@ import { WorkspaceTour } from "#app/components/tour/workspace-tour";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: workspaceStyles },
   { rel: "stylesheet", href: resumeStyles },
-  // pdf.js is imported at run time (not bundled): fetched and compiled while the page loads, not once the viewer asks (decision 176).
-  { rel: "modulepreload", href: PDFJS_URL },
 ];
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d ? `${d.workspace.name} | ${d.productName}` : "Workspace | DocuChat" }];
 
