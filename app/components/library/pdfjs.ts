@@ -6,7 +6,7 @@ import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
  * never a CDN). It is not bundled: the Remix compiler's class lowering breaks
  * pdf.js's static initialisers.
  */
-export const PDFJS_URL = "/pdf.min.mjs";
+const PDFJS_URL = "/pdf.min.mjs";
 export const PDFJS_WORKER_URL = "/pdf.worker.min.mjs";
 
 let loading: Promise<typeof Pdfjs> | null = null;
