@@ -7,13 +7,13 @@ import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
  * pdf.js's static initialisers.
  */
 const PDFJS_URL = "/pdf.min.mjs";
-const WORKER_URL = "/pdf.worker.min.mjs";
+export const PDFJS_WORKER_URL = "/pdf.worker.min.mjs";
 
 let loading: Promise<typeof Pdfjs> | null = null;
 
 export function loadPdfjs(): Promise<typeof Pdfjs> {
   loading ??= (import(/* webpackIgnore: true */ /* @vite-ignore */ PDFJS_URL) as Promise<typeof Pdfjs>).then((lib) => {
-    lib.GlobalWorkerOptions.workerSrc = WORKER_URL;
+    lib.GlobalWorkerOptions.workerSrc = PDFJS_WORKER_URL;
     return lib;
   });
   loading.catch(() => {

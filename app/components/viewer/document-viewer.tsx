@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { emitCaptureMode } from "./events";
 import { useHydrated } from "#app/components/use-hydrated";
 import { ImageViewer } from "./image-viewer";
+import { preparePdf } from "./pdf-document";
 import { PdfViewer } from "./pdf-viewer";
 import { TextViewer } from "./text-viewer";
 import { viewerKind, type DocumentViewerProps } from "./types";
@@ -31,6 +32,10 @@ export function DocumentViewer(props: DocumentViewerProps) {
   }, [captureMode, documentId]);
   useEffect(() => () => emitCaptureMode(false, documentId), [documentId]);
   useEffect(() => setOwnCapture(false), [documentId]);
+
+  // The hydrating render: the PDF viewer mounts only once it is over, so pdf.js, its worker and the
+  // first ranges start now, in parallel with it (decision 176). Idempotent, like a preload hint.
+  if (!hydrated && kind === "pdf" && typeof window !== "undefined") preparePdf(documentId);
 
   let body;
   if (!hydrated) {

@@ -1,5 +1,5 @@
 import type * as Pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
-import { loadPdfjs } from "#app/components/library/pdfjs";
+import { loadPdfjs, PDFJS_WORKER_URL } from "#app/components/library/pdfjs";
 import { inlineUrl } from "./types";
 
 export type PdfLib = typeof Pdfjs;
@@ -22,6 +22,14 @@ const MAX_CANVAS_PIXELS = 2 ** 24;
  * reopening a document costs the browser a revalidation (304), not the bytes.
  */
 const RANGE_CHUNK_SIZE = 65_536;
+/**
+ * Read with the head, in parallel (decision 176): the trailer and cross-reference
+ * table pdf.js reads first, and in most files the catalog, the page tree and the
+ * last page it checks before any page is shown.
+ */
+const TAIL_SIZE = 4 * RANGE_CHUNK_SIZE;
+/** A linearized file's first-page section is read ahead up to this size; past it pdf.js asks for what page 1 uses. */
+const MAX_FIRST_PAGE_SECTION = 2 * 1024 * 1024;
 
 /** A readable reason from a failed download (the server answers plain text or {message}). */
 async function failureReason(response: Response): Promise<string> {
@@ -42,48 +50,135 @@ async function failureReason(response: Response): Promise<string> {
   return reason;
 }
 
-/** One pdf.js worker for every document: opening another tab does not start (and parse) a new worker. */
+/**
+ * One pdf.js worker for every document: opening another tab does not start (and parse) a new worker.
+ * Its thread starts as soon as a PDF is to be shown, without waiting for pdf.js itself to load:
+ * starting and parsing the worker's script is the longest step before page 1 (decision 176);
+ * pdf.js then takes the running thread as its port.
+ */
+let workerThread: Worker | null = null;
 let sharedWorker: Pdfjs.PDFWorker | null = null;
+function startWorkerThread(): void {
+  if (!sharedWorker || sharedWorker.destroyed) workerThread ??= new Worker(PDFJS_WORKER_URL, { type: "module" });
+}
 function worker(lib: PdfLib): Pdfjs.PDFWorker {
-  if (!sharedWorker || sharedWorker.destroyed) sharedWorker = new lib.PDFWorker();
+  if (!sharedWorker || sharedWorker.destroyed) {
+    startWorkerThread();
+    sharedWorker = lib.PDFWorker.create({ port: workerThread ?? undefined });
+    workerThread = null;
+  }
   return sharedWorker;
 }
 
-/** Starts the worker early (while the bytes download). */
-export function warmPdfjs(): void {
-  void loadPdfjs()
-    .then(worker)
-    .catch(() => undefined);
+type Bytes = { bytes: Uint8Array; total: number };
+/** Bytes read before pdf.js asked for them: `bytes` holds [begin, end), or null once the read failed. */
+type ReadAhead = { begin: number; end: number; bytes: Promise<Uint8Array | null> };
+
+/** A document being opened: the head and tail of the file on their way (pdf.js's worker thread starting meanwhile). */
+type Opening = {
+  documentId: string;
+  url: string;
+  head: Promise<Bytes>;
+  readAhead: Promise<ReadAhead[]>;
+  controller: AbortController;
+};
+
+/** The opening started ahead of the viewer (while the page hydrates), for the viewer to take over. */
+let ahead: Opening | null = null;
+
+/**
+ * Starts opening a PDF before the viewer needs it: pdf.js's worker thread and
+ * the first ranges load while the page hydrates instead of after (decision 176).
+ * The viewer's `openPdf` takes it over; another document's preparation replaces it.
+ */
+export function preparePdf(documentId: string): void {
+  if (ahead?.documentId === documentId) return;
+  ahead?.controller.abort();
+  ahead = startOpening(documentId);
+}
+
+function startOpening(documentId: string): Opening {
+  const url = inlineUrl(documentId);
+  const controller = new AbortController();
+  startWorkerThread();
+  const head = fetchRange(url, `bytes=0-${RANGE_CHUNK_SIZE - 1}`, controller.signal);
+  const tail = fetchRange(url, `bytes=-${TAIL_SIZE}`, controller.signal);
+  // Awaited once pdf.js has loaded; a refusal arriving first must not count as unhandled meanwhile.
+  for (const pending of [head, tail]) pending.catch(() => undefined);
+  const readAhead = head.then((first) => {
+    // A server that ignored the range sent the whole file: nothing more to read.
+    if (first.bytes.byteLength === first.total) {
+      controller.abort();
+      return [];
+    }
+    const reads: ReadAhead[] = [];
+    const tailBegin = Math.max(0, first.total - TAIL_SIZE);
+    reads.push({ begin: tailBegin, end: first.total, bytes: tail.then((t) => (t.bytes.byteLength === first.total - tailBegin ? t.bytes : null)).catch(() => null) });
+    const section = firstPageSection(first.bytes, first.total, RANGE_CHUNK_SIZE);
+    if (section) {
+      const bytes = fetchRange(url, `bytes=${section.begin}-${section.end - 1}`, controller.signal).then((r) => r.bytes, () => null);
+      reads.push({ ...section, bytes });
+    }
+    return reads;
+  });
+  readAhead.catch(() => undefined);
+  return { documentId, url, head, readAhead, controller };
 }
 
 export async function openPdf(documentId: string): Promise<{ lib: PdfLib; task: Pdfjs.PDFDocumentLoadingTask }> {
-  const url = inlineUrl(documentId);
-  const firstChunk = fetchRange(url, 0, RANGE_CHUNK_SIZE);
-  // Awaited below, once pdf.js has loaded; a refusal arriving first must not count as unhandled meanwhile.
-  firstChunk.catch(() => undefined);
-  const lib = await loadPdfjs();
-  const pdfWorker = worker(lib);
-  const first = await firstChunk;
-  const common = { worker: pdfWorker, isEvalSupported: false, enableXfa: false } as const;
-  // A server that ignored the range sent the whole file: nothing left to ask for.
-  const task: Pdfjs.PDFDocumentLoadingTask =
-    first.total === first.bytes.byteLength
-      ? lib.getDocument({ ...common, data: first.bytes })
-      : lib.getDocument({
-          ...common,
-          // pdf.js would wait for ever for a range that never comes: a failed one ends the loading.
-          range: rangeTransport(lib, url, first, () => void task.destroy()),
-          rangeChunkSize: RANGE_CHUNK_SIZE,
-          disableAutoFetch: true,
-        });
-  // A tab closed while loading destroys the task ('Loading aborted'): not an unhandled rejection.
-  task.promise.catch(() => undefined);
-  return { lib, task };
+  const opening = ahead?.documentId === documentId ? ahead : startOpening(documentId);
+  if (ahead === opening) ahead = null;
+  try {
+    // Imported here, not while the page hydrates: evaluating pdf.js runs on the main thread.
+    const lib = await loadPdfjs();
+    const first = await opening.head;
+    const common = { worker: worker(lib), isEvalSupported: false, enableXfa: false } as const;
+    // A server that ignored the range sent the whole file: nothing left to ask for.
+    const task: Pdfjs.PDFDocumentLoadingTask =
+      first.total === first.bytes.byteLength
+        ? lib.getDocument({ ...common, data: first.bytes })
+        : lib.getDocument({
+            ...common,
+            // pdf.js would wait for ever for a range that never comes: a failed one ends the loading.
+            range: rangeTransport(lib, opening, first, () => void task.destroy()),
+            rangeChunkSize: RANGE_CHUNK_SIZE,
+            disableAutoFetch: true,
+          });
+    // A tab closed while loading destroys the task ('Loading aborted'): not an unhandled rejection.
+    task.promise.catch(() => undefined);
+    return { lib, task };
+  } catch (error) {
+    opening.controller.abort();
+    throw error;
+  }
 }
 
-/** Bytes `begin` (inclusive) to `end` (exclusive) of the file, and its whole length; a failed answer throws its readable reason. */
-async function fetchRange(url: string, begin: number, end: number): Promise<{ bytes: Uint8Array; total: number }> {
-  const response = await fetch(url, { credentials: "same-origin", headers: { Range: `bytes=${begin}-${end - 1}` } });
+/**
+ * Where a linearized file's first-page section ends (its `/E`), as whole
+ * chunks after the head: pdf.js needs all of it for page 1, and would ask for
+ * it a few chunks at a time as it finds each object. Null for a file that is
+ * not linearized, whose section the head already holds, or one too large to
+ * read ahead.
+ */
+export function firstPageSection(head: Uint8Array, total: number, chunkSize: number): { begin: number; end: number } | null {
+  // The linearization dictionary is the file's first object, within its first 1024 bytes (ISO 32000-1 annex F).
+  const start = new TextDecoder("latin1").decode(head.subarray(0, 1024));
+  const dictionary = /<<\s*\/Linearized\b[^>]*>>/.exec(start)?.[0];
+  const end = Number(/\/E\s+(\d+)/.exec(dictionary ?? "")?.[1] ?? Number.NaN);
+  if (!Number.isFinite(end) || end <= head.byteLength || end > total) return null;
+  const begin = head.byteLength;
+  const chunkEnd = Math.min(total, Math.ceil(end / chunkSize) * chunkSize);
+  return chunkEnd - begin > MAX_FIRST_PAGE_SECTION ? null : { begin, end: chunkEnd };
+}
+
+/** The read-ahead holding all of [begin, end), if any. */
+export function coveringRead<T extends { begin: number; end: number }>(reads: T[], begin: number, end: number): T | undefined {
+  return reads.find((read) => read.begin <= begin && end <= read.end);
+}
+
+/** Answers a `Range` request; a failed answer throws its readable reason; a 200 is the whole file. */
+async function fetchRange(url: string, range: string, signal: AbortSignal): Promise<Bytes> {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Range: range }, signal });
   if (!response.ok) throw new Error(await failureReason(response));
   const bytes = new Uint8Array(await response.arrayBuffer());
   const total = response.status === 206 ? Number(/\/(\d+)$/.exec(response.headers.get("Content-Range") ?? "")?.[1] ?? Number.NaN) : bytes.byteLength;
@@ -91,19 +186,24 @@ async function fetchRange(url: string, begin: number, end: number): Promise<{ by
   return { bytes, total };
 }
 
-/** Feeds pdf.js the ranges it asks for; `fail` when one cannot be read. */
-function rangeTransport(lib: PdfLib, url: string, first: { bytes: Uint8Array; total: number }, fail: () => void): Pdfjs.PDFDataRangeTransport {
+/** Feeds pdf.js the ranges it asks for, from what was read ahead when it holds them; `fail` when one cannot be read. */
+function rangeTransport(lib: PdfLib, opening: Opening, first: Bytes, fail: () => void): Pdfjs.PDFDataRangeTransport {
   const transport = new lib.PDFDataRangeTransport(first.total, first.bytes);
-  const controller = new AbortController();
+  const { url, controller } = opening;
+  const fetchAnswer = async (begin: number, end: number) => {
+    const response = await fetch(url, { credentials: "same-origin", headers: { Range: `bytes=${begin}-${end - 1}` }, signal: controller.signal });
+    if (response.status !== 206) throw new Error(`HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  };
   transport.requestDataRange = (begin: number, end: number) => {
-    fetch(url, { credentials: "same-origin", headers: { Range: `bytes=${begin}-${end - 1}` }, signal: controller.signal })
-      .then(async (response) => {
-        if (response.status !== 206) throw new Error(`HTTP ${response.status}`);
-        transport.onDataRange(begin, new Uint8Array(await response.arrayBuffer()));
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) fail();
-      });
+    void (async () => {
+      const read = coveringRead(await opening.readAhead, begin, end);
+      // A copy: pdf.js may transfer the buffer it is given to its worker.
+      const held = read ? (await read.bytes)?.slice(begin - read.begin, end - read.begin) : undefined;
+      transport.onDataRange(begin, held ?? (await fetchAnswer(begin, end)));
+    })().catch(() => {
+      if (!controller.signal.aborted) fail();
+    });
   };
   transport.abort = () => controller.abort();
   return transport;

@@ -57,6 +57,8 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
   const [cited, setCited] = useState<{ page: number; ids: string[]; requestId: string | number } | null>(null);
   const [citationState, setCitationState] = useState<{ requestId: string | number; state: "going" | "done" } | null>(null);
   const [firstPageMs, setFirstPageMs] = useState<number | null>(null);
+  /** The page the document opens on (a citation's, the remembered one, else 1). */
+  const [startPage, setStartPage] = useState(1);
 
   const rootRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -79,6 +81,9 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
   targetRef.current = target;
 
   const pageCount = sizes.length;
+  // Until the first page is painted only the pages up to the one after it are mounted: mounting a
+  // frame for each of 300 pages cost page 1 a long React commit (decision 177). The rest follow.
+  const mountedPages = firstPageMs === null ? Math.min(pageCount, startPage + 1) : pageCount;
 
   // ---- load ----------------------------------------------------------------------------
   useEffect(() => {
@@ -115,6 +120,7 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
         // The first pages render at once, without waiting for the observer's first report.
         const start = clampPage(targetRef.current?.pageNumber ?? viewMemory.get(id)?.page ?? 1, loaded.numPages);
         setNear(new Set([start, start + 1].filter((n) => n <= loaded.numPages)));
+        setStartPage(start);
         setPdf({ lib, doc: loaded });
         setStatus({ state: "ready" });
       } catch (error) {
@@ -163,7 +169,7 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
 
   useEffect(() => {
     const root = scrollRef.current;
-    if (!root || !pdf || pageCount === 0) return;
+    if (!root || !pdf || mountedPages === 0) return;
     const observer = new IntersectionObserver(
       (entries) => {
         setNear((old) => {
@@ -180,7 +186,7 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
     );
     for (const el of pageEls.current.values()) observer.observe(el);
     return () => observer.disconnect();
-  }, [pdf, pageCount]);
+  }, [pdf, mountedPages]);
 
   const thumbsShown = firstPageMs !== null;
   useEffect(() => {
@@ -545,7 +551,7 @@ export function PdfViewer(props: DocumentViewerProps & { captureMode: boolean; s
           ) : null}
           {pdf && status.state === "ready" ? (
             <div className="dc-viewer-pages">
-              {sizes.map((size, i) => {
+              {sizes.slice(0, mountedPages).map((size, i) => {
                 const n = i + 1;
                 return (
                   <PdfPageView
