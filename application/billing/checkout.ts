@@ -101,6 +101,8 @@ export class CheckoutService {
       { type: "CreateOrder", orderId, userId, planId, provider: this.paymentProvider.name, providerOrderId: checkout.providerOrderId, checkoutUrl: checkout.kind === "redirect" ? checkout.url : null, now: this.clock.now() },
       { metadata: eventMetadata(ctx, userId, `order-${orderId}`) },
     );
+    // The orders list read next (GET /api/transactions, My Plan's Orders) shows it: read-your-writes across processes.
+    await this.projections.waitForPosition(result.position);
     // Two clicks raced past the load: the order the first one made is the one.
     return this.started(userId, result.after.state);
   }
@@ -120,7 +122,8 @@ export class CheckoutService {
 
   /** A verified webhook: recorded under the provider's event id, so the same webhook twice appends once. */
   async recordWebhook(eventId: string, report: PaymentReport): Promise<{ recorded: boolean }> {
-    return this.record(report, derivedUuid(`${this.paymentProvider?.name}:${eventId}`));
+    const { recorded } = await this.record(report, derivedUuid(`${this.paymentProvider?.name}:${eventId}`));
+    return { recorded };
   }
 
   /** The buyer came back to the success page: ask the provider how it went (a webhook may not have come yet). */
@@ -128,7 +131,8 @@ export class CheckoutService {
     const order = await this.order(userId, orderId);
     if (order.status === "created" && this.paymentProvider && order.provider === this.paymentProvider.name) {
       const report = await this.paymentProvider.confirmReturn(orderId, order.providerOrderId, params);
-      await this.record(report, null);
+      const { position } = await this.record(report, null);
+      await this.projections.waitForPosition(position);
     }
     const after = await this.order(userId, orderId);
     // Paid (here or by a webhook a moment ago): the screens that follow show the new plan, which a reactor grants.
@@ -139,12 +143,14 @@ export class CheckoutService {
   /** The buyer closed the checkout or it reported a failure: the order is failed with 'Payment failed' (unless it was paid). */
   async recordFailure(userId: string, orderId: string, ctx: RequestContext): Promise<OrderState> {
     const order = await this.order(userId, orderId);
-    await this.orders.handle(orderId, { type: "RecordPaymentFailure", providerOrderId: order.providerOrderId, paymentId: null, now: this.clock.now() }, { metadata: eventMetadata(ctx, userId, `order-${orderId}`) });
+    const result = await this.orders.handle(orderId, { type: "RecordPaymentFailure", providerOrderId: order.providerOrderId, paymentId: null, now: this.clock.now() }, { metadata: eventMetadata(ctx, userId, `order-${orderId}`) });
+    // The failure screen and the orders list read next show it failed.
+    await this.projections.waitForPosition(result.position);
     return this.order(userId, orderId);
   }
 
-  private async record(report: PaymentReport, eventId: string | null): Promise<{ recorded: boolean }> {
-    if (report.outcome === "ignored") return { recorded: false };
+  private async record(report: PaymentReport, eventId: string | null): Promise<{ recorded: boolean; position: number }> {
+    if (report.outcome === "ignored") return { recorded: false, position: 0 };
     const { state } = await this.orders.load(report.orderId);
     // An order we never made (or a report naming another order's checkout) is refused by the decider as ORDER_NOT_FOUND.
     if (state.status === "none") throw ORDER_NOT_FOUND();
@@ -154,6 +160,6 @@ export class CheckoutService {
         ? { type: "RecordPayment", providerOrderId: report.providerOrderId, paymentId: report.paymentId, method: report.method, amount: report.amount, currency: report.currency, now: this.clock.now() }
         : { type: "RecordPaymentFailure", providerOrderId: report.providerOrderId, paymentId: report.paymentId, now: this.clock.now() };
     const result = await this.orders.handle(report.orderId, command, { metadata, ...(eventId ? { eventIds: () => eventId } : {}) });
-    return { recorded: result.events.length > 0 };
+    return { recorded: result.events.length > 0, position: result.position };
   }
 }
