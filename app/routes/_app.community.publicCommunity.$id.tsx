@@ -4,9 +4,11 @@ import { CommunityDetailPage } from "#app/components/community/community-detail-
 import { communityDetailAction, loadCommunityDetail } from "#app/components/community/community-detail.server";
 import communityStyles from "#app/components/community/community.css";
 import libraryStyles from "#app/components/library/library.css";
+import switcherStyles from "#app/components/workspace/workspace-switcher.css";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: switcherStyles },
   { rel: "stylesheet", href: libraryStyles },
   { rel: "stylesheet", href: communityStyles },
 ];

@@ -21,6 +21,7 @@ import { useCsrfToken } from "#app/components/use-csrf";
 import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import resumeStyles from "#app/components/resume/resume.css";
+import switcherStyles from "#app/components/workspace/workspace-switcher.css";
 import { ResumeWorkbench } from "#app/components/resume/resume-workbench";
 import { isDomainError } from "#domain/shared/domain-error";
 import { validateCsrf } from "#app/utils/csrf.server";
@@ -33,6 +34,7 @@ import { redirectWithToast } from "#app/utils/toast.server";
 import { WorkspaceTour } from "#app/components/tour/workspace-tour";
 
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: switcherStyles },
   { rel: "stylesheet", href: workspaceStyles },
   { rel: "stylesheet", href: resumeStyles },
 ];

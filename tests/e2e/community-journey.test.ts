@@ -166,6 +166,8 @@ describe("the community journey", () => {
     await page.getByTestId("add-to-workspace").first().click();
     // The dialog's picker is the workspace switcher: searched and paged on the server.
     await page.getByTestId("workspace-select").click();
+    await page.getByTestId("switcher-item").first().waitFor();
+    await screenshot(page, "community-add-to-workspace-1440");
     await page.getByTestId("switcher-item").filter({ hasText: "Ben's study" }).click();
     await page.getByTestId("workspace-select").filter({ hasText: "Ben's study" }).waitFor();
     await page.getByTestId("confirm-add-to-workspace").click();
