@@ -7,17 +7,19 @@ export interface WrappedKeyImporter {
   importWrapped(records: WrappedKeyRecord[]): Promise<Map<string, string | null>>;
 }
 
-/** As on MongoDB: a key forgotten by one process is served by the others for at most this long. */
-const DEFAULT_CACHE_MS = 10_000;
-
 /**
  * Subject keys in the embedded runtime database (table `subject_keys`),
  * wrapped under the app secret (see WrappedSubjectKeyStore). The web processes
- * and the background process share the file (ARCHITECTURE §4 "Processes"), so
- * a cached key is read again after `cacheMs`: forgetting in one process reaches
- * the others.
+ * and the background process share the file (ARCHITECTURE §4 "Processes"):
+ * cached keys are dropped whenever another connection has committed to it
+ * (`PRAGMA data_version`), so a key forgotten by the purge in the background
+ * process opens nothing in a web process from that moment on — an auditor
+ * replaying the account right after the purge sees "(personal data erased)".
  */
 export class SqliteSubjectKeyStore extends WrappedSubjectKeyStore {
+  private readonly dataVersion: () => number;
+  private seenDataVersion: number;
+
   constructor(
     private readonly db: Database.Database,
     appSecret: string,
@@ -25,7 +27,18 @@ export class SqliteSubjectKeyStore extends WrappedSubjectKeyStore {
   ) {
     db.exec(`CREATE TABLE IF NOT EXISTS subject_keys (
       subject_id TEXT PRIMARY KEY, wrapped_key TEXT NOT NULL, created_at TEXT NOT NULL)`);
-    super(sqliteRecords(db), appSecret, { cacheMs: options.cacheMs ?? DEFAULT_CACHE_MS });
+    super(sqliteRecords(db), appSecret, options);
+    const statement = db.prepare("PRAGMA data_version").pluck();
+    this.dataVersion = () => statement.get() as number;
+    this.seenDataVersion = this.dataVersion();
+  }
+
+  /** True when another connection committed to runtime.db since the last ask (this connection's own commits do not count). */
+  protected override recordsChangedElsewhere(): boolean {
+    const now = this.dataVersion();
+    if (now === this.seenDataVersion) return false;
+    this.seenDataVersion = now;
+    return true;
   }
 
   /** Every key as stored (wrapped), for copying to a server store. */

@@ -53,6 +53,7 @@ export class WrappedSubjectKeyStore implements SubjectKeyStore {
   }
 
   async keyFor(subjectId: string, options: { create: boolean }): Promise<Buffer | null> {
+    if (this.recordsChangedElsewhere()) this.cache.clear();
     const cached = this.cache.get(subjectId);
     if (cached && cached.until > Date.now()) return cached.key;
     const wrapped = await this.records.find(subjectId);
@@ -68,6 +69,15 @@ export class WrappedSubjectKeyStore implements SubjectKeyStore {
   async forget(subjectId: string): Promise<void> {
     this.cache.delete(subjectId);
     await this.records.remove(subjectId);
+  }
+
+  /**
+   * Whether another process may have changed the records since this was last
+   * asked; when it says so, every cached key is read again. A storage that
+   * cannot tell says no and relies on `cacheMs`.
+   */
+  protected recordsChangedElsewhere(): boolean {
+    return false;
   }
 
   /** Drops every cached key (records changed behind this store's back). */

@@ -99,15 +99,17 @@ describe("SqliteSubjectKeyStore.moveTo (runtime.db keys onto a server store)", (
 });
 
 describe("SqliteSubjectKeyStore shared by the web and background processes", () => {
-  it("stops serving a key another process forgot once its cache time has passed", async () => {
+  it("stops serving a key the moment another process forgets it", async () => {
     const fixture = runtimeDbFixture();
     try {
-      const web = new SqliteSubjectKeyStore(fixture.connect(), CONTRACT_APP_SECRET, { cacheMs: 20 });
+      const web = new SqliteSubjectKeyStore(fixture.connect(), CONTRACT_APP_SECRET);
       const background = new SqliteSubjectKeyStore(fixture.connect(), CONTRACT_APP_SECRET);
-      expect(await web.keyFor("user-1", { create: true })).not.toBeNull();
+      const key = await web.keyFor("user-1", { create: true });
+      expect(await web.keyFor("user-2", { create: true })).not.toBeNull();
+      expect(await web.keyFor("user-1", { create: false })).toEqual(key);
       await background.forget("user-1");
-      await new Promise((resolve) => setTimeout(resolve, 40));
       expect(await web.keyFor("user-1", { create: false })).toBeNull();
+      expect(await web.keyFor("user-2", { create: false })).not.toBeNull();
     } finally {
       await fixture.cleanup();
     }
