@@ -159,8 +159,9 @@ async function serve(role) {
       // Streamed answers must reach the browser as they are written, not when a compression buffer fills.
       filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res),
       // Pages are compressed per request: the fastest levels halve the CPU of the defaults (Brotli 4, gzip 6) for a little size (docs/decisions/151).
+      // A 256 KB window instead of 4 MB: pages are far smaller, and each response's encoder allocates its window (a third less CPU, decision 180).
       level: 1,
-      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
     }),
   );
   const buildAssets = { immutable: true, maxAge: "1y" };

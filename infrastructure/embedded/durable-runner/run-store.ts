@@ -53,6 +53,7 @@ interface AttemptRow {
  */
 export class RunStore {
   private readonly stmts;
+  private dataVersionStatement: Database.Statement<[], number> | undefined;
 
   constructor(private readonly db: Database.Database) {
     ensureDurableRunnerSchema(db);
@@ -114,7 +115,9 @@ export class RunStore {
 
   /** Bumped by SQLite whenever another connection commits to this database (never by this one's own writes). */
   dataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
+    // A prepared statement: db.pragma() prepares anew on every call, and this is polled every few ms.
+    this.dataVersionStatement ??= this.db.prepare<[], number>("PRAGMA data_version").pluck();
+    return this.dataVersionStatement.get() as number;
   }
 
   /** Returns true when the run was created, false when one with that id already existed. */

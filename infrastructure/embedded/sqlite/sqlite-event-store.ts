@@ -141,6 +141,7 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private changeWatch: NodeJS.Timeout | null = null;
   private seenDataVersion = 0;
+  private dataVersionStatement: Database.Statement<[], number> | undefined;
 
   private readonly currentVersionStmt: Database.Statement<[string], { version: number | null; position: number | null }>;
   private readonly existingIdsStmt: Database.Statement<[string, string], ExistingIdRow>;
@@ -312,7 +313,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   private dataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
+    // A prepared statement: db.pragma() prepares anew on every call, and this is polled every few ms.
+    this.dataVersionStatement ??= this.db.prepare<[], number>("PRAGMA data_version").pluck();
+    return this.dataVersionStatement.get() as number;
   }
 
   async close(): Promise<void> {
