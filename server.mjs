@@ -49,6 +49,10 @@ async function supervise(webProcesses) {
   let announced = false;
 
   const fork = (role) => {
+    // A web process allocates a page's worth of short-lived objects per request: a
+    // larger young generation (32 MB semi-spaces, default 16) is scavenged half as
+    // often, about a tenth less CPU per page (docs/decisions/180).
+    cluster.setupPrimary({ execArgv: role === "web" ? [...process.execArgv, "--max-semi-space-size=32"] : process.execArgv });
     const child = cluster.fork({ DOCUCHAT_PROCESS: role });
     const entry = { role, ready: false, startedAt: Date.now() };
     processes.set(child.id, entry);
