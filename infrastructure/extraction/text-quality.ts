@@ -12,12 +12,17 @@ export interface TextJudgement {
   badShare: number;
   /** Share of Latin words (two letters or more) that are English words. */
   englishShare: number;
-  /** Share of the letter trigrams of Latin words (ASCII letters) that English words use too. */
-  trigramShare: number;
+  /**
+   * Share of the letter trigrams of Latin words (ASCII letters) that English words use too; null
+   * when the English words alone already show the page is language (not measured: it is the
+   * costlier measure, and every page of a book is judged).
+   */
+  trigramShare: number | null;
 }
 
 const BAD = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD\uE000-\uF8FF\u{F0000}-\u{10FFFF}]/gu;
 const LATIN_WORD = /[A-Za-z\u00C0-\u024F]{2,}/g;
+const NOT_A_LETTER = /\P{L}+/gu;
 
 /** Below these many characters or words a page says too little to be judged on that measure. */
 const MIN_CHARS = 12;
@@ -28,13 +33,16 @@ export function judgeText(text: string): TextJudgement {
   const bad = chars.match(BAD)?.length ?? 0;
   const badShare = chars.length === 0 ? 0 : bad / chars.length;
   const words = text.match(LATIN_WORD) ?? [];
-  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const letters = text.replace(NOT_A_LETTER, "").length;
   const latinLetters = words.reduce((n, w) => n + w.length, 0);
   let englishShare = 1;
-  let trigramShare = 1;
+  let trigramShare: number | null = null;
   // Only Latin-script pages are judged by their words; other scripts by their characters alone.
   if (words.length >= MIN_WORDS && latinLetters >= 0.5 * letters) {
     englishShare = words.filter((w) => isEnglishWord(w)).length / words.length;
+  }
+  if (englishShare < 0.5) {
+    trigramShare = 1;
     const common = commonTrigrams();
     let seen = 0;
     let known = 0;
@@ -53,6 +61,6 @@ export function judgeText(text: string): TextJudgement {
   const garbageCharacters = chars.length >= MIN_CHARS ? badShare > 0.05 : bad >= 3;
   // English pages read well over half as English words; other Latin-script languages share most
   // letter trigrams with English, and letter salad shares far fewer.
-  const languageLike = englishShare >= 0.5 || trigramShare >= 0.75;
+  const languageLike = englishShare >= 0.5 || (trigramShare ?? 1) >= 0.75;
   return { readable: !garbageCharacters && languageLike, badShare, englishShare, trigramShare };
 }
