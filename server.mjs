@@ -171,7 +171,7 @@ async function serve(role) {
   const buildAssets = { immutable: true, maxAge: "1y" };
   const publicFiles = { maxAge: "1h" };
   app.use("/build", precompressed(path.join(here, "public", "build"), buildAssets), express.static(path.join(here, "public", "build"), buildAssets));
-  app.use(precompressed(path.join(here, "public"), publicFiles), express.static(path.join(here, "public"), publicFiles));
+  app.use(publicEntriesOnly(path.join(here, "public"), [precompressed(path.join(here, "public"), publicFiles), express.static(path.join(here, "public"), publicFiles)]));
 
   app.use((req, res, next) => {
     // Overwrite, never trust, what the client sent under these names.
@@ -228,6 +228,36 @@ async function serve(role) {
  * without the compression step) is left alone; the file is then compressed as
  * before.
  */
+/**
+ * Hands a request to `handlers` (static files under `root`) only when its first path segment
+ * names an entry of `root`, listed once at start as the build left it: express.static stats the
+ * disk for every request it sees, and every page (`/`, `/workspace/…`) failed that stat first
+ * (an ENOENT error made and thrown away per page). In development the folder may change
+ * under a running server, so every request goes to the handlers there.
+ */
+function publicEntriesOnly(root, handlers) {
+  const chain = express.Router();
+  chain.use(...handlers);
+  if (isDev) return chain;
+  let entries = new Set();
+  try {
+    entries = new Set(readdirSync(root));
+  } catch {
+    // No public folder yet: nothing to serve from it.
+  }
+  return (req, res, next) => {
+    const first = req.path.split("/")[1] ?? "";
+    let name = first;
+    try {
+      name = decodeURIComponent(first);
+    } catch {
+      // A malformed escape names no file; express.static answers it as before.
+    }
+    if (entries.has(name) || entries.has(first)) return chain(req, res, next);
+    next();
+  };
+}
+
 function precompressed(root, staticOptions) {
   const suffixes = { br: ".br", gzip: ".gz" };
   /** URL path under root -> the encodings it has a fresh copy in, best first. */
