@@ -246,14 +246,13 @@ function publicEntriesOnly(root, handlers) {
     // No public folder yet: nothing to serve from it.
   }
   return (req, res, next) => {
-    const first = req.path.split("/")[1] ?? "";
-    let name = first;
+    let name = req.path.split("/")[1] ?? "";
     try {
-      name = decodeURIComponent(first);
+      name = decodeURIComponent(name);
     } catch {
-      // A malformed escape names no file; express.static answers it as before.
+      // A malformed escape names no file: the request goes on to the app.
     }
-    if (entries.has(name) || entries.has(first)) return chain(req, res, next);
+    if (entries.has(name)) return chain(req, res, next);
     next();
   };
 }

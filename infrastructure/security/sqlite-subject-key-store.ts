@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { commitsElsewhere } from "#infrastructure/embedded/sqlite/open-database";
 import { type WrappedKeyRecord, type WrappedKeyRecords, WrappedSubjectKeyStore, type WrappedSubjectKeyStoreOptions } from "./wrapped-subject-keys";
 
 /** Where keys move to when an installation's runtime.db keys go to a server store. */
@@ -17,8 +18,7 @@ export interface WrappedKeyImporter {
  * replaying the account right after the purge sees "(personal data erased)".
  */
 export class SqliteSubjectKeyStore extends WrappedSubjectKeyStore {
-  private readonly dataVersion: () => number;
-  private seenDataVersion: number;
+  private readonly changedElsewhere: () => boolean;
 
   constructor(
     private readonly db: Database.Database,
@@ -28,17 +28,12 @@ export class SqliteSubjectKeyStore extends WrappedSubjectKeyStore {
     db.exec(`CREATE TABLE IF NOT EXISTS subject_keys (
       subject_id TEXT PRIMARY KEY, wrapped_key TEXT NOT NULL, created_at TEXT NOT NULL)`);
     super(sqliteRecords(db), appSecret, options);
-    const statement = db.prepare("PRAGMA data_version").pluck();
-    this.dataVersion = () => statement.get() as number;
-    this.seenDataVersion = this.dataVersion();
+    this.changedElsewhere = commitsElsewhere(db);
   }
 
   /** True when another connection committed to runtime.db since the last ask (this connection's own commits do not count). */
   protected override recordsChangedElsewhere(): boolean {
-    const now = this.dataVersion();
-    if (now === this.seenDataVersion) return false;
-    this.seenDataVersion = now;
-    return true;
+    return this.changedElsewhere();
   }
 
   /** Every key as stored (wrapped), for copying to a server store. */

@@ -1,6 +1,7 @@
-import { AlertDialog, Badge, Button, Checkbox, Dialog, Flex, Spinner, Text, TextArea, TextField } from "@radix-ui/themes";
+import { AlertDialog, Badge, Button, Checkbox, Dialog, Flex, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useCallback, useRef, useState } from "react";
 import { FilePlusIcon, WorkspaceIcon } from "#app/components/icons";
+import { ScrollingListBox } from "#app/components/scrolling-list-box";
 import { type FetchListPage, useInfiniteList } from "#app/components/use-infinite-list";
 import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
 import { useCommunityAction } from "./use-community-action";
@@ -117,32 +118,34 @@ function DocumentsToAdd({ communityId, chosen, onChoose }: { communityId: string
         onChange={(e) => setSearch(e.currentTarget.value)}
         data-testid="add-files-search"
       />
-      <div className="dc-community-pick" role="group" aria-label="Your documents" aria-busy={loading} ref={boxRef} data-testid="add-files-list">
-        {items.length === 0 && !loading ? (
+      <ScrollingListBox
+        boxRef={boxRef}
+        loading={loading}
+        isEmpty={items.length === 0}
+        empty={
           <Text size="2" color="gray" mt="3">
             {search.trim() ? "No matching files found." : "You have no ready documents to add. Upload one first."}
           </Text>
-        ) : (
-          items.map((d) => (
-            <Text as="label" size="2" key={d.id} data-testid="add-files-item">
-              <Flex gap="2" align="center" mt="2">
-                <Checkbox disabled={d.inCommunity} checked={d.inCommunity || chosen.has(d.id)} onCheckedChange={(v) => onChoose(d.id, v === true)} />
-                <span className="dc-ellipsis">{d.name}</span>
-                {d.inCommunity ? (
-                  <Badge size="1" color="gray" highContrast className="dc-nowrap">
-                    Already in this community
-                  </Badge>
-                ) : null}
-              </Flex>
-            </Text>
-          ))
-        )}
-        {loading ? (
-          <Flex justify="center" p="2">
-            <Spinner size="1" />
-          </Flex>
-        ) : null}
-      </div>
+        }
+        className="dc-community-pick"
+        role="group"
+        aria-label="Your documents"
+        data-testid="add-files-list"
+      >
+        {items.map((d) => (
+          <Text as="label" size="2" key={d.id} data-testid="add-files-item">
+            <Flex gap="2" align="center" mt="2">
+              <Checkbox disabled={d.inCommunity} checked={d.inCommunity || chosen.has(d.id)} onCheckedChange={(v) => onChoose(d.id, v === true)} />
+              <span className="dc-ellipsis">{d.name}</span>
+              {d.inCommunity ? (
+                <Badge size="1" color="gray" highContrast className="dc-nowrap">
+                  Already in this community
+                </Badge>
+              ) : null}
+            </Flex>
+          </Text>
+        ))}
+      </ScrollingListBox>
     </>
   );
 }

@@ -1,5 +1,6 @@
-import { Flex, RadioGroup, Spinner, Text, TextField } from "@radix-ui/themes";
+import { RadioGroup, Text, TextField } from "@radix-ui/themes";
 import { useRef } from "react";
+import { ScrollingListBox } from "#app/components/scrolling-list-box";
 import { fetchReadyDocuments } from "#app/components/library/use-infinite-documents";
 import { useInfiniteList } from "#app/components/use-infinite-list";
 
@@ -30,35 +31,35 @@ export function ResumePicker({ first, total, chosen, onChoose }: { first: Named[
         className="dc-ws-select"
         data-testid="resume-search"
       />
-      <div className="dc-ws-resume__box" ref={boxRef} aria-busy={loading} data-testid="resume-list">
-        {items.length === 0 && !loading ? (
+      <ScrollingListBox
+        boxRef={boxRef}
+        loading={loading}
+        isEmpty={items.length === 0}
+        empty={
           <Text size="2" color="gray">
             No matching files found.
           </Text>
-        ) : (
-          <RadioGroup.Root
-            aria-labelledby="resume-label"
-            value={chosen?.id ?? ""}
-            onValueChange={(id) => {
-              const document = items.find((d) => d.id === id);
-              if (document) onChoose({ id: document.id, name: document.name });
-            }}
-          >
-            {items.map((d) => (
-              <RadioGroup.Item key={d.id} value={d.id} className="dc-ws-resume__item" data-testid="resume-option">
-                <span className="dc-ws-ellipsis" title={d.name}>
-                  {d.name}
-                </span>
-              </RadioGroup.Item>
-            ))}
-          </RadioGroup.Root>
-        )}
-        {loading ? (
-          <Flex justify="center" p="2">
-            <Spinner size="1" />
-          </Flex>
-        ) : null}
-      </div>
+        }
+        className="dc-ws-resume__box"
+        data-testid="resume-list"
+      >
+        <RadioGroup.Root
+          aria-labelledby="resume-label"
+          value={chosen?.id ?? ""}
+          onValueChange={(id) => {
+            const document = items.find((d) => d.id === id);
+            if (document) onChoose({ id: document.id, name: document.name });
+          }}
+        >
+          {items.map((d) => (
+            <RadioGroup.Item key={d.id} value={d.id} className="dc-ws-resume__item" data-testid="resume-option">
+              <span className="dc-ws-ellipsis" title={d.name}>
+                {d.name}
+              </span>
+            </RadioGroup.Item>
+          ))}
+        </RadioGroup.Root>
+      </ScrollingListBox>
       <input type="hidden" name="documentId" value={chosen?.id ?? ""} />
       <Text size="2" color="gray" aria-live="polite" data-testid="resume-chosen">
         {chosen ? <>Chosen: {chosen.name}</> : "Choose your resume above."}

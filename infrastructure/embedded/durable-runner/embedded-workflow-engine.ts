@@ -71,7 +71,6 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   private readonly rekick = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private lastTickAt = 0;
-  private seenDataVersion = 0;
   private stopped = false;
 
   constructor(db: Database.Database, options: EmbeddedWorkflowEngineOptions) {
@@ -175,12 +174,9 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
 
   private ensureScheduler(): void {
     if (this.timer || this.stopped || !this.executes) return;
-    this.seenDataVersion = this.store.dataVersion();
+    const writtenElsewhere = this.store.watchCommitsElsewhere();
     this.timer = setInterval(() => {
-      const version = this.store.dataVersion();
-      const writtenElsewhere = version !== this.seenDataVersion;
-      this.seenDataVersion = version;
-      if (writtenElsewhere || Date.now() - this.lastTickAt >= this.tickMs) this.tick();
+      if (writtenElsewhere() || Date.now() - this.lastTickAt >= this.tickMs) this.tick();
     }, this.changeCheckMs);
     // The scheduler alone must not keep the process alive.
     this.timer.unref();

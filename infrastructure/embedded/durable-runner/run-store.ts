@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { WorkflowRunInfo, WorkflowStatus } from "#application/ports/workflow";
+import { commitsElsewhere } from "#infrastructure/embedded/sqlite/open-database";
 import { ensureDurableRunnerSchema } from "./schema";
 
 export type JournalKind = "activity" | "wait" | "now";
@@ -53,7 +54,6 @@ interface AttemptRow {
  */
 export class RunStore {
   private readonly stmts;
-  private dataVersionStatement: Database.Statement<[], number> | undefined;
 
   constructor(private readonly db: Database.Database) {
     ensureDurableRunnerSchema(db);
@@ -113,11 +113,9 @@ export class RunStore {
     };
   }
 
-  /** Bumped by SQLite whenever another connection commits to this database (never by this one's own writes). */
-  dataVersion(): number {
-    // A prepared statement: db.pragma() prepares anew on every call, and this is polled every few ms.
-    this.dataVersionStatement ??= this.db.prepare<[], number>("PRAGMA data_version").pluck();
-    return this.dataVersionStatement.get() as number;
+  /** From now on, says on each call whether another connection (process) has committed to the runs' database since the last call. */
+  watchCommitsElsewhere(): () => boolean {
+    return commitsElsewhere(this.db);
   }
 
   /** Returns true when the run was created, false when one with that id already existed. */

@@ -21,3 +21,21 @@ export function openDatabase(file: string): Database.Database {
   db.pragma("secure_delete = ON");
   return db;
 }
+
+/**
+ * Says, each time it is called, whether another connection (another process)
+ * has committed to `db` since the last call, or since it was made. SQLite bumps
+ * `data_version` for every commit made by another connection, never for this
+ * one's own. It is polled every few ms, hence one prepared statement
+ * (`db.pragma()` would prepare anew on every call).
+ */
+export function commitsElsewhere(db: Database.Database): () => boolean {
+  const dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
+  let seen = dataVersion.get() as number;
+  return () => {
+    const now = dataVersion.get() as number;
+    if (now === seen) return false;
+    seen = now;
+    return true;
+  };
+}

@@ -11,6 +11,7 @@ import type {
   Subscription,
 } from "#application/ports/event-store";
 import { WrongExpectedVersionError } from "#application/ports/event-store";
+import { commitsElsewhere } from "./open-database";
 
 /**
  * An append reused event ids of its stream in a way that is not a plain retry
@@ -140,8 +141,6 @@ export class SqliteEventStore implements EventStore {
   private readonly clock: () => Date;
   private closed = false;
   private changeWatch: NodeJS.Timeout | null = null;
-  private seenDataVersion = 0;
-  private dataVersionStatement: Database.Statement<[], number> | undefined;
 
   private readonly currentVersionStmt: Database.Statement<[string], { version: number | null; position: number | null }>;
   private readonly existingIdsStmt: Database.Statement<[string, string], ExistingIdRow>;
@@ -296,13 +295,10 @@ export class SqliteEventStore implements EventStore {
    */
   private watchOtherWriters(): void {
     if (this.changeWatch) return;
-    this.seenDataVersion = this.dataVersion();
+    const writtenElsewhere = commitsElsewhere(this.db);
     this.changeWatch = setInterval(() => {
       if (this.subscriptions.size === 0 || !this.db.open) return this.stopWatching();
-      const version = this.dataVersion();
-      if (version === this.seenDataVersion) return;
-      this.seenDataVersion = version;
-      this.emitter.emit("appended");
+      if (writtenElsewhere()) this.emitter.emit("appended");
     }, this.changeCheckMs);
     this.changeWatch.unref();
   }
@@ -310,12 +306,6 @@ export class SqliteEventStore implements EventStore {
   private stopWatching(): void {
     if (this.changeWatch) clearInterval(this.changeWatch);
     this.changeWatch = null;
-  }
-
-  private dataVersion(): number {
-    // A prepared statement: db.pragma() prepares anew on every call, and this is polled every few ms.
-    this.dataVersionStatement ??= this.db.prepare<[], number>("PRAGMA data_version").pluck();
-    return this.dataVersionStatement.get() as number;
   }
 
   async close(): Promise<void> {
