@@ -1,4 +1,5 @@
-import { Button, Flex, Heading, IconButton, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Spinner, Text, TextField } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";

@@ -1,4 +1,5 @@
-import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Spinner, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Spinner, Text, TextField } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";

@@ -1,4 +1,5 @@
-import { Button, Dialog, Flex, IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { Button, Dialog, Flex, IconButton, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";

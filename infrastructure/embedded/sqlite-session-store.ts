@@ -24,13 +24,15 @@ export class SqliteSessionStore implements SessionStore {
       .run(record.ref, record.userId, record.createdAt, record.expiresAt, record.impersonatorId, record.impersonationId ?? null);
   }
 
+  /** Every signed-in request looks its session up: prepared once (after the table exists), not per request. */
+  private findLive?: Database.Statement;
+
   async find(ref: string, now: Date): Promise<SessionRecord | null> {
-    const row = this.db
-      .prepare(
-        `SELECT ref, user_id, created_at, expires_at, impersonator_id, impersonation_id FROM sessions
-         WHERE ref = ? AND revoked_at IS NULL AND expires_at > ?`,
-      )
-      .get(ref, now.toISOString()) as
+    this.findLive ??= this.db.prepare(
+      `SELECT ref, user_id, created_at, expires_at, impersonator_id, impersonation_id FROM sessions
+       WHERE ref = ? AND revoked_at IS NULL AND expires_at > ?`,
+    );
+    const row = this.findLive.get(ref, now.toISOString()) as
       | { ref: string; user_id: string; created_at: string; expires_at: string; impersonator_id: string | null; impersonation_id: string | null }
       | undefined;
     if (!row) return null;

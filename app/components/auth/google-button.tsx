@@ -1,4 +1,5 @@
-import { Flex, Separator, Text, Tooltip } from "@radix-ui/themes";
+import { Flex, Separator, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GoogleMark } from "#app/components/icons";

@@ -1,4 +1,5 @@
-import { Button, IconButton, Popover, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { Button, IconButton, Popover, Text, TextField } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
 import { useToast } from "#app/components/toast";
 import type { ChatDocument } from "./chat-api";

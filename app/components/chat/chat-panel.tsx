@@ -1,4 +1,5 @@
-import { Callout, IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { Callout, IconButton, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { useToast } from "#app/components/toast";
 import { useCsrfToken } from "#app/components/use-csrf";

@@ -1,4 +1,5 @@
-import { IconButton, Popover, SegmentedControl, Select, Tabs, Text, TextField, Tooltip } from "@radix-ui/themes";
+import { IconButton, Popover, SegmentedControl, Select, Tabs, Text, TextField } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useEffect, useState } from "react";
 import type { ChatDocument } from "./chat-api";
 import { exportUrl, loadOverview } from "./chat-api";

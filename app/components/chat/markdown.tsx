@@ -1,4 +1,5 @@
-import { IconButton, Tooltip } from "@radix-ui/themes";
+import { IconButton } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { memo, useEffect, useId, useMemo, useState } from "react";
 import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";

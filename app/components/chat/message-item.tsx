@@ -1,4 +1,5 @@
-import { IconButton, Tooltip } from "@radix-ui/themes";
+import { IconButton } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useState } from "react";
 import { useToast } from "#app/components/toast";
 import type { ChatCitation, ChatDocument, ChatMessage } from "./chat-api";

@@ -1,4 +1,5 @@
-import { Badge, Button, Callout, Flex, Heading, IconButton, Table, Text, TextField, Tooltip, Checkbox } from "@radix-ui/themes";
+import { Badge, Button, Callout, Flex, Heading, IconButton, Table, Text, TextField, Checkbox } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { Link, useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import type { CommunityListItem } from "#application/community/community-queries";

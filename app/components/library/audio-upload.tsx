@@ -1,4 +1,5 @@
-import { Button, Flex, Heading, IconButton, Progress, Select, Text, Tooltip } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Progress, Select, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { CloseIcon, MicIcon } from "#app/components/icons";

@@ -1,4 +1,5 @@
-import { Button, Tooltip } from "@radix-ui/themes";
+import { Button } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import type { ComponentProps, ReactNode } from "react";
 
 /**

@@ -1,4 +1,5 @@
-import { Badge, Button, Dialog, Flex, Heading, IconButton, Progress, Text, Tooltip } from "@radix-ui/themes";
+import { Badge, Button, Dialog, Flex, Heading, IconButton, Progress, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from "react";
 import { CloseIcon, DownloadIcon, EyeIcon, FileIcon, UploadIcon } from "#app/components/icons";

@@ -1,4 +1,5 @@
-import { Badge, Tooltip } from "@radix-ui/themes";
+import { Badge } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { statusDisplay } from "./format";
 
 /** Spec 000 §4 document status colours; the raw status shows beside Failed on desktop, the reason in a tooltip. */

@@ -1,4 +1,5 @@
-import { Text, Tooltip } from "@radix-ui/themes";
+import { Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useId, type ChangeEvent } from "react";
 import { InfoIcon } from "#app/components/icons";
 import { LANGUAGES } from "#domain/identity/languages";

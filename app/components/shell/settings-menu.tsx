@@ -1,4 +1,5 @@
-import { IconButton, Popover, Separator, Text, Tooltip } from "@radix-ui/themes";
+import { IconButton, Popover, Separator, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { EXTERNAL_LINKS, SOCIAL_LINKS } from "#app/components/external-links";

@@ -1,4 +1,5 @@
-import { IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { IconButton, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { NavLink } from "@remix-run/react";
 import { useState } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, CollapseIcon, ExpandIcon, LogoutIcon } from "#app/components/icons";

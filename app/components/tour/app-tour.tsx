@@ -1,4 +1,5 @@
-import { Button, IconButton, Tooltip } from "@radix-ui/themes";
+import { Button, IconButton } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useCallback, useEffect, useState } from "react";
 import { CloseIcon, CompassIcon } from "#app/components/icons";
 import { GuidedTour, type TourStep } from "./guided-tour";

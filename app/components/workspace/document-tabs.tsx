@@ -1,4 +1,5 @@
-import { DropdownMenu, IconButton, Tooltip } from "@radix-ui/themes";
+import { DropdownMenu, IconButton } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { CloseIcon } from "#app/components/icons";
 import { ChevronDownIcon } from "#app/components/icons";

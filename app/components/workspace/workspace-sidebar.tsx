@@ -1,4 +1,5 @@
-import { Button, Flex, Heading, IconButton, Text, Tooltip } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Text } from "@radix-ui/themes";
+import { Tooltip } from "#app/components/tooltip";
 import { Link } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { ChatIcon, ChevronLeftIcon, ExitFullscreenIcon, FileIcon, FilePlusIcon, FullscreenIcon, PlusIcon, SettingsIcon } from "#app/components/icons";
