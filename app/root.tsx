@@ -12,7 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { LogoMark } from "#app/components/logo";
 import { NotFoundPage } from "#app/components/not-found";
 import { ToastProvider, type ToastInput } from "#app/components/toast";
@@ -77,6 +77,7 @@ export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];
 
 function Document({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  useHydrationMark();
   return (
     <html lang="en">
       <head>
@@ -160,4 +161,15 @@ export function ErrorBoundary() {
       </main>
     </Document>
   );
+}
+
+/**
+ * Marks <html data-hydrated="true"> once the first page has hydrated. The document's
+ * effect runs after every route's, so from then on every handler is attached;
+ * before it, a click on a script-only control does nothing (browser journeys wait for it).
+ */
+function useHydrationMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
 }

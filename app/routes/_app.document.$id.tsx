@@ -13,7 +13,6 @@ import { StatusBadge } from "#app/components/library/status-badge";
 import { TranscriptPlayer } from "#app/components/viewer/transcript-player";
 import { useReadAloud } from "#app/components/chat/read-aloud";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
-import { useHydrated } from "#app/components/use-hydrated";
 import { isDomainError } from "#domain/shared/domain-error";
 import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import { getServices } from "#app/utils/services.server";
@@ -71,9 +70,8 @@ export default function DocumentDetailPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tone.inProgress]);
 
-  const hydrated = useHydrated();
   return (
-    <div className="dc-lib-page" data-hydrated={hydrated ? "true" : undefined}>
+    <div className="dc-lib-page">
       <Link to="/history/documents" className="dc-back-link">
         <ChevronLeftIcon size={16} /> Back to My Documents
       </Link>

@@ -166,7 +166,7 @@ export default function MyDocumentsPage() {
   const none = selectedDocs.length === 0;
 
   return (
-    <div className="dc-lib-page" data-hydrated={hydrated ? "true" : undefined}>
+    <div className="dc-lib-page">
       <header className="dc-lib-page__header">
         <div>
           <Heading as="h1" size={{ initial: "6", sm: "7" }}>

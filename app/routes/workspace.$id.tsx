@@ -1,6 +1,5 @@
 import { Button, Dialog, Flex, IconButton, Text } from "@radix-ui/themes";
 import { Tooltip } from "#app/components/tooltip";
-import { useHydrated } from "#app/components/use-hydrated";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
@@ -124,7 +123,6 @@ export default function WorkspaceRoute() {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: modelOptions }: LoaderData) {
-  const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const csrfToken = useCsrfToken();
   const docs = workspace.documents;
@@ -238,7 +236,7 @@ function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: 
   );
 
   return (
-    <div className={`dc-wsx${sidebarOpen ? "" : " is-collapsed"}${flash ? " is-flashing" : ""}`} data-testid="workspace-screen" data-workspace-id={workspace.id} data-ws-hydrated={hydrated}>
+    <div className={`dc-wsx${sidebarOpen ? "" : " is-collapsed"}${flash ? " is-flashing" : ""}`} data-testid="workspace-screen" data-workspace-id={workspace.id}>
       <a href="#doc-area" className="dc-skip-link">
         Skip to documents
       </a>

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeOnboarding, PASSWORD, signUpAndConfirm, unique } from "./support/account";
 import { ROOT, startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 
 /**
  * Onboarding, My Account (edit, picture crop), account deletion with its
@@ -241,7 +241,7 @@ describe("account purge after a short grace period", () => {
     const { context, page } = await newPage();
     const { username } = await signUpAndConfirm(browser, page, quick.url);
     await completeOnboarding(page, quick.url, { firstName: "Hedy", lastName: "Lamarr" });
-    await page.goto(`${quick.url}/delete-account`);
+    await gotoHydrated(page, `${quick.url}/delete-account`);
     await page.getByLabel("Privacy Concerns").check();
     await page.getByLabel(/Type Delete My Account to confirm/).fill("Delete My Account");
     await page.getByTestId("confirm-delete").click();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSession } from "../support/http-session";
 import { startSmtpInbox } from "../support/smtp-inbox";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { decodeSignedCookie, form, mailedCode, pageCsrf, setCookieValue, signUpOverHttp } from "./support/accounts";
 
 /**
@@ -49,7 +49,8 @@ describe("forgot password (Chromium)", () => {
     const account = await newAccount();
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
-    await page.goto(`${app.url}/login`);
+    // Before hydration the link opens the page form instead (the no-script path, tested below).
+    await gotoHydrated(page, `${app.url}/login`);
     await page.getByRole("link", { name: "Forgot Password" }).click();
     const dialog = page.getByRole("dialog", { name: "Forgot Your Password" });
     await dialog.waitFor();

@@ -159,7 +159,7 @@ describe("the billing journey", () => {
 
   it("gives a real referral link to copy, and counts who joined through it", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/profile/my-referral`);
+    await gotoHydrated(page, `${server.url}/profile/my-referral`);
     const link = await page.getByTestId("referral-link").inputValue();
     expect(link).toMatch(new RegExp(`^${server.url}/signup\\?refCode=[\\w-]{12}$`));
     await page.getByTestId("copy-referral").click();
@@ -210,13 +210,13 @@ describe("the Razorpay checkout (the spec's order → checkout → order_id, pay
   it("says so when the checkout script cannot load, then pays through it and lands on the success screen", async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState: rzpState });
     const page = await context.newPage();
-    await page.goto(`${rzpServer.url}/profile/my-plan`);
+    await gotoHydrated(page, `${rzpServer.url}/profile/my-plan`);
     replay.failNextScript = true;
     await page.getByTestId("plan-pine-yearly").getByRole("button", { name: "Upgrade" }).click();
     await toast(page, "Cannot process the request, Please check your internet connectin").waitFor();
     await page.getByRole("alert").filter({ hasText: "Cannot process the request" }).waitFor();
 
-    await page.goto(`${rzpServer.url}/profile/my-plan`);
+    await gotoHydrated(page, `${rzpServer.url}/profile/my-plan`);
     await page.getByTestId("plan-pine-yearly").getByRole("button", { name: "Upgrade" }).click();
     const sheet = page.getByRole("dialog", { name: "Razorpay Checkout (local replay)" });
     await sheet.getByRole("button", { name: "Pay INR 1999.00" }).click();
@@ -225,7 +225,7 @@ describe("the Razorpay checkout (the spec's order → checkout → order_id, pay
     expect(replay.webhooks.map((w) => w.status)).toEqual([200]);
     expect(countEvents(rzpServer.dataDir, "OrderPaid")).toBe(1);
 
-    await page.goto(`${rzpServer.url}/profile/my-plan?tab=orders`);
+    await gotoHydrated(page, `${rzpServer.url}/profile/my-plan?tab=orders`);
     const rows = page.getByTestId("orders-table").getByRole("row");
     await expect(rows.nth(1).innerText()).resolves.toMatch(/successful\s+upi\s+1,?999\s+INR/);
     await page.getByRole("tab", { name: "Plan Details" }).click();

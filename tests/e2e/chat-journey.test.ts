@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, VIEWPORTS } from "./support/browser";
 import { askAndWait, chatA11yViolations, chatReady, csrfToken, createWorkspace, dangerousMarkup, passOnboardingIfAsked, signUpForChat, uploadThroughApi, waitForActive } from "./support/chat";
 import { makePdf, waitUntil } from "./support/library";
 
@@ -198,7 +198,7 @@ describe("the chat journey", () => {
 
   it("shows the chat as a bottom sheet on a phone", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.mobile);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("fab-chat").click();
     const sheet = page.locator(".dc-wsx-sheet [data-testid='chat']");
     await sheet.getByTestId("chat-empty").waitFor();
@@ -213,7 +213,7 @@ describe("the chat journey", () => {
 
   it("shows refusals in a red box and marks a cut-off answer as interrupted", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("chat-now").click();
     const chat = page.getByTestId("chat").first();
     await waitUntil(async () => (await chat.getAttribute("data-conversation-id")) === "new-chat", "a new chat");

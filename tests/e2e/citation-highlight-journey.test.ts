@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { corpusFile } from "../support/corpus";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, VIEWPORTS } from "./support/browser";
 import { askAndWait, chatReady, createWorkspace, passOnboardingIfAsked, signUpForChat, uploadThroughApi, waitForActive } from "./support/chat";
 import { waitUntil } from "./support/library";
 import { viewerState, waitForViewer } from "./support/viewer";
@@ -139,7 +139,7 @@ describe.skipIf(!pdkids)(`a citation click highlights the cited passage${pdkids 
 
   it("highlights the passage on a phone", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.mobile);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("fab-chat").click();
     const sheet = page.locator(".dc-wsx-sheet [data-testid='chat']");
     await sheet.getByTestId("past-chats-toggle").click();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startAppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS, waitForHydration } from "./support/browser";
 import { gotoHydrated, signUpNewUser, uploadTextDocument, waitForActive, waitUntil } from "./support/workspace";
 
 /**
@@ -27,7 +27,7 @@ async function journey(baseUrl: string, browser: Awaited<ReturnType<typeof launc
   const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState });
   const page = await context.newPage();
 
-  await page.goto(`${baseUrl}/profile/chat-settings`);
+  await gotoHydrated(page, `${baseUrl}/profile/chat-settings`);
   await page.getByTestId("tab-embedding").click();
   const select = page.getByTestId("default-select-embedding");
   await expect(select.inputValue()).resolves.toBe("docuchat::docuchat-sentence-encoder");
@@ -46,7 +46,8 @@ async function journey(baseUrl: string, browser: Awaited<ReturnType<typeof launc
   await gotoHydrated(page, `${baseUrl}/workspace/create?documentIds=${documentId}&quick=1`);
   await page.getByRole("button", { name: "Save and Launch" }).click();
   await page.waitForURL(/\/workspace\/[^/]+$/, { timeout: 60_000 });
-  await page.locator('[data-ws-hydrated="true"]').first().waitFor({ timeout: 30_000 });
+  await page.getByTestId("workspace-screen").waitFor();
+  await waitForHydration(page);
 
   await page.getByTestId("open-settings").click();
   const dialog = page.getByRole("dialog", { name: "Workspace Settings" });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { embeddingRequest, embeddingResponse, errorBody, writeStream } from "#infrastructure/ai/testing/provider-wire";
 import { PASSWORD } from "./support/account";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { askAndWait, chatReady, createWorkspace, uploadThroughApi, waitForActive } from "./support/chat";
 import { makePdf, signUpNewUser, waitUntil } from "./support/library";
 import { createWorkspaceThroughWizard, viewerState, waitForViewer } from "./support/viewer";
@@ -312,7 +312,7 @@ describe("bring-your-own provider keys", () => {
     const earlier = await createWorkspace(page, "Harbour before the key", [documentId]);
 
     // The key, and its model as the text default.
-    await page.goto(`${server.url}/profile/chat-settings`);
+    await gotoHydrated(page, `${server.url}/profile/chat-settings`);
     const dialog = await openAddKey(page);
     await fillLocalKey(dialog, "Local LLM", `http://${HOST}:${llmPort}/v1`);
     await dialog.getByTestId("save-key").click();
@@ -365,7 +365,7 @@ describe("bring-your-own provider keys", () => {
     expect(streamedQuestions()).toEqual([QUESTION]);
 
     // The workspace made before the key picks the key's model in Workspace Settings.
-    await page.goto(`${server.url}/workspace/${earlier}`);
+    await gotoHydrated(page, `${server.url}/workspace/${earlier}`);
     await page.getByTestId("workspace-screen").waitFor();
     await openChatPreferences(page);
     expect(await page.getByTestId("pref-text").innerText()).toBe(builtInModel);
@@ -392,7 +392,7 @@ describe("bring-your-own provider keys", () => {
     await page.keyboard.press("Escape");
 
     // Deleting the key: the text default and that workspace fall back to the built-in model.
-    await page.goto(`${server.url}/profile/chat-settings`);
+    await gotoHydrated(page, `${server.url}/profile/chat-settings`);
     expect(await page.getByTestId("default-select-text").inputValue()).toBe(keyValue);
     await page.getByTestId("key-row").filter({ hasText: "Local LLM" }).getByTestId("delete-key").click();
     await page.getByRole("alertdialog", { name: "Delete Local LLM?" }).getByTestId("confirm-delete-key").click();

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { concatenated, speak, speechToolsInstalled, wavSeconds } from "#infrastructure/speech/test-support/spoken";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { askAndWait, chatReady, createWorkspace, csrfToken, passOnboardingIfAsked, signUpForChat, waitForActive } from "./support/chat";
 import { waitUntil } from "./support/library";
 import { viewerState, waitForViewer } from "./support/viewer";
@@ -78,8 +78,7 @@ describe.skipIf(!tools)(`the speech journey${tools ? "" : " (skipped: flite, ffm
 
   it("records with the microphone, uploads, and the recording becomes an Active transcript marked basic quality", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/upload/audio`);
-    await page.locator("[data-hydrated], body").first().waitFor();
+    await gotoHydrated(page, `${server.url}/upload/audio`);
     await page.getByTestId("record-button").waitFor();
     await page.waitForFunction(() => document.querySelector("[data-testid=record-button]") !== null);
     await page.getByRole("button", { name: "Click to start recording" }).click();
@@ -148,7 +147,7 @@ describe.skipIf(!tools)(`the speech journey${tools ? "" : " (skipped: flite, ffm
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
     const voices = [] as string[];
     page.on("request", (r) => r.url().includes("/api/speech/voice") && voices.push(r.url()));
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await chatReady(page);
     const readAloud = page.getByTestId("chat").first().getByTestId("bot-message").last().getByTestId("read-aloud");
     await readAloud.click();
@@ -179,7 +178,7 @@ describe.skipIf(!tools)(`the speech journey${tools ? "" : " (skipped: flite, ffm
 
     // The document page's read-aloud control, on a phone.
     await page.setViewportSize(VIEWPORTS.mobile);
-    await page.goto(`${server.url}/document/${documentId}`);
+    await gotoHydrated(page, `${server.url}/document/${documentId}`);
     const control = page.getByTestId("document-read-aloud");
     await control.click();
     await waitUntil(async () => (await control.getAttribute("data-state")) === "playing", "the document to be read aloud", 30_000);

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import {
   createWorkspaceThroughWizard,
   makeTextPng,
@@ -194,7 +194,7 @@ describe("the document viewer", () => {
 
   it("shows the selection tip: Explain hands the text on, Escape clears it", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("workspace-screen").waitFor();
     if ((await tab(page, PDF_A).count()) === 0) await relatedFile(page, PDF_A).click();
     await tab(page, PDF_A).click();
@@ -256,7 +256,7 @@ describe("the document viewer", () => {
 
   it("captures an area with Alt-drag and in capture mode; Escape cancels", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     if ((await tab(page, PDF_A).count()) === 0) await relatedFile(page, PDF_A).click();
     await tab(page, PDF_A).click();
     await waitForViewer(page, ids.a);
@@ -351,7 +351,7 @@ describe("the document viewer", () => {
 
   it("opens a citation to a page of a closed document and highlights the passage", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("workspace-screen").waitFor();
     // Close PDF B if it is open.
     if ((await tab(page, PDF_B).count()) > 0) {
@@ -405,7 +405,7 @@ describe("the document viewer", () => {
     // Another user's id answers 404 'Document Not Found' (documents.download.$id); the viewer shows it as an error.
     await page.route(`**/documents/download/${ids.a}?**`, (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "Document Not Found" }));
     await page.route(`**/documents/download/${ids.t}?**`, (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "nope" }));
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await relatedFile(page, PDF_A).click();
     await page.getByTestId("viewer-error").filter({ hasText: "Error loading PDF document: Document Not Found!" }).waitFor();
     expect(await viewer(page).locator("canvas").count()).toBe(0);
@@ -434,7 +434,7 @@ describe("the document viewer", () => {
 
   it("on a phone: the viewer fits 390 px, with the selection tip", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.mobile, 3);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("workspace-screen").waitFor();
     if ((await page.getByTestId("mobile-filebar").isVisible()) === false) {
       await page.locator(`[data-testid="file-card"][data-name="${PDF_A}"] button`).first().click();
@@ -469,7 +469,7 @@ describe("the document viewer", () => {
       }, id);
 
     // Cold: the first PDF viewer of a fresh page load (pdf.js and its worker start with it).
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("workspace-screen").waitFor();
     if ((await tab(page, PDF_B).count()) > 0) await tab(page, PDF_B).click();
     else await relatedFile(page, PDF_B).click();

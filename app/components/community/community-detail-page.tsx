@@ -6,7 +6,6 @@ import { roleAtLeast } from "#domain/community/community";
 import { ArrowLeftIcon, DocIcon, InfoIcon } from "#app/components/icons";
 import { formatDate, truncate } from "#app/components/library/format";
 import { useSearchQuery } from "#app/components/selectable-table";
-import { useHydrated } from "#app/components/use-hydrated";
 import { AddFilesDialog, AddToWorkspaceDialog, JoinCommunityButton, ReportDialog } from "./community-dialogs";
 import { SettingsDialog } from "./settings-dialog";
 import { useCommunityAction } from "./use-community-action";
@@ -36,10 +35,9 @@ export function CommunityDetailPage(props: {
   const leave = useCommunityAction();
   // Held by the page: once joined, the Join button is gone but its answer still shows.
   const join = useCommunityAction();
-  const hydrated = useHydrated();
 
   return (
-    <div className="dc-lib-page dc-community-page" data-hydrated={hydrated ? "true" : undefined}>
+    <div className="dc-lib-page dc-community-page">
       <Link to={back} className="dc-back-link">
         <Flex align="center" gap="1">
           <ArrowLeftIcon size={14} /> {props.listTitle}

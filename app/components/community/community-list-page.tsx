@@ -10,7 +10,6 @@ import { formatDateTime } from "#app/components/library/format";
 import { useSearchQuery } from "#app/components/selectable-table";
 import { useToast } from "#app/components/toast";
 import { useCsrfToken } from "#app/components/use-csrf";
-import { useHydrated } from "#app/components/use-hydrated";
 import { CreateCommunityDialog } from "./create-community-dialog";
 import type { CommunityListAction, CommunityListKind } from "./community-list.server";
 
@@ -39,7 +38,6 @@ export function CommunityListPage(props: {
   const fetcher = useFetcher<CommunityListAction>();
   const csrf = useCsrfToken();
   const toast = useToast();
-  const hydrated = useHydrated();
 
   const pages = Math.max(1, Math.ceil(communities.length / PAGE_SIZE));
   const current = Math.min(page, pages);
@@ -85,7 +83,7 @@ export function CommunityListPage(props: {
   const emptyText = loadError ?? (q ? "No matching Community found." : kind === "public" ? "No Public Community Created yet." : "No matching Community found.");
 
   return (
-    <div className="dc-lib-page dc-community-page" data-hydrated={hydrated ? "true" : undefined}>
+    <div className="dc-lib-page dc-community-page">
       <header className="dc-lib-page__header">
         <div>
           <Heading as="h1" size={{ initial: "6", sm: "7" }}>

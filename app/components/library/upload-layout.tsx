@@ -2,7 +2,6 @@ import { Heading, Text } from "@radix-ui/themes";
 import { NavLink, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FileIcon, LinkIcon, MicIcon, VideoIcon } from "#app/components/icons";
-import { useHydrated } from "#app/components/use-hydrated";
 
 const MEDIA = [
   { to: "/upload/files", label: "Upload Files", icon: FileIcon },
@@ -14,9 +13,8 @@ const MEDIA = [
 /** Header of every upload screen, with the links to try the other media (spec 000 §2 Upload files). */
 export function UploadLayout({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   const { pathname } = useLocation();
-  const hydrated = useHydrated();
   return (
-    <div className="dc-lib-page" data-hydrated={hydrated ? "true" : undefined}>
+    <div className="dc-lib-page">
       <header className="dc-lib-page__header">
         <div>
           <Heading as="h1" size={{ initial: "6", sm: "7" }}>

@@ -3,7 +3,6 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AlertIcon, ClockIcon, FileIcon } from "#app/components/icons";
 import { CsrfInput } from "#app/components/csrf-input";
-import { useHydrated } from "#app/components/use-hydrated";
 import type { AssessmentView } from "#application/workspace/assessment-service";
 import { ResumePicker } from "./resume-picker";
 
@@ -40,7 +39,6 @@ const formatDeadline = (iso: string) =>
   new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" });
 
 export function AssessmentPage({ view, actionData }: { view: AssessmentPageView; actionData: AssessmentActionResult | undefined }) {
-  const hydrated = useHydrated();
   const { state, interview, offer, serverNow, documents, documentTotal } = view;
   const navigation = useNavigation();
   const remaining = useRemaining(state === "running" ? (interview?.endsAt ?? null) : null, serverNow);
@@ -51,7 +49,7 @@ export function AssessmentPage({ view, actionData }: { view: AssessmentPageView;
   const [resume, setResume] = useState(documents[0] ?? null);
 
   return (
-    <div className="dc-ws-page dc-ws-interview" data-ws-hydrated={hydrated}>
+    <div className="dc-ws-page dc-ws-interview">
       <header className="dc-ws-page__header">
         <div>
           <Heading as="h1" size={{ initial: "6", sm: "7" }}>

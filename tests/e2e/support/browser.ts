@@ -65,6 +65,20 @@ export async function seriousA11yViolations(page: Page, selector?: string): Prom
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
 }
 
+/**
+ * Navigates and waits until the page has hydrated (the root marks <html data-hydrated>
+ * after every route's effects): a script-only button clicked before then does nothing.
+ */
+export async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await waitForHydration(page);
+}
+
+/** Waits until the current document has hydrated (immediate after a client-side navigation). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: "attached", timeout: 30_000 });
+}
+
 /** Waits until the page's finite CSS animations and transitions have finished (infinite ones, like spinners, are skipped). */
 export async function settleAnimations(page: Page, timeoutMs = 2_000): Promise<void> {
   await page

@@ -114,8 +114,4 @@ function page(title: string, text: string, links: string[]) {
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p><ul>${anchors}</ul></main></body></html>`;
 }
 
-/** Navigates and waits until the library page has hydrated (its handlers are attached). */
-export async function gotoHydrated(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.locator('[data-hydrated="true"]').first().waitFor({ timeout: 30_000 });
-}
+export { gotoHydrated } from "./browser";

@@ -66,8 +66,4 @@ export async function waitForActive(page: Page, ids: string[], timeoutMs = 60_00
 
 export const toast = (page: Page, text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text }).first();
 
-/** Navigates and waits until the workspace page has hydrated (its handlers are attached). */
-export async function gotoHydrated(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.locator('[data-ws-hydrated="true"]').first().waitFor({ timeout: 30_000 });
-}
+export { gotoHydrated } from "./browser";
