@@ -108,7 +108,7 @@ describe("change password and log out of all devices (Chromium)", () => {
     const account = await newAccount();
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await logIn(context, account.username, PASSWORD);
-    await page.goto(`${app.url}/account/security`);
+    await gotoHydrated(page, `${app.url}/account/security`);
     const formEl = page.getByRole("form", { name: "Change password" });
     await formEl.getByRole("button", { name: "Change Password" }).click();
     expect(await formEl.getByText("Password is required").count()).toBe(2);

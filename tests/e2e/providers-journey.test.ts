@@ -401,7 +401,7 @@ describe("bring-your-own provider keys", () => {
     await page.getByTestId("no-keys").waitFor();
     expect(await page.getByTestId("default-select-text").inputValue()).toBe("docuchat::docuchat-extractive");
     await screenshot(page, "providers-chat-settings-after-delete-1440");
-    await page.goto(`${server.url}/workspace/${earlier}`);
+    await gotoHydrated(page, `${server.url}/workspace/${earlier}`);
     await page.getByTestId("workspace-screen").waitFor();
     await openChatPreferences(page);
     expect(await page.getByTestId("pref-text").innerText()).toBe(builtInModel);

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { readCodeFromMailbox } from "./support/mailbox";
 import { completeOnboarding } from "./support/account";
 
@@ -33,7 +33,7 @@ async function newPage(viewport: { width: number; height: number }): Promise<{ c
 async function submitSignup(page: Page) {
   const username = `reader${unique()}`;
   const email = `${username}@example.com`;
-  await page.goto(`${server.url}/signup`);
+  await gotoHydrated(page, `${server.url}/signup`);
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
@@ -109,7 +109,7 @@ describe("validation", () => {
     expect(await signup.isDisabled()).toBe(true);
     await expectAccessible(page, "/signup with errors");
 
-    await page.goto(`${server.url}/login`);
+    await gotoHydrated(page, `${server.url}/login`);
     const login = page.getByRole("button", { name: "Login" });
     await page.getByLabel("Username").fill("two words");
     await page.getByLabel("Username").blur();
@@ -121,7 +121,7 @@ describe("validation", () => {
 
   it("rejects a wrong password with the spec's message", async () => {
     const { context, page } = await newPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/login`);
+    await gotoHydrated(page, `${server.url}/login`);
     await page.getByLabel("Username").fill("nobody");
     await page.getByLabel("Password", { exact: true }).fill("Wrong#Pass1");
     await page.getByRole("button", { name: "Login" }).click();
@@ -206,13 +206,13 @@ describe("the sign-up journey", () => {
 
     // The name is now reserved: the on-blur check on another sign-up says so.
     const other = await newPage(VIEWPORTS.desktop);
-    await other.page.goto(`${server.url}/signup`);
+    await gotoHydrated(other.page, `${server.url}/signup`);
     await other.page.getByLabel("Username").fill(username);
     await other.page.getByLabel("Username").blur();
     await other.page.getByText("Username already present").waitFor();
     await other.context.close();
 
-    await page.goto(`${server.url}/login`);
+    await gotoHydrated(page, `${server.url}/login`);
     await page.getByLabel("Username").fill(username);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Login" }).click();

@@ -105,7 +105,7 @@ afterAll(async () => {
 describe("the document viewer", () => {
   it("reads PDFs and a text file in tabs: page input, zoom, thumbnails, layout, keyboard", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("workspace-screen").waitFor();
     await openInTab(page, PDF_A, ids.a);
     await openInTab(page, PDF_B, ids.b);
@@ -322,7 +322,7 @@ describe("the document viewer", () => {
 
   it("shows an image with zoom and captures an area of it", async () => {
     const { context, page } = await signedInPage(VIEWPORTS.desktop);
-    await page.goto(`${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.getByTestId("workspace-screen").waitFor();
     await recordViewerEvents(page);
     await openInTab(page, IMAGE, ids.image);

@@ -1,4 +1,5 @@
 import type { Browser, Page } from "playwright-core";
+import { gotoHydrated } from "./browser";
 import { readCodeFromMailbox } from "./mailbox";
 
 export const PASSWORD = "Reader#2024";
@@ -7,7 +8,7 @@ export const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random(
 /** Fills the sign-up form and submits it; returns the account's username and email. */
 export async function submitSignup(page: Page, baseUrl: string, username = `reader${unique()}`) {
   const email = `${username}@example.com`;
-  await page.goto(`${baseUrl}/signup`);
+  await gotoHydrated(page, `${baseUrl}/signup`);
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);

@@ -1,4 +1,4 @@
-import { seriousA11yViolations } from "./browser";
+import { seriousA11yViolations, waitForHydration } from "./browser";
 import type { Browser, Locator, Page } from "playwright-core";
 import { signUpNewUser, waitUntil } from "./library";
 
@@ -174,10 +174,12 @@ export async function streamedLengths(page: Page, timeoutMs = 60_000): Promise<n
   });
 }
 
-/** Waits until the chat on the page has loaded its messages (sending is blocked until then). */
+/** Waits until the chat on the page has hydrated and loaded its messages (sending is blocked until then). */
 export async function chatReady(page: Page): Promise<void> {
   const log = page.getByTestId("chat").first().getByTestId("chat-log");
   await log.waitFor();
+  // A new chat is not busy in the server's markup: text typed before hydration would be lost.
+  await waitForHydration(page);
   await waitUntil(async () => (await log.getAttribute("aria-busy")) === "false", "the chat to load");
 }
 

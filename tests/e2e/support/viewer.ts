@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { gotoHydrated } from "./browser";
 import { csrfToken, signUpNewUser, waitUntil } from "./workspace";
 
 /** Helpers for the viewer journey: an account, generated PDFs, uploads through the API, the viewer's state, its events. */
@@ -73,7 +74,7 @@ export async function uploadFile(page: Page, file: { name: string; type: string;
 
 /** Creates a workspace through the four wizard steps and waits for the real launch to land on it; returns its id. */
 export async function createWorkspaceThroughWizard(page: Page, baseUrl: string, name: string, fileNames: string[]): Promise<string> {
-  await page.goto(`${baseUrl}/workspace/create`);
+  await gotoHydrated(page, `${baseUrl}/workspace/create`);
   await page.getByRole("heading", { name: "Add Workspace Related Details" }).waitFor();
   await page.getByLabel("Workspace name").fill(name);
   await page.getByLabel("Description").fill("Reading the generated documents");
