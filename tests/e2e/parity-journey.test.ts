@@ -24,12 +24,6 @@ const PDF = "harbour-atlas.pdf";
 const tour = (page: Page) => page.getByTestId("guided-tour");
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
 
-/** Pages outside the library have no hydration marker: their scripts have loaded and run once the network is idle. */
-async function gotoLoaded(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
-
 async function expectAccessible(page: Page, where: string) {
   expect(await seriousA11yViolations(page), `serious/critical axe violations on ${where}`).toEqual([]);
 }
@@ -51,7 +45,7 @@ describe("spec parity on the existing screens", () => {
   it("starts the app tour once for a new user, restarts it from Settings, and hides and re-shows its button", async () => {
     const context = await tourBrowser.newContext({ viewport: VIEWPORTS.desktop, storageState });
     const page = await context.newPage();
-    await gotoLoaded(page, `${server.url}/`);
+    await gotoHydrated(page, `${server.url}/`);
     await tour(page).waitFor({ timeout: 5_000 });
     const titles = ["Welcome to DocuChat", "Your dashboard", "The navigation bar", "Workspaces", "My Documents", "Settings"];
     for (const [index, title] of titles.entries()) {
@@ -67,7 +61,7 @@ describe("spec parity on the existing screens", () => {
     await tour(page).waitFor({ state: "detached" });
 
     // Seen: a reload does not start it again.
-    await gotoLoaded(page, `${server.url}/`);
+    await gotoHydrated(page, `${server.url}/`);
     await page.waitForTimeout(1_800);
     expect(await tour(page).count()).toBe(0);
 
@@ -87,7 +81,7 @@ describe("spec parity on the existing screens", () => {
     // The tour button can be hidden, and Restart App Tour shows it again.
     await page.getByTestId("tour-launcher").waitFor();
     await page.getByRole("button", { name: "Hide the tour button" }).click();
-    await gotoLoaded(page, `${server.url}/`);
+    await gotoHydrated(page, `${server.url}/`);
     await page.waitForTimeout(1_500);
     expect(await page.getByTestId("tour-launcher").count()).toBe(0);
     await page.getByTestId("settings-button").first().click();
@@ -99,7 +93,7 @@ describe("spec parity on the existing screens", () => {
 
     const phone = await tourBrowser.newContext({ viewport: VIEWPORTS.mobile, storageState });
     const phonePage = await phone.newPage();
-    await gotoLoaded(phonePage, `${server.url}/`);
+    await gotoHydrated(phonePage, `${server.url}/`);
     await phonePage.getByRole("button", { name: "App tour" }).click();
     await tour(phonePage).waitFor();
     await screenshot(phonePage, "app-tour-390");
@@ -146,7 +140,7 @@ describe("spec parity on the existing screens", () => {
   it("keeps the last page current when it is typed, with Next disabled; capture mode minimises the chat", async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState });
     const page = await context.newPage();
-    await gotoLoaded(page, `${server.url}/`);
+    await gotoHydrated(page, `${server.url}/`);
     const id = await uploadFile(page, { name: PDF, type: "application/pdf", bytes: await makeViewerPdf("Harbour", PAGES), pageCount: PAGES });
     await waitForActive(page, [id]);
     workspaceId = await createWorkspaceThroughWizard(page, server.url, "Harbour reading", [PDF]);
@@ -186,14 +180,14 @@ describe("spec parity on the existing screens", () => {
   it("runs the workspace tour once per session", async () => {
     const context = await tourBrowser.newContext({ viewport: VIEWPORTS.desktop, storageState });
     const page = await context.newPage();
-    await gotoLoaded(page, `${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await tour(page).waitFor({ timeout: 5_000 });
     await expect(tour(page).getByTestId("tour-progress").innerText()).resolves.toBe("Workspace tour · Step 1 of 4");
     await expectAccessible(page, "the workspace tour");
     await screenshot(page, "workspace-tour-1440");
     await tour(page).getByRole("button", { name: "Skip tour" }).click();
     await tour(page).waitFor({ state: "detached" });
-    await gotoLoaded(page, `${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     await page.waitForTimeout(1_800);
     expect(await tour(page).count()).toBe(0);
     await context.close();
@@ -202,7 +196,7 @@ describe("spec parity on the existing screens", () => {
   it("deletes a document from a workspace's file cards on a phone", async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.mobile, storageState });
     const page = await context.newPage();
-    await gotoLoaded(page, `${server.url}/workspace/${workspaceId}`);
+    await gotoHydrated(page, `${server.url}/workspace/${workspaceId}`);
     // The workspace reopens the file read last; the cards show all files.
     const allFiles = page.getByRole("button", { name: "All files" });
     if (await allFiles.isVisible()) await allFiles.click();
