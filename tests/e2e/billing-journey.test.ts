@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
-import { gotoHydrated, makePdf, signUpNewUser, waitForStatuses, waitUntil } from "./support/library";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { makePdf, signUpNewUser, waitForStatuses, waitUntil } from "./support/library";
 import { csrfToken, toast } from "./support/workspace";
 import { PASSWORD } from "./support/account";
 import { countEvents, signUpOverHttp } from "./support/accounts";

@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { askAndWait, chatReady, createWorkspace } from "./support/chat";
-import { gotoHydrated, makePdf } from "./support/library";
+import { makePdf } from "./support/library";
 import { csrfToken, signUpNewUser, toast, uploadTextDocument, waitForActive, waitUntil } from "./support/workspace";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { startAppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS, waitForHydration } from "./support/browser";
-import { gotoHydrated, signUpNewUser, uploadTextDocument, waitForActive, waitUntil } from "./support/workspace";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS, waitForHydration } from "./support/browser";
+import { signUpNewUser, uploadTextDocument, waitForActive, waitUntil } from "./support/workspace";
 
 /**
  * The built-in embedding model as a person meets it, with no keys (issue #13

@@ -4,9 +4,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { uploadThroughApi } from "./support/chat";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import {
-  gotoHydrated,
   type LocalSite,
   makePdf,
   signUpNewUser,

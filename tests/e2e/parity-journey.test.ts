@@ -3,8 +3,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusFile } from "../support/corpus";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
-import { gotoHydrated, signUpNewUser, waitUntil } from "./support/library";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { signUpNewUser, waitUntil } from "./support/library";
 import { createWorkspaceThroughWizard, makeViewerPdf, uploadFile, viewerState, waitForViewer } from "./support/viewer";
 import { waitForActive } from "./support/workspace";
 

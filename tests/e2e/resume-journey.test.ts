@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDocx } from "#infrastructure/extraction/test-support/documents";
 import { CV_PARAGRAPHS } from "../fixtures/resume/cv";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { uploadThroughApi, waitForActive } from "./support/chat";
-import { gotoHydrated, signUpNewUser } from "./support/workspace";
+import { signUpNewUser } from "./support/workspace";
 
 /**
  * The Resume Builder journey (issue 18) in Debian's Chromium against the built

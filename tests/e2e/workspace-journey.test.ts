@@ -2,8 +2,8 @@ import { writeFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
-import { gotoHydrated, signUpNewUser, toast, uploadTextDocument, waitForActive, waitUntil } from "./support/workspace";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { signUpNewUser, toast, uploadTextDocument, waitForActive, waitUntil } from "./support/workspace";
 
 /**
  * The workspace journey of spec 000 §2/§4 and 001 §2/§4 in Debian's Chromium

@@ -113,5 +113,3 @@ function page(title: string, text: string, links: string[]) {
   const anchors = links.map((href) => `<li><a href="${href}">${href.slice(1)}</a></li>`).join("");
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p><ul>${anchors}</ul></main></body></html>`;
 }
-
-export { gotoHydrated } from "./browser";

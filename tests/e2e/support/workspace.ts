@@ -65,5 +65,3 @@ export async function waitForActive(page: Page, ids: string[], timeoutMs = 60_00
 }
 
 export const toast = (page: Page, text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text }).first();
-
-export { gotoHydrated } from "./browser";
