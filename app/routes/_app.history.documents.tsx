@@ -194,6 +194,8 @@ export default function MyDocumentsPage() {
             />
           </Form>
           <Flex gap="2" wrap="wrap" align="center">
+            {/* Above the list, not below it: the list scrolls in more rows as its end nears, so a control after it moves away (issue 34). */}
+            <RowsPerPage id="rows-per-page" size={size} onChange={(next) => navigate(sizeHref(next), { preventScrollReset: true })} />
             <Text size="2" color="gray" aria-live="polite" className="dc-doc-toolbar__count">
               {selectedDocs.length > 0 ? `${selectedDocs.length} selected` : ""}
             </Text>
@@ -269,8 +271,7 @@ export default function MyDocumentsPage() {
           }
         />
 
-        <div className="dc-pagination">
-          <RowsPerPage id="rows-per-page" size={size} onChange={(next) => navigate(sizeHref(next), { preventScrollReset: true })} />
+        <div className="dc-pagination dc-pagination--end">
           <Flex align="center" gap="2">
             {loading ? <Spinner size="1" /> : null}
             <Text size="2" color="gray" data-testid="range" aria-live="polite">

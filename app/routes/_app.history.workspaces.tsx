@@ -154,6 +154,8 @@ export default function MyWorkspacesPage() {
             {searchField("ws-search-desktop", searchText, setSearchText)}
           </form>
           <Flex gap="2" align="center" wrap="wrap">
+            {/* Above the list, which scrolls in more rows as its end nears (as My Documents). */}
+            <RowsPerPage id="ws-rows-per-page" size={size} onChange={(next) => navigate(sizeHref(next), { preventScrollReset: true })} />
             <Text size="2" color="gray" aria-live="polite">
               {someSelected ? `${selectedWs.length} selected` : ""}
             </Text>
@@ -207,8 +209,7 @@ export default function MyWorkspacesPage() {
             </div>
           }
         />
-        <div className="dc-pagination">
-          <RowsPerPage id="ws-rows-per-page" size={size} onChange={(next) => navigate(sizeHref(next), { preventScrollReset: true })} />
+        <div className="dc-pagination dc-pagination--end">
           <Flex align="center" gap="2">
             {table.loading ? <Spinner size="1" /> : null}
             <Text size="2" color="gray" data-testid="workspaces-range" aria-live="polite">

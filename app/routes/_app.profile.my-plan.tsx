@@ -92,12 +92,19 @@ export default function MyPlanPage() {
         {actionData?.ok ? <RazorpayCheckout checkout={actionData.checkout} /> : null}
         {!data.paymentsConfigured ? (
           <Callout.Root color="gray" mb="4" data-testid="payments-not-configured">
-            <Callout.Text>Payments are not configured on this installation. Plans and usage are shown; upgrading is not possible here.</Callout.Text>
+            <Callout.Text id={PAYMENTS_NOTE_ID}>Payments are not configured on this installation. Plans and usage are shown; upgrading is not possible here.</Callout.Text>
           </Callout.Root>
         ) : null}
         <div className="dc-plan-grid">
           {data.plans.map((plan) => (
-            <PlanCard key={plan.id} plan={plan} current={plan.id === data.currentPlanId} requestKey={data.requestKey} periodEndsAt={plan.id === data.currentPlanId ? data.periodEndsAt : null} />
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              current={plan.id === data.currentPlanId}
+              requestKey={data.requestKey}
+              periodEndsAt={plan.id === data.currentPlanId ? data.periodEndsAt : null}
+              paymentsConfigured={data.paymentsConfigured}
+            />
           ))}
         </div>
         <Heading as="h2" size="4" mt="5" mb="2">
@@ -131,13 +138,27 @@ export default function MyPlanPage() {
   );
 }
 
+const PAYMENTS_NOTE_ID = "payments-not-configured-note";
+
 /** A yearly plan's figures are spent as a twelfth a month (docs/decisions/110); the card says so. */
 function withMonthlyShare(total: number, monthly: number | null, billingPeriod: Plan["billingPeriod"], what: string) {
   const figure = `${total.toLocaleString("en-IN")} ${what}`;
   return billingPeriod === "yearly" && monthly !== null ? `${figure} a year (up to ${monthly.toLocaleString("en-IN")} a month)` : figure;
 }
 
-function PlanCard({ plan, current, requestKey, periodEndsAt }: { plan: Plan; current: boolean; requestKey: string; periodEndsAt: string | null }) {
+function PlanCard({
+  plan,
+  current,
+  requestKey,
+  periodEndsAt,
+  paymentsConfigured,
+}: {
+  plan: Plan;
+  current: boolean;
+  requestKey: string;
+  periodEndsAt: string | null;
+  paymentsConfigured: boolean;
+}) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formData?.get("planId") === plan.id;
   const per = plan.billingPeriod === "yearly" ? "year" : "month";
@@ -183,6 +204,11 @@ function PlanCard({ plan, current, requestKey, periodEndsAt }: { plan: Plan; cur
           ) : plan.comingSoon ? (
             <Button disabled variant="soft" style={{ width: "100%" }}>
               Coming soon
+            </Button>
+          ) : plan.priceInr > 0 && !paymentsConfigured ? (
+            // Without a payment provider Upgrade cannot work: it stays in place, disabled, and points at the note that says why.
+            <Button disabled variant="soft" style={{ width: "100%" }} aria-describedby={PAYMENTS_NOTE_ID} data-testid="upgrade-unavailable">
+              Upgrade
             </Button>
           ) : plan.priceInr > 0 ? (
             <Form method="post" replace>

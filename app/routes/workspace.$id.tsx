@@ -2,7 +2,7 @@ import { Button, Dialog, Flex, IconButton, Text } from "@radix-ui/themes";
 import { Tooltip } from "#app/components/tooltip";
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { ChatIcon, ChevronDownIcon, ChevronRightIcon, CloseIcon, FileIcon, FilePlusIcon, HomeIcon, SearchIcon, SettingsIcon } from "#app/components/icons";
 import { throwWorkspacePageError } from "#app/components/workspace/api.server";
 import { AttachDialog } from "#app/components/workspace/attach-dialog";
@@ -15,9 +15,10 @@ import { useFullscreen } from "#app/components/workspace/use-fullscreen";
 import { useWorkspaceSession } from "#app/components/workspace/use-workspace-session";
 import { WorkspaceSidebar } from "#app/components/workspace/workspace-sidebar";
 import { FileTabs } from "#app/components/viewer/file-tabs";
-import { useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
+import { CAPTURE_EVENT, useCitationRequests, useViewerCaptureMode } from "#app/components/viewer/events";
 import { SettingsDialog, type SettingsActionResult } from "#app/components/workspace/settings-dialog";
 import { useCsrfToken } from "#app/components/use-csrf";
+import { useToast } from "#app/components/toast";
 import { WorkspaceSwitcher } from "#app/components/workspace/workspace-switcher";
 import workspaceStyles from "#app/components/workspace/workspace.css";
 import resumeStyles from "#app/components/resume/resume.css";
@@ -112,11 +113,15 @@ export default function WorkspaceRoute() {
   const loaderData = useLoaderData<typeof loader>();
   // A fresh screen per workspace: switching unmounts the old one (which saves its session).
   const { impersonation, serverNow } = loaderData;
-  return (
-    <>
-      {impersonation ? <ImpersonationBar deadline={impersonation.deadline} serverNow={serverNow} userName={impersonation.userName} floating /> : null}
-      <WorkspaceScreen key={loaderData.workspace.id} {...loaderData} />
-    </>
+  const screen = <WorkspaceScreen key={loaderData.workspace.id} {...loaderData} />;
+  // While an admin impersonates, the bar takes the top of the screen and the workspace the rest: it covers no header.
+  return impersonation ? (
+    <div className="dc-wsx-impersonated">
+      <ImpersonationBar deadline={impersonation.deadline} serverNow={serverNow} userName={impersonation.userName} />
+      {screen}
+    </div>
+  ) : (
+    screen
   );
 }
 
@@ -147,6 +152,11 @@ function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: 
   const [mobileChatOpen, setMobileChatOpen] = useState(false);
   const [attachOpen, setAttachOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // Capture mode is the screen's: the viewer's toolbar and the chat input's capture icon both turn it on.
+  const [captureMode, setCaptureMode] = useState(false);
+  // Started from the chat, one capture is what was asked for: it ends capture mode and the chat comes back with the image.
+  const captureForChat = useRef(false);
+  const toast = useToast();
 
   // Drop tabs of documents that left the workspace.
   useEffect(() => {
@@ -177,6 +187,18 @@ function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: 
   };
   // A citation to a closed document opens its tab; the viewer then goes to the page.
   useCitationRequests(openFile);
+  // Another file (or none) ends capturing the old one.
+  useEffect(() => setCaptureMode(false), [activeId]);
+  useEffect(() => {
+    if (!captureMode) captureForChat.current = false;
+  }, [captureMode]);
+  useEffect(() => {
+    const captured = () => {
+      if (captureForChat.current) setCaptureMode(false);
+    };
+    window.addEventListener(CAPTURE_EVENT, captured);
+    return () => window.removeEventListener(CAPTURE_EVENT, captured);
+  }, []);
   // While capturing an area the chat is minimised and its toggle disabled (spec 001 §2).
   const capturing = useViewerCaptureMode();
   const flashSidebar = () => {
@@ -194,6 +216,16 @@ function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: 
   const activeConversation = conversations.find((c) => c.id === conversationId);
   const chatTitle = activeConversation?.title || "New Chat";
   const sidebarOpen = !collapsed || flash;
+  // The chat input's capture icon (spec 001 §2, §5): with no file open it says so; from the phone's sheet it closes the sheet first.
+  const startCapture = () => {
+    if (!activeDoc || activeDoc.status !== "ACTIVE") {
+      toast.push({ type: "info", message: "Open atleast one file to capture" });
+      return;
+    }
+    setMobileChatOpen(false);
+    captureForChat.current = true;
+    setCaptureMode(true);
+  };
   const preferences = toPreferenceValues(workspace.chatPreference);
 
   const switcherTrigger = (
@@ -215,6 +247,7 @@ function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: 
       conversations={conversations.map((c) => ({ id: c.id, title: c.title }))}
       title={chatTitle}
       readOnly={readOnly}
+      onCapture={startCapture}
       onConversationChange={(id) => {
         setConversationId(id);
         // The new chat's title and its place in Workspace Chats come from the server.
@@ -310,7 +343,7 @@ function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: 
                 </div>
                 <MobileFileBar activeDoc={activeDoc} tabs={tabs} openCount={openIds.length} onSelect={setActiveId} onClose={closeFile} />
                 <div role="tabpanel" id="doc-panel" aria-labelledby={`doc-tab-${activeDoc.documentId}`} className="dc-wsx-panel">
-                  <DocumentFrame document={activeDoc} chatOpen={chatOpen && !capturing} />
+                  <DocumentFrame document={activeDoc} chatOpen={chatOpen && !capturing} captureMode={captureMode} onCaptureModeChange={setCaptureMode} />
                 </div>
               </>
             ) : isResume && workspace.resumeId ? (

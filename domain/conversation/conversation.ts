@@ -115,9 +115,14 @@ function streaming(state: Extract<ConversationState, { exists: true }>) {
   return Object.values(state.answers).some((a) => a.status === "streaming");
 }
 
-/** A conversation is titled by its first question. */
+/**
+ * A conversation is titled by its first question's first line: a question
+ * that carries more below (Retry's error and LaTeX source) is named by what it
+ * asks, not by everything it sends.
+ */
 export const titleFrom = (question: string) => {
-  const line = question.replace(/\s+/g, " ").trim();
+  const first = question.split("\n").find((l) => l.trim() !== "") ?? "";
+  const line = first.replace(/\s+/g, " ").trim();
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 };
 

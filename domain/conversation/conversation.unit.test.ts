@@ -20,6 +20,12 @@ describe("a conversation", () => {
     expect(titleFrom("x".repeat(80))).toHaveLength(58);
   });
 
+  it("is titled by the first line of a question that carries more below it (Retry's error and source)", () => {
+    const retry = "Fix the latex error in previous response\n\nHints: special characters in text must be escaped.\n\nError at line 4: Undefined control sequence.";
+    expect(titleFrom(retry)).toBe("Fix the latex error in previous response");
+    expect(titleFrom("\n  What is   osmosis?\nMore.")).toBe("What is osmosis?");
+  });
+
   it("takes no new question while an answer is still streaming", () => {
     const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
     given(asked).when(ask("q2", "a2")).thenThrows("MESSAGE_CREATION_FAILURE", "Please wait until the current answer has finished.");

@@ -41,3 +41,14 @@ export function fixLatexMessage(error: { message: string; line: number | null },
     .filter(Boolean)
     .join("\n\n");
 }
+
+/**
+ * A Retry message as the chat shows it: the request on its own, and what went
+ * with it (hints, the error, the lines around it, maybe the whole source) apart,
+ * to be opened on demand. Null for any other message.
+ */
+export function splitFixRequest(text: string): { request: string; details: string } | null {
+  if (!text.startsWith(FIX_LATEX_REQUEST)) return null;
+  const details = text.slice(FIX_LATEX_REQUEST.length).trim();
+  return details ? { request: FIX_LATEX_REQUEST, details } : null;
+}

@@ -17,14 +17,34 @@ const CHANNEL = "docuchat-admin-session";
  * the server's clock). At zero the page reloads: the server's own check ends
  * the impersonation and the admin is themself again. A tab that finds another
  * tab already holding the admin session shows 'Admin Session Warning'.
+ *
+ * The bar sits in the page's flow at the top (the workspace screen shrinks to
+ * make room) and publishes its height as `--dc-admin-bar-height`, so what is
+ * pinned to the top (the phone's toasts and top bar) starts below it: nothing
+ * covers Exit Admin Mode, and the bar covers nothing (issue 34).
  */
-export function ImpersonationBar({ deadline, serverNow, userName, floating = false }: { deadline: string; serverNow: number; userName: string; floating?: boolean }) {
+export function ImpersonationBar({ deadline, serverNow, userName }: { deadline: string; serverNow: number; userName: string }) {
   const end = Date.parse(deadline);
   const [now, setNow] = useState(serverNow);
   const [otherTab, setOtherTab] = useState(false);
   const [listening, setListening] = useState(false);
   const navigation = useNavigation();
   const reloaded = useRef(false);
+  const barRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!bar) return;
+    const root = document.documentElement;
+    const publish = () => root.style.setProperty("--dc-admin-bar-height", `${bar.offsetHeight}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(bar);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty("--dc-admin-bar-height");
+    };
+  }, []);
 
   useEffect(() => {
     const offset = serverNow - Date.now();
@@ -60,17 +80,9 @@ export function ImpersonationBar({ deadline, serverNow, userName, floating = fal
   };
 
   return (
-    <div className={`dc-admin-bar${floating ? " dc-admin-bar--floating" : ""}`} role="status" data-testid="admin-bar" data-listening={listening || undefined}>
+    <div ref={barRef} className="dc-admin-bar" role="status" data-testid="admin-bar" data-listening={listening || undefined}>
       <Text size="2">
-        {floating ? (
-          <>
-            Admin mode: <strong>{userName}</strong>
-          </>
-        ) : (
-          <>
-            Admin mode: viewing <strong>{userName}</strong>, read-only.
-          </>
-        )}
+        Admin mode: viewing <strong>{userName}</strong>, read-only.
       </Text>
       <Form method="post" action="/admin/exit">
         <CsrfInput />

@@ -4,7 +4,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEven
 import { useToast } from "#app/components/toast";
 import type { ChatDocument } from "./chat-api";
 import { cutSelectedText } from "./chat-api";
-import { CloseIcon, ImageIcon, LinkIcon, MicIcon, SendIcon, UploadIcon } from "#app/components/icons";
+import { CaptureIcon, CloseIcon, ImageIcon, LinkIcon, MicIcon, SendIcon, UploadIcon } from "#app/components/icons";
 import { canRecord, useServerDictation } from "#app/components/speech/server-dictation";
 import { useCsrfToken } from "#app/components/use-csrf";
 
@@ -62,9 +62,11 @@ type Props = {
   readOnly: boolean;
   support: ReactNode;
   textareaRef: React.RefObject<HTMLTextAreaElement>;
+  /** The capture icon's action (spec 001 §2): capture an area of the open file; no icon without it. */
+  onCapture?: () => void;
 };
 
-export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedText, images, onImagesChange, documents, onSend, creating, loading = false, readOnly, support, textareaRef }: Props) {
+export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedText, images, onImagesChange, documents, onSend, creating, loading = false, readOnly, support, textareaRef, onCapture }: Props) {
   const toast = useToast();
   const listId = useId();
   const hintId = useId();
@@ -333,6 +335,8 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
           rows={1}
           value={draft}
           placeholder={readOnly ? "Read-only: viewing as this user" : "Ask anything… (type @ to mention a document)"}
+          // An admin acting as this user cannot send, so typing is refused too, and the note below says why (issue 34).
+          readOnly={readOnly}
           onChange={(e) => {
             onDraftChange(e.target.value);
             updateMention(e.target.value, e.target.selectionStart ?? e.target.value.length);
@@ -340,7 +344,7 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           onBlur={() => setMention(null)}
-          aria-describedby={hintId}
+          aria-describedby={readOnly ? `${hintId} ${hintId}-ro` : hintId}
           aria-activedescendant={mentionOpen ? `${listId}-${active}` : undefined}
           aria-controls={mentionOpen ? listId : undefined}
           aria-autocomplete="list"
@@ -350,12 +354,12 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
         <span id={hintId} className="dc-visually-hidden">
           Enter sends, Shift and Enter adds a new line.
         </span>
-        {readOnly ? (
-          <span id={`${hintId}-ro`} className="dc-visually-hidden">
-            {READ_ONLY_HINT}
-          </span>
-        ) : null}
       </div>
+      {readOnly ? (
+        <Text as="p" size="1" color="amber" highContrast id={`${hintId}-ro`} className="dc-chat-readonly" data-testid="read-only-note">
+          {READ_ONLY_HINT}
+        </Text>
+      ) : null}
 
       <div className="dc-chat-input__bar">
         <Popover.Root open={attachOpen} onOpenChange={setAttachOpen}>
@@ -416,6 +420,13 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
             </div>
           </Popover.Content>
         </Popover.Root>
+        {onCapture ? (
+          <Tooltip content="Capture an area of the open file">
+            <IconButton variant="ghost" color="gray" aria-label="Capture an area of the open file" onClick={onCapture} disabled={readOnly} data-testid="chat-capture">
+              <CaptureIcon size={18} />
+            </IconButton>
+          </Tooltip>
+        ) : null}
         {support}
         <span className="dc-chat-input__spacer" />
         {speechSupported ? (

@@ -65,6 +65,8 @@ export type ChatPanelProps = {
   /** Render the panel's own header (title, resize handle, close). Off when the screen draws one. */
   showHeader?: boolean;
   onClose?: () => void;
+  /** The input's capture icon (spec 001 §2): capture an area of the open file into the draft. No icon without it. */
+  onCapture?: () => void;
 };
 
 export const DEFAULT_DOCUMENT_PROMPTS = [
@@ -511,6 +513,7 @@ export function ChatPanel(props: ChatPanelProps) {
           readOnly={readOnly}
           support={support}
           textareaRef={textareaRef}
+          onCapture={props.onCapture}
         />
       )}
     </div>

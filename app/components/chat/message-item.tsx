@@ -6,10 +6,13 @@ import type { ChatCitation, ChatDocument, ChatMessage } from "./chat-api";
 import { cutSelectedText, visibleCitations } from "./chat-api";
 import { ChevronLeftIcon, ChevronRightIcon, CopyIcon, DocIcon, GearIcon, RegenerateIcon, SpeakerIcon, StopIcon, ThumbDownIcon } from "#app/components/icons";
 import { copyText } from "./clipboard";
+import { splitFixRequest } from "#domain/resume/latex-blocks";
 import { SafeMarkdown } from "./markdown";
 import { useReadAloud } from "./read-aloud";
 
 export function UserBubble({ message }: { message: ChatMessage }) {
+  // Retry sends the error, hints and source along; the bubble shows the request and keeps the rest folded.
+  const fix = splitFixRequest(message.text);
   return (
     <div className="dc-chat-msg dc-chat-msg--user" data-testid="user-message">
       <div className="dc-chat-bubble">
@@ -25,7 +28,17 @@ export function UserBubble({ message }: { message: ChatMessage }) {
             ))}
           </div>
         ) : null}
-        <p className="dc-chat-bubble__text">{message.text}</p>
+        {fix ? (
+          <>
+            <p className="dc-chat-bubble__text">{fix.request}</p>
+            <details className="dc-chat-bubble__details" data-testid="fix-request-details">
+              <summary>The error and hints sent with it</summary>
+              <pre>{fix.details}</pre>
+            </details>
+          </>
+        ) : (
+          <p className="dc-chat-bubble__text">{message.text}</p>
+        )}
       </div>
     </div>
   );

@@ -44,8 +44,8 @@ export function CommunityDetailPage(props: {
         </Flex>
       </Link>
       <header className="dc-lib-page__header">
-        <div className="dc-grow">
-          <Heading as="h1" size={{ initial: "6", sm: "7" }} className="dc-break" data-testid="community-name">
+        <div className="dc-community-about">
+          <Heading as="h1" size={{ initial: "6", sm: "7" }} className="dc-community-title" data-testid="community-name">
             {community.communityName}
           </Heading>
           <Text as="p" size="3" color="gray" mt="1" className="dc-community-description" data-testid="community-description">
@@ -122,7 +122,7 @@ export function CommunityDetailPage(props: {
                     </div>
                   )}
                   {member ? (
-                    <Flex gap="2" align="center" wrap="wrap" justify="end">
+                    <Flex gap="2" align="center" wrap="wrap" justify="end" className="dc-community-resource__actions">
                       <AddToWorkspaceDialog documentId={r.documentId} documentName={r.resourceName} hasWorkspaces={props.hasWorkspaces} />
                       {!r.own ? <ReportDialog resourceId={r.resourceId} documentName={r.resourceName} /> : null}
                       {r.own || moderator ? (

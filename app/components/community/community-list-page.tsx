@@ -133,7 +133,7 @@ export function CommunityListPage(props: {
           </Flex>
         </div>
         <div className="dc-community-table">
-          <Table.Root variant="ghost" size="2" className="dc-doc-table__table">
+          <Table.Root variant="ghost" size="2" className="dc-doc-table__table dc-stacking-table">
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeaderCell width="44px">
@@ -190,11 +190,14 @@ export function CommunityListPage(props: {
                         ) : null}
                       </Flex>
                     </Table.RowHeaderCell>
-                    <Table.Cell>
+                    {/* data-label: on a phone the row becomes a card and each cell says what it is. */}
+                    <Table.Cell data-label="Status">
                       <Badge highContrast color={c.status === "Active" ? "green" : "gray"}>{c.status}</Badge>
                     </Table.Cell>
-                    <Table.Cell className="dc-nowrap">{formatDateTime(c.createdAt)}</Table.Cell>
-                    <Table.Cell>{c.creatorName}</Table.Cell>
+                    <Table.Cell className="dc-nowrap" data-label="Created At">
+                      {formatDateTime(c.createdAt)}
+                    </Table.Cell>
+                    <Table.Cell data-label="Created By">{c.creatorName}</Table.Cell>
                   </Table.Row>
                 ))
               )}

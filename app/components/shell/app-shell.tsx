@@ -5,6 +5,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { CloseIcon, MenuIcon } from "#app/components/icons";
 import { ImpersonationBar } from "#app/components/administration/impersonation-bar";
 import { Logo } from "#app/components/logo";
+import { TOUR_OPENED_EVENT } from "#app/components/tour/tour-state";
 import type { CurrentUser } from "#app/utils/session.server";
 import { Breadcrumbs } from "./breadcrumbs";
 import { DeletionBanner } from "./deletion-banner";
@@ -38,6 +39,12 @@ export function AppShell({
     setCollapsed(window.localStorage.getItem(COLLAPSED_KEY) === "1");
   }, []);
   useEffect(() => setMobileOpen(false), [location.pathname]);
+  // A tour's dialog takes the screen; the slide-in menu would cover it.
+  useEffect(() => {
+    const close = () => setMobileOpen(false);
+    window.addEventListener(TOUR_OPENED_EVENT, close);
+    return () => window.removeEventListener(TOUR_OPENED_EVENT, close);
+  }, []);
 
   const toggleCollapsed = () =>
     setCollapsed((c) => {
@@ -66,6 +73,7 @@ export function AppShell({
       </aside>
 
       <div className="dc-shell__main">
+        {user.impersonation ? <ImpersonationBar deadline={user.impersonation.deadline} serverNow={serverNow} userName={user.displayName ?? user.username} /> : null}
         <header className="dc-topbar">
           <Dialog.Root open={mobileOpen} onOpenChange={setMobileOpen}>
             <Dialog.Trigger asChild>
@@ -99,7 +107,6 @@ export function AppShell({
           <Logo productName={productName} size={28} />
         </header>
 
-        {user.impersonation ? <ImpersonationBar deadline={user.impersonation.deadline} serverNow={serverNow} userName={user.displayName ?? user.username} /> : null}
         {user.status === "PENDING_DELETE" && user.deleteScheduled ? (
           <DeletionBanner purgeAt={user.deleteScheduled} serverNow={serverNow} />
         ) : null}

@@ -1,4 +1,4 @@
-import { Button, Callout } from "@radix-ui/themes";
+import { Button, Callout, Text } from "@radix-ui/themes";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CsrfInput } from "#app/components/csrf-input";
@@ -9,6 +9,9 @@ import { formatRemaining } from "#domain/identity/profile";
  * Spec 001 §4: the persistent banner of an account pending deletion, with the
  * time left and a Retrieve Now button (a plain POST form: works without JS).
  * The first render uses the server's clock so server and client markup agree.
+ * The text is a <div>, not Callout.Text's <p>: a form inside a <p> is invalid
+ * markup, the browser's parser moves it out, and React's hydration then fails
+ * and renders the page again, losing a click made meanwhile (issue 34).
  */
 export function DeletionBanner({ purgeAt, serverNow }: { purgeAt: string; serverNow: number }) {
   const deadline = Date.parse(purgeAt);
@@ -28,7 +31,7 @@ export function DeletionBanner({ purgeAt, serverNow }: { purgeAt: string; server
       <Callout.Icon>
         <AlertIcon size={16} />
       </Callout.Icon>
-      <Callout.Text>
+      <Text as="div" size="2" className="rt-CalloutText">
         <strong>Account Deletion is in Progress.</strong> You have{" "}
         <span data-testid="deletion-remaining">{formatRemaining(deadline - now)}</span> to retrieve the account.{" "}
         <Form method="post" action="/account/retrieve" className="dc-inline-form">
@@ -38,7 +41,7 @@ export function DeletionBanner({ purgeAt, serverNow }: { purgeAt: string; server
             {retrieving ? "Retrieving…" : "Retrieve Now?"}
           </Button>
         </Form>
-      </Callout.Text>
+      </Text>
     </Callout.Root>
   );
 }

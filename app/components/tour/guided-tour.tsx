@@ -1,5 +1,6 @@
 import { Button, Dialog, Flex, Text } from "@radix-ui/themes";
 import { useEffect, useState, type ReactNode } from "react";
+import { TOUR_OPENED_EVENT } from "./tour-state";
 
 export interface TourStep {
   title: string;
@@ -13,7 +14,9 @@ export interface TourStep {
 export function GuidedTour({ label, steps, open, onClose }: { label: string; steps: TourStep[]; open: boolean; onClose: () => void }) {
   const [index, setIndex] = useState(0);
   useEffect(() => {
-    if (open) setIndex(0);
+    if (!open) return;
+    setIndex(0);
+    window.dispatchEvent(new Event(TOUR_OPENED_EVENT));
   }, [open]);
   const step = steps[index];
   const last = index === steps.length - 1;

@@ -22,6 +22,12 @@ export function shouldStartAppTour(input: { usageTotal: number; seen: boolean; s
   return input.usageTotal === 0 && !input.seen && !input.shownThisSession;
 }
 
+/**
+ * A tour opened. The slide-in menu (1024 px and narrower) closes: it would
+ * otherwise sit above the tour's dialog, and Skip could not be clicked (issue 34).
+ */
+export const TOUR_OPENED_EVENT = "docuchat:tour-opened";
+
 /** A page asks for the app tour (Settings → Restart App Tour); the dashboard starts it when it loads or is already open. */
 export const RESTART_APP_TOUR_EVENT = "docuchat:restart-app-tour";
 

@@ -29,6 +29,8 @@ type ChatSlotProps = {
   readOnly?: boolean;
   /** 'sheet' inside the mobile bottom sheet; detected from the surrounding markup when omitted. */
   variant?: "panel" | "sheet";
+  /** The input's capture icon (the screen knows whether a file is open). */
+  onCapture?: () => void;
 };
 
 /**
@@ -135,6 +137,7 @@ export function ChatSlot(props: ChatSlotProps) {
         readOnly={props.readOnly}
         variant={variant}
         showHeader={false}
+        onCapture={props.onCapture}
       />
     </div>
   );
