@@ -88,3 +88,67 @@ export async function settleAnimations(page: Page, timeoutMs = 2_000): Promise<v
     }, timeoutMs)
     .catch(() => undefined);
 }
+
+/**
+ * What a phone user trips over on the page as it is now (issue 34): the page
+ * scrolls sideways, a word is broken across lines (a box squeezed so narrow
+ * that its text breaks letter by letter), or a control on screen is covered by
+ * something else (a toast, a floating bar). Within `selector` when given.
+ */
+export async function phoneLayoutProblems(page: Page, selector?: string): Promise<string[]> {
+  await settleAnimations(page);
+  return page.evaluate((scopeSelector) => {
+    const problems: string[] = [];
+    const describe = (el: Element) =>
+      `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.getAttribute("data-testid") ? ` data-testid=${el.getAttribute("data-testid")}` : ""}${typeof el.className === "string" && el.className ? ` class="${el.className.slice(0, 60)}"` : ""}> "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1) problems.push(`the page scrolls sideways: ${root.scrollWidth} px wide in ${root.clientWidth} px`);
+    const scope = (scopeSelector ? document.querySelector(scopeSelector) : null) ?? document.body;
+    const shown = (el: Element) => {
+      const style = getComputedStyle(el);
+      return style.visibility !== "hidden" && Number(style.opacity) > 0.05 && el.getClientRects().length > 0;
+    };
+
+    // Words of letters only (ids and addresses may break by design), outside code and editors.
+    const range = document.createRange();
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest("pre, code, textarea, .cm-editor, [aria-hidden='true'], .dc-visually-hidden") || !shown(parent)) continue;
+      for (const match of (node.textContent ?? "").matchAll(/(?<![\p{L}\p{N}@._/-])\p{L}{2,}(?![\p{L}\p{N}@._/-])/gu)) {
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) problems.push(`"${match[0]}" is broken across ${lines.size} lines in ${describe(parent)}`);
+      }
+    }
+
+    // A control whose centre, on screen, shows something that is neither it nor inside it nor around it.
+    for (const control of scope.querySelectorAll("button, a[href], input:not([type='hidden']), select, textarea, [role='button'], [role='tab']")) {
+      if (!shown(control) || control.closest(".dc-visually-hidden, .dc-skip-link")) continue;
+      const box = control.getBoundingClientRect();
+      if (box.width < 2 || box.height < 2) continue;
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) continue;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || hit === control || control.contains(hit) || hit.contains(control)) continue;
+      // Toasts pass in seconds and can be dismissed; a journey checks what one may never cover (coveredBy) itself.
+      if (hit.closest(".dc-toast-viewport")) continue;
+      problems.push(`${describe(control)} is covered by ${describe(hit)}`);
+    }
+    return problems;
+  }, selector ?? null);
+}
+
+/** What covers the centre of the element `selector` matches (null when it is on top there itself). */
+export async function coveredBy(page: Page, selector: string): Promise<string | null> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return `nothing matches ${sel}`;
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!hit || hit === el || el.contains(hit)) return null;
+    return `<${hit.tagName.toLowerCase()} class="${typeof hit.className === "string" ? hit.className : ""}"> "${(hit.textContent ?? "").trim().slice(0, 60)}"`;
+  }, selector);
+}
