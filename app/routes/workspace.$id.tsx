@@ -169,7 +169,7 @@ function WorkspaceScreen({ workspace, productName, readOnly, preferenceOptions: 
     activeFileIds: openIds,
     openFileId: activeId,
     activeConversationId: conversationId === NEW_CHAT ? null : conversationId,
-  });
+  }, readOnly);
 
   const [fullscreen, toggleFullscreen] = useFullscreen();
 

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeOnboarding, signUpAndConfirm, unique } from "./support/account";
 import { ROOT, startAppServer, type AppServer } from "./support/app-server";
-import { launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { launchBrowser, screenshot, phoneLayoutProblems, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { createWorkspace } from "./support/chat";
 import { csrfToken, signUpNewUser, toast, uploadTextDocument, waitForActive } from "./support/workspace";
 
@@ -85,6 +85,7 @@ describe("admin impersonation", () => {
     await screenshot(page, "admin-impersonating-dashboard-1440");
     await page.setViewportSize(VIEWPORTS.mobile);
     await screenshot(page, "admin-impersonating-dashboard-390");
+    expect(await phoneLayoutProblems(page), "the dashboard while impersonating at 390 px").toEqual([]);
     await page.setViewportSize(VIEWPORTS.desktop);
 
     // The user's workspace, read-only: send disabled, and a write by HTTP refused on the server.

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, phoneLayoutProblems, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { makePdf, signUpNewUser, waitForStatuses, waitUntil } from "./support/library";
 import { csrfToken, toast } from "./support/workspace";
 import { PASSWORD } from "./support/account";
@@ -154,6 +154,7 @@ describe("the billing journey", () => {
     await phone.page.goto(`${server.url}/profile/my-plan`);
     await phone.page.getByTestId("plan-pine-monthly").getByText("Current plan").waitFor();
     await screenshot(phone.page, "billing-my-plan-390");
+    expect(await phoneLayoutProblems(phone.page), "My Plan at 390 px").toEqual([]);
     await phone.context.close();
   }, 60_000);
 

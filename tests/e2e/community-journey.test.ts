@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, phoneLayoutProblems, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { askAndWait, chatReady, createWorkspace } from "./support/chat";
 import { makePdf } from "./support/library";
 import { csrfToken, signUpNewUser, toast, uploadTextDocument, waitForActive, waitUntil } from "./support/workspace";
@@ -306,6 +306,7 @@ describe("the community journey", () => {
     expect(await page.getByTestId("community-role").textContent()).toBe("Viewer");
     expect(await page.getByTestId("open-resource").count()).toBe(0);
     await screenshot(page, "community-detail-private-viewer-390");
+    expect(await phoneLayoutProblems(page), "the community detail at 390 px").toEqual([]);
     await expectAccessible(page, "/community/myCommunity/{id} (viewer, 390 px)");
     expect(await status(page, `/documents/download/${ids.minutes}?inline=1`)).toBe(404);
     expect(await status(page, `/api/documents/${ids.minutes}/pages/1`)).toBe(404);
@@ -330,6 +331,7 @@ describe("the community journey", () => {
     await gotoHydrated(ben.page, `${server.url}/community/publicCommunity`);
     await ben.page.locator(`[data-testid="community-row"][data-name="${COMMUNITY}"]`).waitFor();
     await screenshot(ben.page, "community-public-list-390");
+    expect(await phoneLayoutProblems(ben.page), "Public Communities at 390 px").toEqual([]);
     await expectAccessible(ben.page, "/community/publicCommunity (390 px)");
     await ben.context.close();
   }, 180_000);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDocx } from "#infrastructure/extraction/test-support/documents";
 import { CV_PARAGRAPHS } from "../fixtures/resume/cv";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, phoneLayoutProblems, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { uploadThroughApi, waitForActive } from "./support/chat";
 import { signUpNewUser } from "./support/workspace";
 
@@ -174,6 +174,7 @@ describe("the Resume Builder journey", () => {
     await page.getByRole("tab", { name: "Preview" }).waitFor();
     await expect(page.getByTestId("latex-editor").isVisible()).resolves.toBe(false);
     await screenshot(page, "resume-preview-390");
+    expect(await phoneLayoutProblems(page), "the Resume Builder's preview at 390 px").toEqual([]);
     await expectAccessible(page, "/workspace/{id} (Resume Builder, phone)");
     await page.getByRole("tab", { name: "Editor" }).click();
     await page.getByTestId("latex-editor").waitFor({ state: "visible" });

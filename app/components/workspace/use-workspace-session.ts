@@ -7,9 +7,11 @@ export type WorkspaceSession = { activeFileIds: string[]; openFileId: string | n
  * Keeps the server's copy of the screen's open tabs and chat (spec 001 §4):
  * sent when the page goes away or the screen unmounts, at once when another
  * chat becomes the active one, and before switching workspace. Answers the
- * switch.
+ * switch. Read-only (an admin impersonating) it sends nothing: the tabs an
+ * admin opens are not the user's, and the server refuses the write anyway
+ * (the refusal showed as a console error after Exit Admin Mode).
  */
-export function useWorkspaceSession(workspaceId: string, csrfToken: string, session: WorkspaceSession): (id: string) => Promise<void> {
+export function useWorkspaceSession(workspaceId: string, csrfToken: string, session: WorkspaceSession, readOnly = false): (id: string) => Promise<void> {
   const navigate = useNavigate();
   const sessionRef = useRef(session);
   sessionRef.current = session;
@@ -17,6 +19,7 @@ export function useWorkspaceSession(workspaceId: string, csrfToken: string, sess
 
   const sendSession = useCallback(
     (mode: "beacon" | "fetch") => {
+      if (readOnly) return Promise.resolve();
       const s = sessionRef.current;
       const url = `/api/workspaces/${encodeURIComponent(workspaceId)}/session`;
       if (mode === "beacon" && typeof navigator.sendBeacon === "function") {
@@ -38,7 +41,7 @@ export function useWorkspaceSession(workspaceId: string, csrfToken: string, sess
         () => undefined,
       );
     },
-    [workspaceId, csrfToken],
+    [workspaceId, csrfToken, readOnly],
   );
 
   useEffect(() => {
