@@ -42,8 +42,15 @@ async function savedLatex(page: Page): Promise<{ latex: string; version: number 
   }, resumeId);
 }
 
+/** Beside the chat the workbench shows Editor and Preview as tabs (decision 205): shows the pane asked for. */
+async function showPane(page: Page, name: "Editor" | "Preview") {
+  const tab = page.getByRole("tab", { name });
+  if (await tab.isVisible()) await tab.click();
+}
+
 /** Replaces the editor's whole text, as a paste would. */
 async function replaceEditorText(page: Page, text: string) {
+  await showPane(page, "Editor");
   await page.locator('[data-testid="latex-editor"][data-ready] .cm-content').click();
   await page.keyboard.press("Control+A");
   await page.keyboard.insertText(text);
@@ -82,7 +89,9 @@ describe("the Resume Builder journey", () => {
 
     await page.getByTestId("resume-workbench").waitFor({ timeout: 30_000 });
     await page.getByTestId("resume-preview-page").first().waitFor({ timeout: 60_000 });
+    await showPane(page, "Editor");
     await page.locator('[data-testid="latex-editor"][data-ready] .cm-content').waitFor();
+    await showPane(page, "Preview");
     const draft = await savedLatex(page);
     expect(draft.version).toBe(1);
     expect(draft.latex).toContain("Maria Gonzalez");
@@ -131,6 +140,7 @@ describe("the Resume Builder journey", () => {
     await page.getByTestId("uncompiled-changes").waitFor();
     await expect(page.getByTestId("save-resume").isDisabled()).resolves.toBe(true);
     await page.getByTestId("compile-resume").click();
+    await showPane(page, "Preview");
     await page.getByTestId("compile-error-chip").first().waitFor({ timeout: 60_000 });
     await expect(page.getByTestId("compile-error").innerText()).resolves.toMatch(/Misplaced alignment tab character &/);
     await expect(page.getByTestId("save-resume").isDisabled()).resolves.toBe(true);
