@@ -147,6 +147,59 @@ describe("retrievePassages", () => {
     expect(calls.map((call) => call.kind)).toEqual(["text"]);
   });
 
+  it("finds a passage worded unlike the question through another phrasing, and fuses both rankings", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([
+      chunk("farm", 0, "Low-flying military aircraft frightened the chickens; many flew into the barn walls and died."),
+      chunk("farm", 1, "The farmers sued the government over the hens they lost."),
+      chunk("farm", 2, "Army surplus stores sell boots and planes models."),
+    ]);
+    const question = "Which farmers sued because army planes scared their hens?";
+    const alone = await retrievePassages({ index, question, documentIds: ["farm"], limit: 2 });
+    expect(alone.map((p) => p.chunkId)).not.toContain("farm:0");
+
+    const asked: string[] = [];
+    const withPhrasings = await retrievePassages({
+      index,
+      question,
+      documentIds: ["farm"],
+      limit: 2,
+      alternateQueries: ["military aircraft frightened chickens", " ", question.toUpperCase()],
+      vectors: {
+        space: "k/m",
+        embed: async (text) => {
+          asked.push(text);
+          return [1, 0];
+        },
+      },
+    });
+    // The question's own ranking and the phrasing's are fused: the chunk only the phrasing finds is handed over.
+    expect(withPhrasings.map((p) => p.chunkId)).toContain("farm:0");
+    // Blank phrasings and the question itself again are not searched twice.
+    expect(asked).toEqual([question, "military aircraft frightened chickens"]);
+  });
+
+  it("keeps the question's own similarity on a passage an alternate phrasing also found", async () => {
+    const a = chunk("d", 0, "a");
+    const b = chunk("d", 1, "b");
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([a, b]);
+    await index.upsertVectors("k/m", [
+      { chunkId: "d:0", documentId: "d", vector: [1, 0] },
+      { chunkId: "d:1", documentId: "d", vector: [0, 1] },
+    ]);
+    const passages = await retrievePassages({
+      index,
+      question: "question",
+      documentIds: ["d"],
+      limit: 2,
+      alternateQueries: ["phrasing"],
+      vectors: { space: "k/m", embed: async (text) => (text === "question" ? [1, 0] : [0, 1]) },
+    });
+    expect(passages.find((p) => p.chunkId === "d:0")?.similarity).toBeCloseTo(1, 6);
+    expect(passages.find((p) => p.chunkId === "d:1")?.similarity).toBeCloseTo(0, 6);
+  });
+
   it("honours the limit", async () => {
     const hits = Array.from({ length: 10 }, (_, i) => hit(chunk("d", i, `t${i}`)));
     const { index } = recordingIndex(hits);
