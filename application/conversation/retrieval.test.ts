@@ -26,6 +26,7 @@ function recordingIndex(text: ChunkHit[], vector: ChunkHit[] = []) {
     deleteOwner: async () => {},
     countChunks: async () => 0,
     listChunks: async () => [],
+    chunksAt: async () => [],
     upsertVectors: async () => {},
     countVectors: async () => 0,
     searchText: async (query, scope, limit) => {
@@ -198,6 +199,36 @@ describe("retrievePassages", () => {
     });
     expect(passages.find((p) => p.chunkId === "d:0")?.similarity).toBeCloseTo(1, 6);
     expect(passages.find((p) => p.chunkId === "d:1")?.similarity).toBeCloseTo(0, 6);
+  });
+
+  it("hands one passage per page: chunks of a page already chosen join it, and the slot goes to another page", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    // Page 1 is cut into three chunks that overlap, as the chunker cuts them.
+    const page1 = ["The deposit is two months of rent.", "two months of rent. It is paid into an escrow account.", "escrow account. The deposit is returned within thirty days."];
+    await index.upsert([
+      ...page1.map((text, ordinal) => chunk("lease", ordinal, text, { pageNumber: 1 })),
+      chunk("lease", 3, "Pets need the landlord's consent; the deposit does not cover them.", { pageNumber: 2 }),
+    ]);
+    const passages = await retrievePassages({ index, question: "When is the deposit returned?", documentIds: ["lease"], limit: 2 });
+    expect(passages.map((p) => p.pageNumber)).toEqual([1, 2]);
+    // The page's chunks read as one stretch of the page, their overlap written once.
+    expect(passages[0].text).toBe("The deposit is two months of rent. It is paid into an escrow account. The deposit is returned within thirty days.");
+    expect(passages[0].chunkId).toBe("lease:2");
+  });
+
+  it("reads a short passage's neighbouring chunks on its page, never another page's", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    const long = "The harbour authority publishes the winter timetable in October, with the first sailing at 06:40 from the quay. ";
+    await index.upsert([
+      chunk("memo", 0, long.repeat(3).trim(), { pageNumber: 1 }),
+      chunk("memo", 1, "Questions about rosters go to Mrs Haugland.", { pageNumber: 1 }),
+      chunk("memo", 2, "Page two starts here with rosters for the summer.", { pageNumber: 2 }),
+    ]);
+    const [passage] = await retrievePassages({ index, question: "Who answers questions about rosters?", documentIds: ["memo"], limit: 1 });
+    expect(passage.pageNumber).toBe(1);
+    expect(passage.text).toContain("06:40");
+    expect(passage.text).toContain("Mrs Haugland");
+    expect(passage.text).not.toContain("Page two");
   });
 
   it("honours the limit", async () => {

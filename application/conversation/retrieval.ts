@@ -1,6 +1,7 @@
 import type { Passage } from "#application/ports/language-model";
 import type { ChunkHit, SearchIndex } from "#application/ports/search-index";
 import { contentTerms, isStopWord, words } from "#application/shared/text-analysis";
+import { passageWindows } from "./passage-windows";
 
 /**
  * Retrieval for a question (ARCHITECTURE §6): BM25 over the workspace's chunks
@@ -70,6 +71,14 @@ const MIN_CANDIDATES = 20;
  */
 const SIMILARITY_CANDIDATES = 60;
 const UNTITLED = "Untitled document";
+/**
+ * A passage shorter than this reads its page's neighbouring chunks, while all
+ * passages together stay within `CHARS_PER_PASSAGE` each on average (a chunk
+ * is at most 800): decision 195. Hits of a page already chosen join its
+ * passage when they rank within `limit`.
+ */
+const SHORT_PASSAGE_CHARS = 1200;
+const CHARS_PER_PASSAGE = 1000;
 
 export async function retrievePassages(options: RetrieveOptions): Promise<Passage[]> {
   const asked = [...new Set(options.documentIds.filter((id) => id.length > 0))];
@@ -105,23 +114,28 @@ export async function retrievePassages(options: RetrieveOptions): Promise<Passag
   const inScope = new Set(documentIds);
   const fused = reciprocalRankFusion([textHits, denseHits.slice(0, candidates), ...alternateHits.flat()])
     // Defence in depth, not the scoping mechanism: an adapter bug must not leak another user's chunk.
-    .filter((hit) => inScope.has(hit.chunk.documentId))
-    .slice(0, limit);
+    .filter((hit) => inScope.has(hit.chunk.documentId));
+  // Neighbours are read from the hits' own documents, so they stay in scope.
+  const windows = await passageWindows(fused, { limit, mergeDepth: limit, minChars: SHORT_PASSAGE_CHARS, maxChars: limit * CHARS_PER_PASSAGE, index: options.index });
 
   const names = new Map<string, string>();
-  for (const documentId of new Set(fused.map((hit) => hit.chunk.documentId))) {
+  for (const documentId of new Set(windows.map((window) => window.lead.documentId))) {
     const name = (await options.documentName?.(documentId))?.trim();
     names.set(documentId, name || UNTITLED);
   }
-  return fused.map(({ chunk, score }) => ({
-    chunkId: chunk.chunkId,
-    documentId: chunk.documentId,
-    documentName: names.get(chunk.documentId) ?? UNTITLED,
-    pageNumber: chunk.pageNumber,
-    text: chunk.text,
-    score,
-    ...(similarity.has(chunk.chunkId) ? { similarity: similarity.get(chunk.chunkId) } : {}),
-  }));
+  return windows.map(({ lead, chunks, score, text }) => {
+    // The passage is as close in meaning as its closest chunk the dense side measured.
+    const measured = chunks.map((chunk) => similarity.get(chunk.chunkId)).filter((s): s is number => s !== undefined);
+    return {
+      chunkId: lead.chunkId,
+      documentId: lead.documentId,
+      documentName: names.get(lead.documentId) ?? UNTITLED,
+      pageNumber: lead.pageNumber,
+      text,
+      score,
+      ...(measured.length > 0 ? { similarity: Math.max(...measured) } : {}),
+    };
+  });
 }
 
 /** At most this many other phrasings are searched: each costs a keyword search, and an embedding and a dense search. */
