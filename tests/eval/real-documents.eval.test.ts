@@ -8,7 +8,9 @@
  *
  * Figures per kind (plain / reworded / unanswerable), for the development set
  * and the held-aside set separately, plus ALCE-style citation recall and
- * precision judged by exact span matching. Printed, and written to
+ * precision judged by exact span matching, and evidence recall: how often the
+ * passages handed to the model hold an accepted page and the fact, with how
+ * much text was handed over (decision 195). Printed, and written to
  * tests/.artifacts/eval.json. The floors below sit a little under the figures
  * measured when they were set, so a regression fails; the issue's aims are
  * printed beside them.

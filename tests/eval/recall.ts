@@ -31,6 +31,7 @@ const cache: Record<string, number[]> = existsSync(cacheFile) ? JSON.parse(readF
 const key = (text: string) => createHash("sha1").update(text).digest("hex");
 
 const embedder = new SentenceEncoderEmbedder();
+let added = 0;
 async function embedAll(texts: string[]): Promise<number[][]> {
   const missing = [...new Set(texts.filter((t) => !cache[key(t)]))];
   for (let i = 0; i < missing.length; i += 32) {
@@ -38,9 +39,12 @@ async function embedAll(texts: string[]): Promise<number[][]> {
     (await embedder.embed(batch)).forEach((vector, j) => (cache[key(batch[j])] = vector));
     if (missing.length > 32) process.stderr.write(`\rembedded ${Math.min(i + 32, missing.length)} of ${missing.length}`);
   }
-  if (missing.length > 0) writeFileSync(cacheFile, JSON.stringify(cache));
+  // Saved after each document's chunks, so an interrupted first run keeps what it embedded.
+  added += missing.length;
+  if (missing.length > 32) save();
   return texts.map((t) => cache[key(t)]);
 }
+const save = () => added > 0 && writeFileSync(cacheFile, JSON.stringify(cache));
 
 const SPACE = "docuchat/docuchat-sentence-encoder";
 const index = new SqliteSearchIndex(openDatabase(":memory:"));
@@ -65,6 +69,7 @@ for (const [i, question] of EVAL_QUESTIONS.entries()) {
   rows.push({ set: isHeldAside(i) ? "held" : "dev", kind: question.kind, question: question.question, ...evidence(question, passages, idOf) });
 }
 embedder.close();
+save();
 
 const pct = (n: number, of: number) => `${((100 * n) / (of || 1)).toFixed(1)}%`;
 for (const set of ["dev", "held"]) {
