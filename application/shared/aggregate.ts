@@ -1,4 +1,5 @@
 import type { DomainEvent } from "#domain/shared/decider";
+import { concurrentChange } from "#domain/shared/domain-error";
 import { type AggregateDefinition, readEvent, writeEvent } from "#domain/shared/event-schemas";
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from "#application/ports/event-store";
 import { WrongExpectedVersionError } from "#application/ports/event-store";
@@ -154,8 +155,13 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
         this.recent.forget(streamId);
         // A remembered state that another writer overtook is not a lost race: read and decide again at no cost.
-        if (!remembered && attempt >= maxAttempts) throw error;
-        if (!remembered) attempt++;
+        // Lost every race: a refusal the user can act on (409 "try again"), never an internal error.
+        if (!remembered && attempt >= maxAttempts) throw concurrentChange();
+        if (!remembered) {
+          attempt++;
+          // Writers that collided retry at different moments, not in lockstep.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+        }
         remembered = false;
         loaded = undefined;
       }
