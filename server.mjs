@@ -14,7 +14,6 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
-import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 
@@ -204,7 +203,8 @@ async function serve(role) {
     if (!refusal) return next();
     res.status(403).type("text/plain").set("Connection", "close").send(refusal);
   });
-  app.all("*", createRequestHandler({ build, mode: isDev ? "development" : "production" }));
+  // Every body is read only up to its route's limit, counted as it arrives (docs/decisions/200).
+  app.all("*", entry.createBodyLimitedRequestHandler({ build, mode: isDev ? "development" : "production" }));
 
   server = app.listen(config.port, config.host, () => {
     const address = server.address();
