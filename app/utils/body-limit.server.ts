@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { createRequestHandler as createRemixHandler, type ServerBuild, writeReadableStreamToWritable } from "@remix-run/node";
 // A CommonJS package: Node names its exports only through the default import.
-import remixRouter, { type RouteObject } from "@remix-run/router";
+import remixRouter, { type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
 const { matchRoutes } = remixRouter;
@@ -34,20 +34,20 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-type LimitedRoute = RouteObject & { bodyLimit: number };
+type LimitedRoute = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; bodyLimit: number; children?: LimitedRoute[] };
 
 /** The limit of the route an action request for `pathname` is handled by (Remix's rules: `.data`, `?index`). */
 export function bodyLimitResolver(routes: ServerBuild["routes"]): (pathname: string, search: string) => number {
   const children = new Map<string | undefined, LimitedRoute[]>();
   for (const route of Object.values(routes)) {
     const limit = (route.module as BodyLimitExport).bodyLimit;
-    const node = {
+    const node: LimitedRoute = {
       id: route.id,
       path: route.path,
       index: route.index,
       caseSensitive: route.caseSensitive,
       bodyLimit: typeof limit === "number" && limit > 0 ? limit : DEFAULT_BODY_LIMIT,
-    } as LimitedRoute;
+    };
     const siblings = children.get(route.parentId) ?? [];
     siblings.push(node);
     children.set(route.parentId, siblings);
@@ -61,11 +61,11 @@ export function bodyLimitResolver(routes: ServerBuild["routes"]): (pathname: str
   return (pathname, search) => {
     // Single fetch posts `/signup.data` for `/signup`, and `/_root.data` for `/`.
     const path = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
-    const matches = matchRoutes(routeTree, path) ?? [];
+    const matches = matchRoutes(routeTree as AgnosticRouteObject[], path) ?? [];
     let target = matches[matches.length - 1];
     // A form posted to a folder's URL goes to its index route only with `?index`.
     if (target?.route.index && !new URLSearchParams(search).has("index")) target = matches[matches.length - 2];
-    return (target?.route as LimitedRoute | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    return (target?.route as unknown as LimitedRoute | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT;
   };
 }
 
