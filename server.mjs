@@ -17,6 +17,7 @@ import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { answerOperations } from "./infrastructure/observability/cluster-operations.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const buildPath = path.join(here, "build", "index.js");
@@ -97,6 +98,9 @@ async function supervise(webProcesses) {
   process.on("SIGTERM", () => stopAll(0));
   process.on("SIGINT", () => stopAll(0));
 
+  // Operations (issue 32): the web processes ask here for the cluster's metrics and whether the background process is up.
+  answerOperations(cluster, () => [...processes.values()].some((entry) => entry.role === "background" && entry.ready));
+
   // The background process prepares the databases (schemas, projector set-up) and catches up first.
   const background = fork("background");
   const backgroundReady = await new Promise((resolve) => {
@@ -158,6 +162,11 @@ async function serve(role) {
 
   const app = express();
   app.disable("x-powered-by");
+  // Operations (issue 32): every request counted by route pattern; /metrics (token or loopback) and /readyz.
+  const operations = entry.httpOperations(runtime, build, role);
+  app.use(operations.measureRequests);
+  app.get("/metrics", operations.metricsRoute);
+  app.get("/readyz", operations.readinessRoute);
   app.use(
     compression({
       // Streamed answers must reach the browser as they are written, not when a compression buffer fills.
