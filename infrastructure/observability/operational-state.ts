@@ -49,9 +49,9 @@ export interface BackgroundStateSources {
 export function registerBackgroundState(metrics: PrometheusMetrics, sources: BackgroundStateSources): void {
   const { checkpointNames } = sources;
   let lags: Promise<ProjectorLag[]> | null = null;
-  // Both lag gauges are collected in one scrape: read the checkpoints once for the two.
+  // Both lag gauges are collected together in a scrape: they share one reading of the checkpoints.
   const currentLags = () => {
-    lags ??= projectorLags(sources.events, sources.readModels, checkpointNames).finally(() => setTimeout(() => (lags = null), 100));
+    lags ??= projectorLags(sources.events, sources.readModels, checkpointNames).finally(() => (lags = null));
     return lags;
   };
   metrics.gauge({
