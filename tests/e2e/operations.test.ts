@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpSession } from "../support/http-session";
+import { parsePrometheusText, series, total } from "../support/prometheus-text";
+import { signUpOverHttp } from "./support/accounts";
+import { startAppServer, type AppServer } from "./support/app-server";
+
+/**
+ * The built app as `npm start` runs it: a primary, a background process and two
+ * web processes. Operators scrape one /metrics for all of them, and /readyz
+ * follows the background process (issue 32).
+ */
+const TOKEN = "metrics-token-for-the-operations-test";
+
+/** The cluster process of `role` the primary `pid` forked (DOCUCHAT_PROCESS in its environment). */
+function childOfRole(pid: number, role: "web" | "background"): number | null {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+      if (parent !== pid) continue;
+      if (readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(`DOCUCHAT_PROCESS=${role}`)) return Number(entry);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return null;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("operating the clustered app", () => {
+  let app: AppServer;
+
+  beforeAll(async () => {
+    app = await startAppServer({ env: { WEB_PROCESSES: "2", METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(async () => app?.stop());
+
+  const scrape = async () => {
+    const response = await fetch(`${app.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    return parsePrometheusText(await response.text());
+  };
+
+  it("serves the whole cluster's metrics to the holder of the token, and by route pattern, never by user", async () => {
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${app.url}/metrics`, { headers: { Authorization: "Bearer wrong" } })).status).toBe(401);
+
+    const username = `ops${Date.now().toString(36)}`;
+    await signUpOverHttp(new HttpSession(), app.url, { username, email: `${username}@example.com`, password: "Reader#2024" });
+    const samples = await scrape();
+
+    expect(total(series(samples, "docuchat_http_request_duration_seconds_count", { route: "/signup", method: "POST", process: "web" }))).toBeGreaterThanOrEqual(2);
+    expect(total(series(samples, "docuchat_commands_total", { context: "identity", outcome: "accepted", process: "web" }))).toBeGreaterThan(0);
+    // Both kinds of process answered the primary: memory of each, background state from the background process.
+    expect(series(samples, "process_resident_memory_bytes", { process: "web" })).toHaveLength(1);
+    expect(series(samples, "process_resident_memory_bytes", { process: "background" })).toHaveLength(1);
+    expect(series(samples, "nodejs_eventloop_lag_p99_seconds", { process: "background" })).toHaveLength(1);
+    expect(series(samples, "docuchat_projector_lag_events", { projector: "identity.users", process: "background" })).toHaveLength(1);
+    expect(series(samples, "docuchat_workflow_runs", { process: "background" }).length).toBeGreaterThan(0);
+
+    const labelValues = samples.flatMap((s) => Object.values(s.labels));
+    expect(labelValues.filter((v) => v.includes(username))).toEqual([]);
+    expect(labelValues.filter((v) => /[0-9a-f]{8}-[0-9a-f]{4}-/.test(v))).toEqual([]);
+  });
+
+  it("is not ready while the background process is down, and ready again once the primary has restarted it", async () => {
+    const ready = await fetch(`${app.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, checks: { background: "ok", projectors: "ok", "store:events.db": "ok" } });
+
+    const background = childOfRole(app.pid, "background");
+    expect(background).not.toBeNull();
+    process.kill(background!, "SIGKILL");
+
+    const down = await until("readiness to fail", async () => {
+      const response = await fetch(`${app.url}/readyz`);
+      return response.status === 503 ? ((await response.json()) as { checks: Record<string, string> }) : null;
+    });
+    expect(down.checks.background).toBe("down");
+    // Liveness stays: the web processes still serve.
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+
+    await until("readiness to recover", async () => ((await fetch(`${app.url}/readyz`)).status === 200 ? true : null));
+    expect(childOfRole(app.pid, "background")).not.toBe(background);
+  });
+});
