@@ -62,6 +62,7 @@ import { TemporalWorkflowEngine } from "./production/temporal/temporal-workflow-
 import { countCommandsOn } from "#application/shared/aggregate";
 import { type Operations, startOperations } from "./observability/operations";
 import { measuredModel, measuredProviders } from "./observability/measured-models";
+import { scheduleBackups } from "./embedded/backup/backup-schedule";
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -309,6 +310,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
+    // Scheduled backups of an embedded installation (issue 32); the production stack's servers have their own.
+    if (config.operations.backup.intervalHours > 0 && config.adapters.eventStore === "sqlite") {
+      const schedule = scheduleBackups(config.dataDir, config.operations.backup, logger);
+      stoppers.push(async () => schedule.stop());
+    }
     if (config.adapters.integrationEvents === "kafka") {
       const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();
