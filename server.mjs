@@ -18,6 +18,7 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { answerOperations } from "./infrastructure/observability/cluster-operations.mjs";
+import { requestsInFlight, shutdownDeadlineMs } from "./infrastructure/observability/graceful-shutdown.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const buildPath = path.join(here, "build", "index.js");
@@ -111,11 +112,11 @@ async function supervise(webProcesses) {
   for (let i = 0; i < webProcesses; i++) fork("web");
 }
 
-/** Asks a child to stop and waits for it; one that hangs is killed after 10 s. */
+/** Asks a child to stop and waits for it; one that hangs past its drain deadline (and a margin to stop) is killed. */
 function stopChild(child) {
   if (child.isDead()) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.process.kill("SIGKILL"), 10_000);
+    const timer = setTimeout(() => child.process.kill("SIGKILL"), shutdownDeadlineMs() + 5_000);
     child.once("exit", () => {
       clearTimeout(timer);
       resolve();
@@ -143,12 +144,15 @@ async function serve(role) {
   const { logger, config } = runtime;
   let stopping = false;
   let server = null;
+  // Graceful shutdown (issue 32): requests in flight, streamed answers above all, finish before the stores close.
+  const inFlight = requestsInFlight();
 
   async function shutdown(signal) {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, role }, "shutting down");
-    server?.close();
+    const { unfinished } = await inFlight.drain(server, shutdownDeadlineMs());
+    if (unfinished > 0) logger.warn({ unfinished }, "requests still open at the shutdown deadline were closed");
     await runtime.stop().catch((error) => logger.error({ err: error }, "stop failed"));
     process.exit(0);
   }
@@ -164,7 +168,7 @@ async function serve(role) {
   app.disable("x-powered-by");
   // Operations (issue 32): every request counted by route pattern; /metrics (token or loopback) and /readyz.
   const operations = entry.httpOperations(runtime, build, role);
-  app.use(operations.measureRequests);
+  app.use(inFlight.track, operations.measureRequests);
   app.get("/metrics", operations.metricsRoute);
   app.get("/readyz", operations.readinessRoute);
   app.use(

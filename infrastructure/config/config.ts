@@ -105,6 +105,8 @@ const schema = z.object({
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   /** /readyz fails while a projector's oldest unapplied event is older than this (seconds). */
   READINESS_MAX_PROJECTOR_LAG_SECONDS: z.coerce.number().positive().default(30),
+  /** On SIGTERM, how long requests in flight (streamed answers) may take to finish before the process stops (ms); read by server.mjs. */
+  SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(8_000),
   /** Scheduled backups of an embedded installation: hours between two, 0 = off. */
   BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
   /** Where scheduled backups are written (default DATA_DIR/../backups). */

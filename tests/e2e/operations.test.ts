@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSession } from "../support/http-session";
 import { parsePrometheusText, series, total } from "../support/prometheus-text";
-import { signUpOverHttp } from "./support/accounts";
+import { form, pageCsrf, signUpOverHttp } from "./support/accounts";
 import { startAppServer, type AppServer } from "./support/app-server";
 
 /**
@@ -92,5 +92,60 @@ describe("operating the clustered app", () => {
 
     await until("readiness to recover", async () => ((await fetch(`${app.url}/readyz`)).status === 200 ? true : null));
     expect(childOfRole(app.pid, "background")).not.toBe(background);
+  });
+});
+
+describe("stopping the app while an answer streams", () => {
+  let app: AppServer;
+  beforeAll(async () => {
+    app = await startAppServer({ env: { WEB_PROCESSES: "1" } });
+  });
+  afterAll(async () => app?.stop());
+
+  it("finishes the answer to its end before the process stops on SIGTERM", async () => {
+    const session = new HttpSession();
+    const username = `halt${Date.now().toString(36)}`;
+    await signUpOverHttp(session, app.url, { username, email: `${username}@example.com`, password: "Reader#2024" });
+    const csrf = await pageCsrf(session, `${app.url}/workspace/create`);
+    const json = (body: unknown): RequestInit => ({ method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf } });
+
+    const text = Buffer.from(
+      "The Nile is the longest river in Africa. It flows north through eleven countries before it reaches the Mediterranean Sea. " +
+        "Its waters fed the farms of ancient Egypt, and the yearly flood laid down the black soil the Egyptians named their land after.",
+    );
+    const registered = (await (await session.request(`${app.url}/api/documents`, json({ document_name: "nile.txt", document_type: "text/plain", document_size: text.length, page_count: 1, media_type: "document", document_source: "file" }))).json()) as { url: string; document_id: string };
+    const put = await session.request(new URL(registered.url, app.url).href, { method: "PUT", body: text, headers: { "Content-Type": "text/plain", "X-CSRF-Token": csrf } });
+    expect(put.ok).toBe(true);
+    await until("the document to be ACTIVE", async () => {
+      const { documents } = (await (await session.request(`${app.url}/api/documents?limit=10`)).json()) as { documents: { document_id: string; status: string }[] };
+      return documents.find((d) => d.document_id === registered.document_id)?.status === "ACTIVE" ? true : null;
+    });
+    const created = await session.request(`${app.url}/workspace/create`, form({ csrf, name: "Rivers", description: "", type: "Conversation", documentId: registered.document_id }));
+    const workspaceId = /\/workspace\/([^/]+)/.exec(created.headers.get("location") ?? "")?.[1];
+    expect(workspaceId).toBeTruthy();
+    const conversationId = await until("the workspace's first conversation", async () => {
+      const response = await session.request(`${app.url}/api/conversations?workspace_id=${workspaceId}`);
+      const body = response.ok ? ((await response.json()) as { conversations: { id: string }[] }) : null;
+      return body?.conversations[0]?.id ?? null;
+    });
+
+    const answer = await session.request(`${app.url}/api/conversations/${conversationId}/messages_stream`, json({ text: "Where does the Nile flow, and what did its flood give Egypt?" }));
+    expect(answer.status).toBe(200);
+    const reader = answer.body!.getReader();
+    const decoder = new TextDecoder();
+    let streamed = decoder.decode((await reader.read()).value, { stream: true });
+    // The operator stops the app while the answer is on its way.
+    process.kill(app.pid, "SIGTERM");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      streamed += decoder.decode(value, { stream: true });
+    }
+    const [said, end] = streamed.split("[END]");
+    expect(end, streamed).toBeDefined();
+    expect(JSON.parse(end!)).toMatchObject({ message_id: expect.any(String), conversation_id: conversationId });
+    expect(said!.trim()).toMatch(/[.!?)\]]$/);
+    // And it did stop: nothing answers any more.
+    await until("the app to stop", async () => (await fetch(`${app.url}/healthz`).then(() => null, () => true)));
   });
 });
