@@ -159,6 +159,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     blobs: stores.blobs,
     sqliteDatabases: () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])].map((db) => ({ name: path.basename(db.name), db })),
     workflowsDb: config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded" ? workflowsDb : null,
+    dataDir: config.dataDir,
     checkpointNames: projectorNames,
     maxProjectorLagSeconds: config.operations.maxProjectorLagSeconds,
   });

@@ -1,3 +1,4 @@
+import { statfs } from "node:fs/promises";
 import type Database from "better-sqlite3";
 import type { EventStore } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
@@ -41,6 +42,8 @@ export interface BackgroundStateSources {
   readModels: ReadModelStore;
   /** The projectors' checkpoint names and the reactors' ("reactor:<name>"). */
   checkpointNames: readonly string[];
+  /** DATA_DIR: its file system's free and total bytes are reported (the embedded stores and blobs live there). */
+  dataDir: string;
   /** The embedded runner's database; null when Temporal and BullMQ run workflows and jobs. */
   workflowsDb: Database.Database | null;
 }
@@ -68,6 +71,16 @@ export function registerBackgroundState(metrics: PrometheusMetrics, sources: Bac
     labelNames: ["projector"],
     collect: async (set) => {
       for (const lag of await currentLags()) set({ projector: lag.name }, lag.seconds);
+    },
+  });
+  metrics.gauge({
+    name: "docuchat_data_dir_bytes",
+    help: "The data folder's file system: free (for the app) and size, in bytes.",
+    labelNames: ["kind"],
+    collect: async (set) => {
+      const fs = await statfs(sources.dataDir);
+      set({ kind: "free" }, fs.bavail * fs.bsize);
+      set({ kind: "size" }, fs.blocks * fs.bsize);
     },
   });
   const db = sources.workflowsDb;

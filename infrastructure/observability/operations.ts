@@ -24,6 +24,7 @@ export interface OperationsSources {
   /** Every embedded SQLite database the process opened (probed with a pragma). */
   sqliteDatabases: () => { name: string; db: Database.Database }[];
   workflowsDb: Database.Database | null;
+  dataDir: string;
   checkpointNames: readonly string[];
   maxProjectorLagSeconds: number;
 }
@@ -41,7 +42,7 @@ export function startOperations(sources: OperationsSources): Operations {
   const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames);
   let ingestion: { stop(): Promise<void> } | null = null;
   if (runsBackgroundWork) {
-    registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb });
+    registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir });
     ingestion = measureIngestionFromLog(sources.events, metrics);
   }
   const stores: StoreProbe[] = [

@@ -84,8 +84,12 @@ export class PrometheusMetrics implements OperationsMetrics {
       labelNames: ["provider", "operation"],
       registers,
     });
-    // A scrape right after start shows every series at zero rather than missing.
+    // A scrape right after start shows every series at zero rather than missing (dashboards and alerts read them at once).
     for (const outcome of ["active", "failed"]) this.ingestion.zero({ outcome });
+    this.firstToken.zero({ provider: "built-in" });
+    for (const outcome of ["completed", "failed"]) this.answers.zero({ provider: "built-in", outcome });
+    this.providerErrors.inc({ provider: "built-in", operation: "answer" }, 0);
+    for (const counter of ["pages", "uploads", "messages", "workspaces"]) this.refusedReservations.inc({ counter }, 0);
   }
 
   requestServed(route: string, method: string, status: number, seconds: number): void {

@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSession } from "../support/http-session";
 import { parsePrometheusText, series, total } from "../support/prometheus-text";
 import { form, pageCsrf, signUpOverHttp } from "./support/accounts";
-import { startAppServer, type AppServer } from "./support/app-server";
+import { freePort, ROOT, startAppServer, type AppServer } from "./support/app-server";
 
 /**
  * The built app as `npm start` runs it: a primary, a background process and two
@@ -71,6 +74,59 @@ describe("operating the clustered app", () => {
     const labelValues = samples.flatMap((s) => Object.values(s.labels));
     expect(labelValues.filter((v) => v.includes(username))).toEqual([]);
     expect(labelValues.filter((v) => /[0-9a-f]{8}-[0-9a-f]{4}-/.test(v))).toEqual([]);
+  });
+
+  it("is scraped by a real Prometheus, where every dashboard panel and alert rule finds data", async () => {
+    const rules = path.join(ROOT, "docker", "prometheus", "alerts.yml");
+    expect(execFileSync("promtool", ["check", "rules", rules], { encoding: "utf8" })).toMatch(/SUCCESS: \d+ rules found/);
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), "docuchat-prometheus-"));
+    const port = await freePort();
+    writeFileSync(path.join(dir, "token"), TOKEN);
+    writeFileSync(
+      path.join(dir, "prometheus.yml"),
+      [
+        "global: { scrape_interval: 1s, evaluation_interval: 1s }",
+        `rule_files: ["${rules}"]`,
+        "scrape_configs:",
+        "  - job_name: docuchat",
+        `    authorization: { credentials_file: "${path.join(dir, "token")}" }`,
+        `    static_configs: [{ targets: ["127.0.0.1:${app.port}"] }]`,
+      ].join("\n"),
+    );
+    const prometheus = spawn("prometheus", [`--config.file=${path.join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
+    try {
+      const query = async (expr: string) => {
+        const response = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expr)}`).catch(() => null);
+        const body = response ? ((await response.json()) as { status: string; error?: string; data?: { result: unknown[] } }) : null;
+        return body;
+      };
+      await until("Prometheus to scrape the app", async () => ((await query('up{job="docuchat"} == 1'))?.data?.result.length ? true : null));
+      // A little traffic, and enough scrapes for rate() over them.
+      for (let i = 0; i < 5; i++) {
+        await fetch(`${app.url}/login`);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+
+      const dashboard = JSON.parse(readFileSync(path.join(ROOT, "docker", "grafana", "dashboards", "docuchat.json"), "utf8")) as { panels: { title: string; targets: { expr: string }[] }[] };
+      const panelQueries = dashboard.panels.flatMap((panel) => panel.targets.map((target) => ({ what: `panel "${panel.title}"`, expr: target.expr })));
+      // An alert's expression is a measure compared with a threshold: the measure must find data (the comparison is empty while all is well).
+      const alertQueries = [...readFileSync(rules, "utf8").matchAll(/- alert: (\S+)\n\s+expr: (.+)/g)].map(([, name, expr]) => ({
+        what: `alert ${name}`,
+        expr: expr.replace(/\s*(>|<|>=|<=|==|!=)\s*[\d.e+-]+\s*$/, ""),
+      }));
+      expect(panelQueries.length).toBeGreaterThanOrEqual(15);
+      expect(alertQueries.length).toBeGreaterThanOrEqual(6);
+      const empty: string[] = [];
+      for (const { what, expr } of [...panelQueries, ...alertQueries]) {
+        const body = await query(expr);
+        if (body?.status !== "success" || !body.data?.result.length) empty.push(`${what}: ${expr} -> ${body?.error ?? "no data"}`);
+      }
+      expect(empty).toEqual([]);
+    } finally {
+      prometheus.kill("SIGTERM");
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is not ready while the background process is down, and ready again once the primary has restarted it", async () => {
