@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { EventStore } from "#application/ports/event-store";
+import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { UsageMeter } from "#application/shared/allowance-policy";
 import { TOKENS } from "#application/tokens";
 import type { ProjectionRunner } from "#infrastructure/embedded/projection-runner";
 import { createTestRuntime } from "../support/test-runtime";
 import { parsePrometheusText, series, total } from "../support/prometheus-text";
 
-const metadata = { userId: "u1", correlationId: "c1", causationId: null } as never;
+const metadata = { userId: "u1", correlationId: "c1", causationId: null } as unknown as EventMetadata;
 
 describe("the operators' metrics of one process", () => {
   let env: Awaited<ReturnType<typeof createTestRuntime>>;
@@ -53,13 +53,13 @@ describe("the operators' metrics of one process", () => {
 
   it("measures an ingestion from the document's events: its duration, its pages and those OCR read", async () => {
     const events = env.runtime.get<EventStore>(TOKENS.EventStore);
-    const at = (ms: number) => ({ eventId: crypto.randomUUID(), schemaVersion: 1, metadata: { ...metadata, at: ms } });
+    const recorded = () => ({ eventId: crypto.randomUUID(), schemaVersion: 1, metadata });
     await new Promise((r) => setTimeout(r, 50));
-    await events.append("document-d1", [{ ...at(0), type: "DocumentFileReceived", data: { blobKey: "k", size: 1, kind: "pdf", contentType: "application/pdf", personal: null, receivedAt: "" } }], "no_stream");
+    await events.append("document-d1", [{ ...recorded(), type: "DocumentFileReceived", data: { blobKey: "k", size: 1, kind: "pdf", contentType: "application/pdf", personal: null, receivedAt: "" } }], "no_stream");
     await new Promise((r) => setTimeout(r, 30));
     await events.append("document-d1", [
-      { ...at(1), type: "DocumentTextExtracted", data: { pageCount: 12, pagesBlobKey: "p", warnings: [], extractedAt: "", pagesReadByOcr: [3, 4] } },
-      { ...at(2), type: "DocumentActivated", data: { activatedAt: "" } },
+      { ...recorded(), type: "DocumentTextExtracted", data: { pageCount: 12, pagesBlobKey: "p", warnings: [], extractedAt: "", pagesReadByOcr: [3, 4] } },
+      { ...recorded(), type: "DocumentActivated", data: { activatedAt: "" } },
     ], 0);
     const deadline = Date.now() + 5_000;
     let samples = await scrape();
