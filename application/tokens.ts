@@ -14,6 +14,8 @@ export const TOKENS = {
   BlobStore: Symbol.for("BlobStore"),
   Projectors: Symbol.for("Projectors"),
   ProjectionRunner: Symbol.for("ProjectionRunner"),
+  /** What operators count (application/ports/metrics.ts). */
+  Metrics: Symbol.for("Metrics"),
   ProjectionWaiter: Symbol.for("ProjectionWaiter"),
   WorkflowEngine: Symbol.for("WorkflowEngine"),
   JobQueue: Symbol.for("JobQueue"),

@@ -59,6 +59,10 @@ import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./produ
 import { KafkaRelay } from "./production/kafka-relay";
 import { QdrantSearchIndex } from "./production/qdrant-search-index";
 import { TemporalWorkflowEngine } from "./production/temporal/temporal-workflow-engine";
+import { countCommandsOn } from "#application/shared/aggregate";
+import { type Operations, startOperations } from "./observability/operations";
+import { measuredModel, measuredProviders } from "./observability/measured-models";
+import { scheduleBackups } from "./embedded/backup/backup-schedule";
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -102,6 +106,8 @@ export interface AppRuntime {
   logger: Logger;
   /** Every activity of every workflow, by name (the embedded runner's and the Temporal worker's). */
   activities: ActivityRegistry;
+  /** Metrics and readiness (issue 32). */
+  operations: Operations;
   get<T>(token: symbol): T;
   stop(): Promise<void>;
 }
@@ -144,11 +150,27 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
   const stoppers: (() => Promise<void>)[] = [];
+  const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
+  const operations = startOperations({
+    role,
+    contextOf: contextOfStream,
+    events: eventStore,
+    readModels,
+    blobs: stores.blobs,
+    sqliteDatabases: () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])].map((db) => ({ name: path.basename(db.name), db })),
+    workflowsDb: config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded" ? workflowsDb : null,
+    dataDir: config.dataDir,
+    checkpointNames: projectorNames,
+    maxProjectorLagSeconds: config.operations.maxProjectorLagSeconds,
+  });
+  stoppers.push(() => operations.stop());
+  countCommandsOn(eventStore, operations.metrics);
   const container = new Container({ defaultScope: "Singleton" });
   const constant = (token: symbol, value: unknown) => container.bind(token).toConstantValue(value);
   constant(TOKENS.Config, settings);
   constant(TOKENS.Logger, logger);
   constant(TOKENS.Clock, clock);
+  constant(TOKENS.Metrics, operations.metrics);
   constant(TOKENS.Ids, uuidV7Ids);
   constant(TOKENS.EventStore, eventStore);
   constant(TOKENS.SubjectKeys, subjectKeys);
@@ -197,10 +219,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }));
+  constant(TOKENS.BuiltInModel, measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics));
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
+  constant(TOKENS.ModelProviders, measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics));
   if (options.allowances) constant(TOKENS.AllowancePolicy, options.allowances);
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
@@ -289,6 +311,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
+    // Scheduled backups of an embedded installation (issue 32); the production stack's servers have their own.
+    if (config.operations.backup.intervalHours > 0 && config.adapters.eventStore === "sqlite") {
+      const schedule = scheduleBackups(config.dataDir, config.operations.backup, logger);
+      stoppers.push(async () => schedule.stop());
+    }
     if (config.adapters.integrationEvents === "kafka") {
       const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();
@@ -310,6 +337,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     container,
     logger,
     activities,
+    operations,
     get: <T>(token: symbol) => container.get<T>(token),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
@@ -317,6 +345,13 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       if (searchDb?.open) searchDb.close();
     },
   };
+}
+
+/** A stream's bounded context: its longest category prefix ("community-name-…" before "community-…"). */
+const streamCategories = Object.keys(STREAM_CONTEXTS).sort((a, b) => b.length - a.length);
+function contextOfStream(streamId: string): string {
+  const category = streamCategories.find((c) => streamId.startsWith(`${c}-`));
+  return category ? STREAM_CONTEXTS[category]! : "other";
 }
 
 /**

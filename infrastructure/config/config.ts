@@ -100,9 +100,29 @@ const schema = z.object({
   AZURE_SPEECH_REGION: z.string().regex(/^[a-z0-9]+$/, "an Azure region name such as eastus").default("eastus"),
   /** Where tokens are issued; default https://REGION.api.cognitive.microsoft.com/sts/v1.0/issueToken. */
   AZURE_SPEECH_TOKEN_URL: optionalUrl,
+
+  /** Bearer token /metrics asks for; unset: /metrics answers only clients on this machine (issue 32). */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  /** /readyz fails while a projector's oldest unapplied event is older than this (seconds). */
+  READINESS_MAX_PROJECTOR_LAG_SECONDS: z.coerce.number().positive().default(30),
+  /** On SIGTERM, how long requests in flight (streamed answers) may take to finish before the process stops (ms); read by server.mjs. */
+  SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(8_000),
+  /** Scheduled backups of an embedded installation: hours between two, 0 = off. */
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
+  /** Where scheduled backups are written (default DATA_DIR/../backups). */
+  BACKUP_DIR: z.string().min(1).optional(),
+  /** How many scheduled backups are kept; older ones are deleted after a new one is written. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
 });
 
 export type Env = z.infer<typeof schema>;
+
+export interface OperationsConfig {
+  /** null: /metrics answers loopback clients only. */
+  metricsToken: string | null;
+  maxProjectorLagSeconds: number;
+  backup: { intervalHours: number; dir: string; keep: number };
+}
 
 export interface AppConfig {
   env: Env["NODE_ENV"];
@@ -129,6 +149,8 @@ export interface AppConfig {
   uploadDeadlineMs: number;
   publicUrl: string;
   mailFrom: string;
+  /** Metrics, readiness and scheduled backups (issue 32). */
+  operations: OperationsConfig;
   /** null: OpenID sign-in is not configured (the buttons say so). */
   oidc: OidcConfig | null;
   /** null: no payment provider (plans and usage show; Upgrade says payments are not configured). */
@@ -222,6 +244,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
     assessmentOfferClosesAt: env.INTERVIEW_DEADLINE ? new Date(env.INTERVIEW_DEADLINE) : null,
     uploadDeadlineMs: env.UPLOAD_DEADLINE_MS,
+    operations: {
+      metricsToken: env.METRICS_TOKEN ?? null,
+      maxProjectorLagSeconds: env.READINESS_MAX_PROJECTOR_LAG_SECONDS,
+      backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "..", "backups")), keep: env.BACKUP_KEEP },
+    },
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     oidc:
