@@ -188,7 +188,7 @@ export class IngestionActivities {
       unreadablePages = result.unreadablePages ?? [];
     }
     if (pages.every((p) => p.text.trim() === "")) {
-      return failed("No text could be read from this document. Turn on OCR and upload it again.");
+      return failed("No text or speech could be found in this document.");
     }
     const key = pagesBlobKey(doc.ownerId, documentId);
     await this.blobs.put(key, Buffer.from(JSON.stringify(pages)), { contentType: "application/json", metadata: { document_id: documentId } });

@@ -44,9 +44,6 @@ export interface TextExtractorOptions {
 const office = () => import("#infrastructure/extraction/office");
 const spreadsheet = () => import("#infrastructure/extraction/spreadsheet");
 
-const noText = () =>
-  new ExtractionError("NO_TEXT", "No text could be read from this document. Turn on OCR and upload it again.");
-
 const textOf = (bytes: Buffer, kind: FileKind): string => {
   const text = decodeText(bytes);
   if (text === undefined) throw new ExtractionError("TYPE_MISMATCH", `This file is not ${kind === "html" ? "a web page" : "a text file"}.`);
@@ -178,7 +175,9 @@ function refuseEmpty(result: ExtractionResult, kind: FileKind): ExtractionResult
     if ((result.unreadablePages ?? []).length > 0) {
       throw new ExtractionError("UNREADABLE", "The text in this document cannot be read, not even by OCR: its fonts carry no usable text.");
     }
-    throw noText();
+    // A PDF without text is refused by finishPdf, which knows why; other formats hold text or
+    // nothing, and OCR would not change that.
+    throw new ExtractionError("NO_TEXT", "This document contains no text.");
   }
   return result;
 }
