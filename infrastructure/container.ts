@@ -200,9 +200,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
   constant(TOKENS.SecretHasher, secretHasher);
-  constant(TOKENS.TextExtractor, new DefaultTextExtractor());
+  constant(TOKENS.TextExtractor, new DefaultTextExtractor({ pdfExtractor: config.pdfExtractor.extractor, popplerMemoryMb: config.pdfExtractor.memoryMb }));
   constant(TOKENS.Egress, egress);
-  if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor(options.textExtractor));
+  if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor({ pdfExtractor: config.pdfExtractor.extractor, popplerMemoryMb: config.pdfExtractor.memoryMb, ...options.textExtractor }));
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new PocketsphinxTranscriber());

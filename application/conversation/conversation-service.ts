@@ -32,6 +32,7 @@ import { DomainError } from "#domain/shared/domain-error";
 import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadModel, messagesOf, ownedConversation, questionsAsked } from "#projections/conversation/conversations.queries";
 import { EndMarkerGuard } from "./answer-stream";
 import { citedName, retrievePassages } from "./retrieval";
+import { spreadPassages } from "./overview-passages";
 import { resumeAnswering } from "./resume-answers";
 import { resumeOfWorkspace, resumeVersion } from "#projections/resume/resumes.queries";
 
@@ -290,16 +291,19 @@ export class ConversationService {
     const workspace = await this.workspaces.get(ownerId, conversation.workspaceId);
     const names = new Map(workspace.documents.map((d) => [d.documentId, d.documentName]));
     const messages = await this.messages(ownerId, conversationId);
-    const topic = messages.filter((m) => m.sender === "USER").map((m) => m.text).join(" ") || workspace.documents.map((d) => d.documentName).join(" ");
-    const passages = await retrievePassages({
-      index: this.search,
-      question: topic,
-      documentIds: workspace.documentIds,
-      readable: this.readableScope(ownerId),
-      limit: 12,
-      vectors: this.denseSearch(ownerId, workspace),
-      documentName: (id) => names.get(id),
-    });
+    const topic = messages.filter((m) => m.sender === "USER").map((m) => m.text).join(" ");
+    // Before anything is asked, the overview is of the whole of each document; after, of what was asked about.
+    const passages = topic
+      ? await retrievePassages({
+          index: this.search,
+          question: topic,
+          documentIds: workspace.documentIds,
+          readable: this.readableScope(ownerId),
+          limit: 12,
+          vectors: this.denseSearch(ownerId, workspace),
+          documentName: (id) => names.get(id),
+        })
+      : await spreadPassages(this.search, await this.readableScope(ownerId)(workspace.documentIds), (id) => names.get(id));
     // The workspace's model writes the overview; if its provider fails, the built-in one still gives one.
     const model = await this.modelFor(ownerId, workspace);
     const overview = (m: LanguageModel) =>

@@ -54,6 +54,10 @@ const schema = z.object({
     .optional(),
   /** How long a registered upload waits for its file before it fails with 'The upload did not complete' (default 1 hour). */
   UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
+  /** What reads PDF text and layout (decision 212): pdf.js, or poppler's pdftotext in child processes (pdf.js where poppler cannot read a file). */
+  PDF_EXTRACTOR: z.enum(["pdfjs", "poppler"]).default("pdfjs"),
+  /** Address space of each poppler process (MiB). */
+  PDF_EXTRACTOR_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -135,6 +139,7 @@ export interface AppConfig {
   /** Secrets being rotated out (open only, never seal). */
   appSecretPrevious: string[];
   logLevel: Env["LOG_LEVEL"];
+  pdfExtractor: { extractor: Env["PDF_EXTRACTOR"]; memoryMb: number };
   cookieSecure: boolean;
   productName: string;
   adminUsernames: string[];
@@ -236,6 +241,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appSecret: env.APP_SECRET ?? localSecret(dataDir, env.DEPLOYMENT_ENV),
     appSecretPrevious: env.APP_SECRET_PREVIOUS.split(",").map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL,
+    pdfExtractor: { extractor: env.PDF_EXTRACTOR, memoryMb: env.PDF_EXTRACTOR_MEMORY_MB },
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === "true" : env.DEPLOYMENT_ENV === "production",
     productName: env.PRODUCT_NAME,
     adminUsernames: list(env.ADMIN_USERNAMES),
