@@ -54,6 +54,8 @@ const schema = z.object({
     .optional(),
   /** How long a registered upload waits for its file before it fails with 'The upload did not complete' (default 1 hour). */
   UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
+  /** Requests one personal access token may make per minute on /api/v1 and /mcp (decision 220). */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -127,6 +129,8 @@ export interface AppConfig {
   assessmentOfferClosesAt: Date | null;
   /** How long a registered upload waits for its file (ms). */
   uploadDeadlineMs: number;
+  /** Requests per minute per personal access token. */
+  apiRateLimitPerMinute: number;
   publicUrl: string;
   mailFrom: string;
   /** null: OpenID sign-in is not configured (the buttons say so). */
@@ -222,6 +226,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
     assessmentOfferClosesAt: env.INTERVIEW_DEADLINE ? new Date(env.INTERVIEW_DEADLINE) : null,
     uploadDeadlineMs: env.UPLOAD_DEADLINE_MS,
+    apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     oidc:
