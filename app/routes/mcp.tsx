@@ -1,0 +1,6 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { handleMcpRequest } from "#app/public-api/mcp.server";
+
+/** The MCP server (Streamable HTTP, decision 223), authorised by a personal access token. */
+export const loader = ({ request }: LoaderFunctionArgs) => handleMcpRequest(request);
+export const action = ({ request }: ActionFunctionArgs) => handleMcpRequest(request);
