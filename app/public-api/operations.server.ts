@@ -111,7 +111,7 @@ export const apiOperations: ApiOperation[] = [
       const file = form.get("file");
       if (!(file instanceof File)) fail(400, "Send the file in the multipart field `file`.", "VALIDATION");
       const upload = file as File;
-      const ocr = S.UploadForm.shape.ocr.safeParse(form.get("ocr") ?? undefined);
+      const ocr = S.UploadForm.shape.ocr.default("false").safeParse(form.get("ocr") ?? undefined);
       if (!ocr.success) fail(400, "ocr must be true or false.", "VALIDATION");
       const { library } = call.services;
       const registered = await library.registerUpload(
@@ -135,8 +135,8 @@ export const apiOperations: ApiOperation[] = [
     responses: { 202: { description: "Registered; poll its status until ACTIVE", schema: S.Document }, 400: INVALID, 422: INVALID },
     async handle(call) {
       requireAllWorkspaces(call.grant);
-      const source = ({ document: "document_url", website: "website_url", video: "youtube_link" } as const)[call.body.kind];
-      const { documentId } = await call.services.library.registerLink(call.grant.ownerId, { source, url: call.body.url, maxDepth: call.body.max_depth, ocr: call.body.ocr }, call.ctx);
+      const source = ({ document: "document_url", website: "website_url", video: "youtube_link" } as const)[call.body.kind ?? "document"];
+      const { documentId } = await call.services.library.registerLink(call.grant.ownerId, { source, url: call.body.url, maxDepth: call.body.max_depth, ocr: call.body.ocr ?? false }, call.ctx);
       return documentAnswer(call, documentId, 202);
     },
   }),
@@ -227,7 +227,7 @@ export const apiOperations: ApiOperation[] = [
     responses: { 201: { description: "Created", schema: S.WorkspaceDetail }, 403: FORBIDDEN, 422: INVALID },
     async handle({ grant, services, body, ctx }) {
       requireAllWorkspaces(grant);
-      const { workspaceId } = await services.workspaces.create(grant.ownerId, { name: body.name, description: body.description, type: "Conversation", documentIds: body.document_ids }, ctx);
+      const { workspaceId } = await services.workspaces.create(grant.ownerId, { name: body.name, description: body.description ?? "", type: "Conversation", documentIds: body.document_ids }, ctx);
       return json(workspaceDetailOut(await services.workspaceQueries.get(grant.ownerId, workspaceId)), 201, { Location: `/api/v1/workspaces/${workspaceId}` });
     },
   }),

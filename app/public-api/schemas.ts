@@ -3,6 +3,7 @@ import { z } from "zod";
 import { TOKEN_PERMISSIONS } from "#domain/identity/access-token";
 
 // Lets every schema below carry its OpenAPI name and examples: the document is generated from these (decision 221).
+// Request bodies use optional() rather than default(): a default makes the generated schema call the field required.
 extendZodWithOpenApi(z);
 
 /**
@@ -59,16 +60,16 @@ export const DocumentStatusBody = z
 export const UploadForm = z
   .object({
     file: z.any().openapi({ type: "string", format: "binary", description: "The file (PDF, DOCX, PPTX, TXT, images, audio), with its name." }),
-    ocr: z.enum(["true", "false"]).default("false").openapi({ description: "Read scanned pages with OCR." }),
+    ocr: z.enum(["true", "false"]).optional().openapi({ description: "Read scanned pages with OCR (default false)." }),
   })
   .openapi("UploadForm");
 
 export const UploadFromUrl = z
   .object({
     url: z.string().min(1).max(2048),
-    kind: z.enum(["document", "website", "video"]).default("document").openapi({ description: "A document link, a website crawled to `max_depth`, or a video link." }),
+    kind: z.enum(["document", "website", "video"]).optional().openapi({ description: "A document link (the default), a website crawled to `max_depth`, or a video link." }),
     max_depth: z.number().int().min(0).max(3).optional(),
-    ocr: z.boolean().default(false),
+    ocr: z.boolean().optional(),
   })
   .openapi("UploadFromUrl");
 
@@ -98,7 +99,7 @@ export const WorkspaceDetail = Workspace.extend({
 export const CreateWorkspace = z
   .object({
     name: z.string().trim().min(1).max(100),
-    description: z.string().trim().max(500).default(""),
+    description: z.string().trim().max(500).optional(),
     document_ids: z.array(Id).min(1).max(10),
   })
   .openapi("CreateWorkspace");
@@ -134,7 +135,7 @@ export const MessagePage = page(Message, "MessagePage");
 export const Ask = z
   .object({
     question: z.string().trim().min(1).max(8000),
-    stream: z.boolean().default(false).openapi({ description: "Stream Server-Sent Events (`delta`, then `done` with the answer) instead of one JSON answer." }),
+    stream: z.boolean().optional().openapi({ description: "Stream Server-Sent Events (`delta`, then `done` with the answer) instead of one JSON answer." }),
     language: z.string().max(40).optional(),
   })
   .openapi("Ask");

@@ -1,4 +1,4 @@
-import { Badge, Button, Callout, Card, Flex, Heading, Table, Text, TextField } from "@radix-ui/themes";
+import { Badge, Button, Card, Flex, Heading, Table, Text, TextField } from "@radix-ui/themes";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
@@ -83,17 +83,17 @@ export default function ApiTokensPage() {
   return (
     <Flex direction="column" gap="4" className="dc-api-tokens">
       {result?.ok && result.intent === "create" ? (
-        <Callout.Root color="green" data-testid="new-token">
-          <Callout.Text>
+        <Card size="3" data-testid="new-token" className="dc-api-tokens__new">
+          <Text as="p" size="2">
             <strong>{result.name}</strong> is ready. Copy it now: it is shown only once and cannot be recovered.
-          </Callout.Text>
+          </Text>
           <Flex gap="2" direction={{ initial: "column", sm: "row" }} mt="2">
             <TextField.Root aria-label="New token" value={result.token} readOnly style={{ flex: 1, fontFamily: "monospace" }} data-testid="new-token-value" onFocus={(e) => e.currentTarget.select()} />
             <Button type="button" onClick={() => copy(result.token)} data-testid="copy-token">
               Copy token
             </Button>
           </Flex>
-        </Callout.Root>
+        </Card>
       ) : null}
       <Card size="3">
         <Form method="post" replace>

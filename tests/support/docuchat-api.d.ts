@@ -268,23 +268,20 @@ export interface components {
              */
             file?: string;
             /**
-             * @description Read scanned pages with OCR.
-             * @default false
+             * @description Read scanned pages with OCR (default false).
              * @enum {string}
              */
-            ocr: "true" | "false";
+            ocr?: "true" | "false";
         };
         UploadFromUrl: {
             url: string;
             /**
-             * @description A document link, a website crawled to `max_depth`, or a video link.
-             * @default document
+             * @description A document link (the default), a website crawled to `max_depth`, or a video link.
              * @enum {string}
              */
-            kind: "document" | "website" | "video";
+            kind?: "document" | "website" | "video";
             max_depth?: number;
-            /** @default false */
-            ocr: boolean;
+            ocr?: boolean;
         };
         DocumentStatus: {
             id: string;
@@ -331,8 +328,7 @@ export interface components {
         };
         CreateWorkspace: {
             name: string;
-            /** @default  */
-            description: string;
+            description?: string;
             document_ids: string[];
         };
         Passage: {
@@ -376,11 +372,8 @@ export interface components {
         };
         Ask: {
             question: string;
-            /**
-             * @description Stream Server-Sent Events (`delta`, then `done` with the answer) instead of one JSON answer.
-             * @default false
-             */
-            stream: boolean;
+            /** @description Stream Server-Sent Events (`delta`, then `done` with the answer) instead of one JSON answer. */
+            stream?: boolean;
             language?: string;
         };
         Message: {
