@@ -23,7 +23,7 @@ import {
   USE_SUMMARY_MS,
 } from "#domain/identity/access-token";
 import { accessTokenAggregate } from "#domain/identity/access-token-events";
-import { type AccessTokenReadModel, accessTokensOf } from "#projections/identity/access-tokens.projector";
+import { type AccessTokenReadModel, accessTokensOf } from "#projections/identity/access-tokens.queries";
 
 /** What a request made with a valid token may do: act for `ownerId`, within the scope, with the permissions. */
 export interface TokenGrant {

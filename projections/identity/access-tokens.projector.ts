@@ -65,8 +65,3 @@ export const accessTokensProjector: Projector = {
     }
   },
 };
-
-/** The owner's tokens, newest first, revoked ones included (the list says so). */
-export function accessTokensOf(store: ReadModelStore, ownerId: string): Promise<AccessTokenReadModel[]> {
-  return store.collection<AccessTokenReadModel>(ACCESS_TOKENS).find({ ownerId }, { sort: [{ field: "createdAt", direction: "desc" }] });
-}
