@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
 import type { EventStore } from "#application/ports/event-store";
 import { AccountAudit } from "#application/administration/account-audit";
+import { BillingQueries } from "#application/billing/billing-queries";
 import type { WorkflowEngine } from "#application/ports/workflow";
 import { AccessTokenService } from "#application/identity/access-tokens";
 import { AccountDeletionService } from "#application/identity/account-deletion";
@@ -80,6 +81,9 @@ afterAll(async () => {
 describe("clients that already speak a protocol", () => {
   it("the official openai client lists the workspaces as models and asks one, plain and streamed, with citations", async () => {
     const token = await mint({ scope: "chosen", workspaceIds: [ids.harbour], permissions: ["read", "ask"] });
+    const billing = env.runtime.container.get(BillingQueries);
+    const asked = async () => (await billing.overview(ada)).usage.messages.monthly.used;
+    const askedBefore = await asked();
     const openai = new OpenAI({ apiKey: token, baseURL: `${ORIGIN}/api/v1`, fetch: fetchApp, maxRetries: 0 });
     const models = await openai.models.list();
     expect(models.data.map((m) => m.id)).toEqual([`workspace-${ids.harbour}`]);
@@ -99,6 +103,8 @@ describe("clients that already speak a protocol", () => {
     }
     expect(text).toContain("forty-two");
     expect(streamedCitations).toEqual([expect.objectContaining({ document_id: ids.harbourDoc })]);
+    // Both questions count against the owner's plan, as questions on the page do.
+    expect(await asked()).toBe(askedBefore + 2);
 
     // The workspace outside the token's scope is no model it may use.
     await expect(openai.chat.completions.create({ model: `workspace-${ids.ledger}`, messages: [{ role: "user", content: "What did the fund hold?" }] })).rejects.toMatchObject({ status: 404 });
