@@ -2,7 +2,7 @@ import { askOnce, askStreaming, documentNames, sse } from "./answers.server";
 import { type ApiOperation, json, operation } from "./operation.server";
 import { fail, problemFrom } from "./problem.server";
 import * as S from "./schemas";
-import { workspaceInScope } from "./scope.server";
+import { reachableWorkspaces, workspaceInScope } from "./scope.server";
 
 /**
  * OpenAI-compatible chat (decision 222): the "model" is a workspace the token
@@ -32,10 +32,8 @@ export const chatCompletionOperations: ApiOperation[] = [
     tag: "OpenAI-compatible",
     permission: "ask",
     responses: { 200: { description: "Models (one per workspace)", schema: S.ModelList } },
-    async handle({ grant, services }) {
-      const workspaces = grant.workspaceIds
-        ? (await Promise.all(grant.workspaceIds.map((id) => services.workspaceQueries.get(grant.ownerId, id).catch(() => null)))).filter((w) => w !== null)
-        : (await services.workspaceQueries.list(grant.ownerId, { limit: 100 })).workspaces;
+    async handle(call) {
+      const workspaces = await reachableWorkspaces(call);
       return json({
         object: "list",
         data: workspaces.map((w) => ({ id: modelId(w.id), object: "model", created: seconds(w.createdAt), owned_by: "docuchat", name: w.name })),

@@ -8,7 +8,7 @@ import { askOnce, documentNames, viewerUrl } from "./answers.server";
 import { pageText } from "./operations.server";
 import { fail, problem, problemFrom } from "./problem.server";
 import { type Authorised, authorise } from "./router.server";
-import { workspaceInScope } from "./scope.server";
+import { reachableWorkspaces, workspaceInScope } from "./scope.server";
 
 const BODY_LIMIT = 256 * 1024;
 
@@ -52,9 +52,7 @@ function mcpServer(auth: Authorised, origin: string, signal: AbortSignal): McpSe
     { title: "List workspaces", description: "The DocuChat workspaces this token reaches: their ids, names and documents.", inputSchema: {} },
     () =>
       tool("read", async () => {
-        const workspaces = grant.workspaceIds
-          ? (await Promise.all(grant.workspaceIds.map((id) => services.workspaceQueries.get(grant.ownerId, id).catch(() => null)))).filter((w) => w !== null)
-          : (await services.workspaceQueries.list(grant.ownerId, { limit: 100 })).workspaces;
+        const workspaces = await reachableWorkspaces(auth);
         const rows = workspaces.map((w) => ({ id: w.id, name: w.name, status: w.status, document_ids: w.documentIds }));
         return { content: [{ type: "text", text: rows.map((w) => `${w.name} (id ${w.id}, ${w.status}, ${w.document_ids.length} documents)`).join("\n") || "No workspaces." }], structuredContent: { workspaces: rows } };
       })(),

@@ -3,12 +3,12 @@ import type { DocumentReadModel } from "#projections/library/documents.queries";
 import type { WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { DomainError } from "#domain/shared/domain-error";
 import { MAX_AUDIO_BYTES } from "#domain/library/upload-rules";
-import { askOnce, askStreaming, documentNames, sse, viewerUrl } from "./answers.server";
+import { askOnce, askStreaming, citationsOut, documentNames, sse, viewerUrl } from "./answers.server";
 import { chatCompletionOperations } from "./chat-completions.server";
 import { type ApiCall, type ApiOperation, json, nextCursor, operation, readCursor } from "./operation.server";
 import { fail, problemFrom } from "./problem.server";
 import * as S from "./schemas";
-import { conversationInScope, documentInScope, requireAllWorkspaces, workspaceInScope } from "./scope.server";
+import { conversationInScope, documentInScope, reachableWorkspaces, requireAllWorkspaces, workspaceInScope } from "./scope.server";
 
 /** A multipart upload may carry the largest file the pages accept (a recording) plus its form fields. */
 const UPLOAD_BODY_LIMIT = MAX_AUDIO_BYTES + 64 * 1024;
@@ -80,9 +80,8 @@ export const apiOperations: ApiOperation[] = [
       const offset = offsetOf(query.cursor);
       if (grant.workspaceIds) {
         const seen = new Map<string, DocumentReadModel>();
-        for (const id of grant.workspaceIds) {
-          const workspace = await services.workspaceQueries.get(grant.ownerId, id).catch(() => null);
-          for (const documentId of workspace?.documentIds ?? []) {
+        for (const workspace of await reachableWorkspaces({ grant, services })) {
+          for (const documentId of workspace.documentIds) {
             if (seen.has(documentId)) continue;
             const document = await services.libraryQueries.readableDocument(grant.ownerId, documentId).catch(() => null);
             if (document) seen.set(documentId, document);
@@ -208,7 +207,7 @@ export const apiOperations: ApiOperation[] = [
     async handle({ grant, services, query }) {
       const offset = offsetOf(query.cursor);
       if (grant.workspaceIds) {
-        const all = (await Promise.all(grant.workspaceIds.map((id) => services.workspaceQueries.get(grant.ownerId, id).catch(() => null)))).filter((w) => w !== null);
+        const all = await reachableWorkspaces({ grant, services });
         const pageItems = all.slice(offset, offset + query.limit);
         return json({ data: pageItems.map(workspaceOut), next_cursor: nextCursor(offset, pageItems.length, all.length) });
       }
@@ -336,13 +335,7 @@ export const apiOperations: ApiOperation[] = [
           role: m.sender === "USER" ? ("user" as const) : ("assistant" as const),
           text: m.text,
           status: m.status,
-          citations: m.citations.map((c) => ({
-            document_id: c.documentId,
-            document_name: names.get(c.documentId) ?? "Untitled document",
-            page_number: c.pageNumber,
-            quote: c.quote ?? null,
-            url: viewerUrl(origin(call.request), c.documentId, c.pageNumber),
-          })),
+          citations: citationsOut(m.citations, names, origin(call.request)),
           created_at: m.createdAt,
         })),
         next_cursor: nextCursor(offset, pageItems.length, all.length),

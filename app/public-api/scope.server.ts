@@ -40,3 +40,10 @@ export async function conversationInScope({ grant, services }: Scoped, conversat
 export function requireAllWorkspaces(grant: TokenGrant): void {
   if (grant.workspaceIds) fail(403, "This token is limited to chosen workspaces; adding or deleting documents and workspaces needs a token for all workspaces.", "TOKEN_SCOPE");
 }
+
+/** The workspaces a token reaches: its chosen ones that still exist, or (all workspaces) the owner's most recently used. */
+export async function reachableWorkspaces({ grant, services }: Scoped, limit = 100) {
+  if (!grant.workspaceIds) return (await services.workspaceQueries.list(grant.ownerId, { limit })).workspaces;
+  const chosen = await Promise.all(grant.workspaceIds.map((id) => services.workspaceQueries.get(grant.ownerId, id).catch(() => null)));
+  return chosen.filter((w) => w !== null);
+}
