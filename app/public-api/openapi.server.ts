@@ -65,5 +65,7 @@ function build(operations: readonly ApiOperation[]) {
         "Documents, workspaces, conversations and search for programs, with personal access tokens scoped to workspaces and to read, ask and upload. The same access rules and plan limits apply as in the app. Errors are RFC 9457 problem details; lists page with `cursor`.",
     },
     servers: [{ url: "/api/v1" }],
+    // Every operation takes the bearer token; said once too, so reference pages offer it for all of them.
+    security: [{ [bearer.name]: [] }],
   });
 }
