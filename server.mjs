@@ -172,8 +172,10 @@ async function serve(role) {
   app.get("/readyz", operations.readinessRoute);
   app.use(
     compression({
-      // Streamed answers must reach the browser as they are written, not when a compression buffer fills.
-      filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res),
+      // Streamed answers (the pages' stream, the public API's Server-Sent Events) must reach the client as
+      // they are written, not when a compression buffer fills.
+      filter: (req, res) =>
+        !req.path.endsWith("/messages_stream") && !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
       // Pages are compressed per request: the fastest levels halve the CPU of the defaults (Brotli 4, gzip 6) for a little size (docs/decisions/151).
       // A 256 KB window instead of 4 MB: pages are far smaller, and each response's encoder allocates its window (a third less CPU, decision 180).
       level: 1,

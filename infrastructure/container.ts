@@ -138,6 +138,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     accountDeletionGraceMs: config.accountDeletionGraceMs,
     assessmentOfferClosesAt: config.assessmentOfferClosesAt,
     uploadDeadlineMs: config.uploadDeadlineMs,
+    apiRateLimitPerMinute: config.apiRateLimitPerMinute,
   };
   const egress: Egress =
     options.egress ??

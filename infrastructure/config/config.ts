@@ -58,6 +58,8 @@ const schema = z.object({
   PDF_EXTRACTOR: z.enum(["pdfjs", "poppler"]).default("pdfjs"),
   /** Address space of each poppler process (MiB). */
   PDF_EXTRACTOR_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  /** Requests one personal access token may make per minute on /api/v1 and /mcp (decision 220). */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -152,6 +154,8 @@ export interface AppConfig {
   assessmentOfferClosesAt: Date | null;
   /** How long a registered upload waits for its file (ms). */
   uploadDeadlineMs: number;
+  /** Requests per minute per personal access token. */
+  apiRateLimitPerMinute: number;
   publicUrl: string;
   mailFrom: string;
   /** Metrics, readiness and scheduled backups (issue 32). */
@@ -255,6 +259,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxProjectorLagSeconds: env.READINESS_MAX_PROJECTOR_LAG_SECONDS,
       backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "..", "backups")), keep: env.BACKUP_KEEP },
     },
+    apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     oidc:
