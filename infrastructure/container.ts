@@ -45,6 +45,8 @@ import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
 import { AesKeyCipher } from "./security/aes-key-cipher";
+import { createProductKeyset } from "./ai/product-keyset";
+import { BUILT_IN_EMBEDDING_MODEL } from "#domain/workspace/workspace";
 import { ProviderRegistry, type ProviderRegistryOptions } from "./ai/provider-registry";
 import { fixedHostsResolver, SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
@@ -197,10 +199,22 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }));
-  if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
+  const offlineModel = new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder });
+  constant(TOKENS.BuiltInModel, offlineModel);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
+  const providers = new ProviderRegistry(egress, options.providers);
+  constant(TOKENS.ModelProviders, providers);
+  constant(
+    TOKENS.ProductKeyset,
+    createProductKeyset({
+      name: config.productName,
+      config: config.productKeyset,
+      providers,
+      offline: offlineModel,
+      offlineEmbedder: builtInEmbedder,
+      offlineEmbeddingModel: BUILT_IN_EMBEDDING_MODEL,
+    }),
+  );
   if (options.allowances) constant(TOKENS.AllowancePolicy, options.allowances);
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
