@@ -25,12 +25,12 @@ export function createProductKeyset(options: {
   const { config, providers, offline, name } = options;
   const operated = (scope: ProductModelConfig | null) =>
     scope
-      ? new OperatedModel({ name, inner: providers.languageModel(keysetOf(scope), scope.model), offline: config.offlineFallback ? offline : null, timeoutMs: config.timeoutMs })
+      ? new OperatedModel({ name, label: scope.model, inner: providers.languageModel(keysetOf(scope), scope.model), offline: config.offlineFallback ? offline : null, timeoutMs: config.timeoutMs })
       : offline;
   const text = operated(config.text);
   const embedders: ProductEmbedder[] = [];
   if (config.embedding) {
-    embedders.push({ model: config.embedding.model, label: `${config.embedding.model} (${config.embedding.provider})`, embedder: providers.embedder(keysetOf(config.embedding), config.embedding.model) });
+    embedders.push({ model: config.embedding.model, label: config.embedding.model, embedder: providers.embedder(keysetOf(config.embedding), config.embedding.model) });
   }
   if (options.offlineEmbedder) {
     embedders.push({ model: options.offlineEmbeddingModel, label: options.offlineEmbedder.label ?? options.offlineEmbeddingModel, embedder: options.offlineEmbedder });
@@ -70,13 +70,14 @@ export class OperatedModel implements LanguageModel {
   private readonly offline: LanguageModel | null;
   private readonly timeoutMs: number;
 
-  constructor(options: { name: string; inner: LanguageModel; offline: LanguageModel | null; timeoutMs: number }) {
+  /** `label`: what the pickers show after the product's name (the configured model's name). */
+  constructor(options: { name: string; label: string; inner: LanguageModel; offline: LanguageModel | null; timeoutMs: number }) {
     this.inner = options.inner;
     this.name = options.name;
     this.offline = options.offline;
     this.timeoutMs = options.timeoutMs;
     this.id = options.inner.id;
-    this.label = options.inner.label;
+    this.label = options.label;
     this.capabilities = options.inner.capabilities;
   }
 
