@@ -126,6 +126,8 @@ describe("the product's keyset backed by the operator's model", () => {
     expect(streamedPrompts[0]).toContain(`Question: ${QUESTION}`);
     await screenshot(page, "product-keyset-chat-1440");
     await page.setViewportSize(VIEWPORTS.mobile);
+    await page.getByTestId("fab-chat").click();
+    await page.locator(".dc-wsx-sheet [data-testid='bot-message']").last().waitFor();
     await screenshot(page, "product-keyset-chat-390");
     await page.setViewportSize(VIEWPORTS.desktop);
 
