@@ -46,6 +46,7 @@ import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
 import { AesKeyCipher } from "./security/aes-key-cipher";
 import { createProductKeyset } from "./ai/product-keyset";
+import { WorkspaceService } from "#application/workspace/workspace-service";
 import { BUILT_IN_EMBEDDING_MODEL } from "#domain/workspace/workspace";
 import { ProviderRegistry, type ProviderRegistryOptions } from "./ai/provider-registry";
 import { fixedHostsResolver, SafeEgress } from "./egress/safe-egress";
@@ -303,6 +304,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
+    // The operator may have changed the product keyset's embedding model since the last start (decision 190).
+    const moved = await resolve(WorkspaceService).followProductEmbedding();
+    if (moved > 0) logger.info({ workspaces: moved }, "workspaces moved to the product keyset's embedding model");
     if (config.adapters.integrationEvents === "kafka") {
       const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();

@@ -85,6 +85,11 @@ export class KeysetModels {
     return first ? { keysetId: BUILT_IN_KEYSET, model: first.model } : null;
   }
 
+  /** Whether the server runs the product keyset's embedding model a choice names. */
+  runsProductEmbedding(choice: ModelChoice): boolean {
+    return this.productEmbedder(choice) !== undefined;
+  }
+
   /** The product keyset's embedding model a choice names, when the server runs it. */
   private productEmbedder(choice: ModelChoice) {
     return choice.keysetId === BUILT_IN_KEYSET ? this.product.embedders.find((e) => e.model === choice.model) : undefined;

@@ -17,7 +17,11 @@ import type { WorkflowEngine } from "#application/ports/workflow";
 import { Aggregate } from "#application/shared/aggregate";
 import { workspaceAggregate } from "#domain/workspace/workspace-events";
 import { egressFor, type LocalSite, startLocalSite } from "#infrastructure/egress/testing/local-site";
-import { errorBody, writeStream } from "#infrastructure/ai/testing/provider-wire";
+import { embeddingRequest, embeddingResponse, errorBody, writeStream } from "#infrastructure/ai/testing/provider-wire";
+import type { SearchIndex } from "#application/ports/search-index";
+import { embeddingSpace } from "#domain/workspace/workspace";
+import { workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
+import { rmSync } from "node:fs";
 import { createTestRuntime } from "../support/test-runtime";
 import { settle, uploadTextDocument } from "../support/library-fixtures";
 
@@ -248,3 +252,52 @@ describe("usage is counted by the command that answers (issue #30 item 7)", () =
     expect(await messagesUsed("alice")).toBe(1);
   });
 });
+
+describe("the operator's embedding model", () => {
+  it("embeds new workspaces in the background, and re-embeds them into the new model's own space when the operator changes it", async () => {
+    /** Which model embedded which text, in order. */
+    const embedded: { model: string; text: string }[] = [];
+    site = await startLocalSite((req, res) => {
+      let raw = "";
+      req.on("data", (c: Buffer) => (raw += c.toString()));
+      req.on("end", () => {
+        const request = embeddingRequest("openai", JSON.parse(raw));
+        if (req.url !== "/v1/embeddings" || !request) return res.writeHead(404).end();
+        for (const text of request.texts) embedded.push({ model: request.model ?? "", text });
+        const vectors = request.texts.map((text) => (request.model === "embed-a" ? [1, 0, text.length % 5] : [0, 1, text.length % 3, 1]));
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(embeddingResponse("openai", vectors, request.texts, request.model ?? "")));
+      });
+    }, HOST);
+    const operator = (model: string, dataDir?: string) =>
+      createTestRuntime({
+        egress: egressFor(HOST),
+        env: { PRODUCT_KEYSET_EMBEDDING_BASE_URL: `${site!.origin}/v1`, PRODUCT_KEYSET_EMBEDDING_MODEL: model, ...(dataDir ? { DATA_DIR: dataDir } : {}) },
+      });
+    const first = await operator("embed-a");
+    env = first;
+    const { doc, workspace } = await workspaceFor("alice");
+    expect(workspace.chatPreference.embedding).toEqual({ keysetId: "docuchat", model: "embed-a" });
+    await first.runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(workspaceEmbeddingWorkflowId(workspace.id, 1), 20_000);
+    expect(embedded.map((e) => e.model)).toEqual(["embed-a"]);
+    await first.runtime.stop();
+
+    // The operator switches models and restarts: the workspace moves to the new model and is embedded again, with progress.
+    env = await operator("embed-b", first.dataDir);
+    try {
+      await env.runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(workspaceEmbeddingWorkflowId(workspace.id, 2), 20_000);
+      await settle(env.runtime);
+      const moved = await env.runtime.container.get(WorkspaceQueries).get("alice", workspace.id);
+      expect(moved.chatPreference.embedding).toEqual({ keysetId: "docuchat", model: "embed-b" });
+      expect(moved.embeddingIndex).toMatchObject({ revision: 2, model: "embed-b", status: "ready", done: 1, total: 1, failures: [] });
+      const index = env.runtime.get<SearchIndex>(TOKENS.SearchIndex);
+      expect(await index.countVectors(embeddingSpace({ keysetId: "docuchat", model: "embed-b" }), doc)).toBe(await index.countChunks(doc));
+      // A question is embedded by the new model only: the old space is never searched with its vectors.
+      await ask("alice", moved.session.activeConversationId!, "Is black tea oxidised?");
+      expect(embedded.filter((e) => e.text === "Is black tea oxidised?").map((e) => e.model)).toEqual(["embed-b"]);
+    } finally {
+      rmSync(first.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
