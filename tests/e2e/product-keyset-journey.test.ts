@@ -125,16 +125,21 @@ describe("the product's keyset backed by the operator's model", () => {
     expect(streamedPrompts).toHaveLength(1);
     expect(streamedPrompts[0]).toContain(`Question: ${QUESTION}`);
     await screenshot(page, "product-keyset-chat-1440");
+
+    // On a phone the chat is a sheet, a new chat: the same model answers there.
     await page.setViewportSize(VIEWPORTS.mobile);
     await page.getByTestId("fab-chat").click();
-    await page.locator(".dc-wsx-sheet [data-testid='bot-message']").last().waitFor();
+    const sheet = page.locator(".dc-wsx-sheet [data-testid='chat']");
+    await sheet.getByTestId("chat-textarea").fill("Who counted the gulls?");
+    await sheet.getByTestId("chat-textarea").press("Enter");
+    await sheet.locator("[data-testid='bot-message'][data-status='complete']").getByTestId("citation-chip").waitFor({ timeout: 60_000 });
     await screenshot(page, "product-keyset-chat-390");
     await page.setViewportSize(VIEWPORTS.desktop);
 
-    // The answer came through the product's keyset: it counts against the plan.
+    // Both answers came through the product's keyset: they count against the plan.
     await page.goto(`${server.url}/profile/my-usage`);
     const table = page.getByTestId("usage-table-monthly");
-    await expect(table.getByRole("row", { name: /Messages/ }).innerText()).resolves.toMatch(/Messages\s+1\s+500/);
+    await expect(table.getByRole("row", { name: /Messages/ }).innerText()).resolves.toMatch(/Messages\s+2\s+500/);
 
     expect(server.output()).not.toContain(KEY);
     await context.close();

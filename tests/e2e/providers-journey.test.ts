@@ -361,6 +361,7 @@ describe("bring-your-own provider keys", () => {
     expect(await builtIn.getByTestId("answer-text").innerText()).toContain("Marisol Quenby");
     // The offline model says what it is, in one line under its answer (decision 192).
     expect(await builtIn.getByTestId("offline-note").innerText()).toMatch(/^Quoted from your documents by the offline model\./);
+    await screenshot(page, "providers-offline-note-1440");
     await builtIn.locator(`[data-testid="citation-chip"][data-document-id="${documentId}"][data-page="2"]`).waitFor();
     expect(streamedQuestions()).toEqual([QUESTION]);
 
