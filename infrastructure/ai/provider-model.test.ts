@@ -49,6 +49,10 @@ describe("MarkerRewriter", () => {
     expect(rewrite(["See [the guide](https://x.test) and [x] and [note]."]).text).toBe("See [the guide](https://x.test) and [x] and [note].");
   });
 
+  it("leaves brackets inside code alone", () => {
+    expect(rewrite(["Use `rows[0]` here [1].\n```\nx = a[", "2]\n```\nDone [2]."]).text).toBe("Use `rows[0]` here [1].\n```\nx = a[2]\n```\nDone [2].");
+  });
+
   it("without passages, every marker is dropped", () => {
     const markers = new MarkerRewriter([]);
     expect(markers.push("Nothing [1].") + markers.end()).toBe("Nothing.");

@@ -213,7 +213,7 @@ const MAX_RANGE = 8;
  * answer's citations, in order of first use — or dropped with the space before
  * it when it names nothing the model was given (an invented passage, a
  * document tag, a malformed or unterminated marker). Brackets that are not
- * marker-shaped (Markdown links, `[x]`) pass through untouched.
+ * marker-shaped (Markdown links, `[x]`) or inside code pass through untouched.
  */
 export class MarkerRewriter {
   private pending = "";
@@ -221,6 +221,8 @@ export class MarkerRewriter {
   private space = "";
   private readonly cited: Citation[] = [];
   private readonly place = new Map<string, number>();
+  /** Backticks sent so far: an odd count means inside code, where `a[0]` is code, not a marker. */
+  private backticks = 0;
   /** Citation numbers shown since the last text: [1][3] naming one page twice shows it once. */
   private run: number[] = [];
   sawText = false;
@@ -248,8 +250,8 @@ export class MarkerRewriter {
         continue;
       }
       const inner = this.pending.slice(1, close);
-      // `[text](url)` is a Markdown link whatever its text.
-      if (MARKER.test(inner) && this.pending[close + 1] !== "(") {
+      // `[text](url)` is a Markdown link whatever its text; inside code nothing is a marker.
+      if (MARKER.test(inner) && this.pending[close + 1] !== "(" && this.backticks % 2 === 0) {
         out += this.marker(inner);
         this.pending = this.pending.slice(close + 1);
       } else {
@@ -277,6 +279,7 @@ export class MarkerRewriter {
     if (!text) return "";
     const visible = this.space + text;
     if (visible.trim()) this.run = [];
+    this.backticks += text.split("`").length - 1;
     const trailing = /\s*$/.exec(visible)![0];
     this.space = trailing;
     return visible.slice(0, visible.length - trailing.length);
