@@ -45,6 +45,9 @@ import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
 import { AesKeyCipher } from "./security/aes-key-cipher";
+import { createProductKeyset } from "./ai/product-keyset";
+import { WorkspaceService } from "#application/workspace/workspace-service";
+import { BUILT_IN_EMBEDDING_MODEL } from "#domain/workspace/workspace";
 import { ProviderRegistry, type ProviderRegistryOptions } from "./ai/provider-registry";
 import { fixedHostsResolver, SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
@@ -220,10 +223,22 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  constant(TOKENS.BuiltInModel, measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics));
-  if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
+  const offlineModel = measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics);
+  constant(TOKENS.BuiltInModel, offlineModel);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  constant(TOKENS.ModelProviders, measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics));
+  const providers = measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics);
+  constant(TOKENS.ModelProviders, providers);
+  constant(
+    TOKENS.ProductKeyset,
+    createProductKeyset({
+      name: config.productName,
+      config: config.productKeyset,
+      providers,
+      offline: offlineModel,
+      offlineEmbedder: builtInEmbedder,
+      offlineEmbeddingModel: BUILT_IN_EMBEDDING_MODEL,
+    }),
+  );
   if (options.allowances) constant(TOKENS.AllowancePolicy, options.allowances);
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
@@ -317,6 +332,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       const schedule = scheduleBackups(config.dataDir, config.operations.backup, logger);
       stoppers.push(async () => schedule.stop());
     }
+    // The operator may have changed the product keyset's embedding model since the last start (decision 190).
+    const moved = await resolve(WorkspaceService).followProductEmbedding();
+    if (moved > 0) logger.info({ workspaces: moved }, "workspaces moved to the product keyset's embedding model");
     if (config.adapters.integrationEvents === "kafka") {
       const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();

@@ -57,3 +57,13 @@ describe("answers measured by provider", () => {
     expect(calls.errors).toEqual([["openai", "answer"], ["openai", "summary"]]);
   });
 });
+
+describe("a measured model keeps what the model offers", () => {
+  it("passes a question's rewrite on when the model rewrites, and offers none when it does not", async () => {
+    const { metrics } = recorder();
+    const rewriting: LanguageModel = { ...model("openai:gpt-4o-mini", [done]), alternateQueries: async ({ question }) => [`${question} (reworded)`] };
+    const measured = measuredModel(rewriting, metrics);
+    expect(await measured.alternateQueries?.({ question: "peak counts", history: [] })).toEqual(["peak counts (reworded)"]);
+    expect(measuredModel(model("docuchat-extractive", [done]), metrics).alternateQueries).toBeUndefined();
+  });
+});

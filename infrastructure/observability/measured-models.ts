@@ -38,6 +38,10 @@ export function measuredModel(model: LanguageModel, metrics: OperationsMetrics):
     },
     summarize: (input) => counted("summary", () => model.summarize(input)),
     suggestQuestions: (input) => counted("suggestions", () => model.suggestQuestions(input)),
+    // Only a model that rewrites questions offers it: the caller asks generative models that have it.
+    ...(model.alternateQueries
+      ? { alternateQueries: (input: Parameters<NonNullable<LanguageModel["alternateQueries"]>>[0], signal?: AbortSignal) => counted("rewrite", () => model.alternateQueries!(input, signal)) }
+      : {}),
   };
 }
 
