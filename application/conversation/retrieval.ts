@@ -29,8 +29,6 @@ export interface RetrieveOptions {
   readable?: (documentIds: string[]) => Promise<string[]>;
   /** How many passages to return. */
   limit: number;
-  /** Other wordings of the question from a generative model (query rewrite); retrieval may search them beside the question. */
-  alternateQueries?: string[];
   /**
    * Dense search with the workspace's embedding model: the model's vector space
    * in the index and the question's embedding. Absent when none is set; a
