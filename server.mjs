@@ -14,9 +14,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
-import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { answerOperations } from "./infrastructure/observability/cluster-operations.mjs";
+import { requestsInFlight, shutdownDeadlineMs } from "./infrastructure/observability/graceful-shutdown.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const buildPath = path.join(here, "build", "index.js");
@@ -97,6 +98,9 @@ async function supervise(webProcesses) {
   process.on("SIGTERM", () => stopAll(0));
   process.on("SIGINT", () => stopAll(0));
 
+  // Operations (issue 32): the web processes ask here for the cluster's metrics and whether the background process is up.
+  answerOperations(cluster, () => [...processes.values()].some((entry) => entry.role === "background" && entry.ready));
+
   // The background process prepares the databases (schemas, projector set-up) and catches up first.
   const background = fork("background");
   const backgroundReady = await new Promise((resolve) => {
@@ -107,11 +111,11 @@ async function supervise(webProcesses) {
   for (let i = 0; i < webProcesses; i++) fork("web");
 }
 
-/** Asks a child to stop and waits for it; one that hangs is killed after 10 s. */
+/** Asks a child to stop and waits for it; one that hangs past its drain deadline (and a margin to stop) is killed. */
 function stopChild(child) {
   if (child.isDead()) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.process.kill("SIGKILL"), 10_000);
+    const timer = setTimeout(() => child.process.kill("SIGKILL"), shutdownDeadlineMs() + 5_000);
     child.once("exit", () => {
       clearTimeout(timer);
       resolve();
@@ -139,12 +143,15 @@ async function serve(role) {
   const { logger, config } = runtime;
   let stopping = false;
   let server = null;
+  // Graceful shutdown (issue 32): requests in flight, streamed answers above all, finish before the stores close.
+  const inFlight = requestsInFlight();
 
   async function shutdown(signal) {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, role }, "shutting down");
-    server?.close();
+    const { unfinished } = await inFlight.drain(server, shutdownDeadlineMs());
+    if (unfinished > 0) logger.warn({ unfinished }, "requests still open at the shutdown deadline were closed");
     await runtime.stop().catch((error) => logger.error({ err: error }, "stop failed"));
     process.exit(0);
   }
@@ -158,10 +165,17 @@ async function serve(role) {
 
   const app = express();
   app.disable("x-powered-by");
+  // Operations (issue 32): every request counted by route pattern; /metrics (token or loopback) and /readyz.
+  const operations = entry.httpOperations(runtime, build, role);
+  app.use(inFlight.track, operations.measureRequests);
+  app.get("/metrics", operations.metricsRoute);
+  app.get("/readyz", operations.readinessRoute);
   app.use(
     compression({
-      // Streamed answers must reach the browser as they are written, not when a compression buffer fills.
-      filter: (req, res) => !req.path.endsWith("/messages_stream") && compression.filter(req, res),
+      // Streamed answers (the pages' stream, the public API's Server-Sent Events) must reach the client as
+      // they are written, not when a compression buffer fills.
+      filter: (req, res) =>
+        !req.path.endsWith("/messages_stream") && !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
       // Pages are compressed per request: the fastest levels halve the CPU of the defaults (Brotli 4, gzip 6) for a little size (docs/decisions/151).
       // A 256 KB window instead of 4 MB: pages are far smaller, and each response's encoder allocates its window (a third less CPU, decision 180).
       level: 1,
@@ -204,7 +218,8 @@ async function serve(role) {
     if (!refusal) return next();
     res.status(403).type("text/plain").set("Connection", "close").send(refusal);
   });
-  app.all("*", createRequestHandler({ build, mode: isDev ? "development" : "production" }));
+  // Every body is read only up to its route's limit, counted as it arrives (docs/decisions/200).
+  app.all("*", entry.createBodyLimitedRequestHandler({ build, mode: isDev ? "development" : "production" }));
 
   server = app.listen(config.port, config.host, () => {
     const address = server.address();

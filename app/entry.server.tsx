@@ -15,6 +15,8 @@ const ABORT_DELAY = 5_000;
 export const startRuntime = getRuntime;
 export const runWithRequestId = <T,>(requestId: string, fn: () => T): T => logContext.run({ requestId }, fn);
 export { crossSiteRefusal } from "./utils/cross-site.server";
+export { createBodyLimitedRequestHandler } from "./utils/body-limit.server";
+export { httpOperations } from "#infrastructure/observability/http-operations";
 
 /**
  * Chromium applies form-action to the redirect that follows a form POST, so

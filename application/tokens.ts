@@ -14,6 +14,8 @@ export const TOKENS = {
   BlobStore: Symbol.for("BlobStore"),
   Projectors: Symbol.for("Projectors"),
   ProjectionRunner: Symbol.for("ProjectionRunner"),
+  /** What operators count (application/ports/metrics.ts). */
+  Metrics: Symbol.for("Metrics"),
   ProjectionWaiter: Symbol.for("ProjectionWaiter"),
   WorkflowEngine: Symbol.for("WorkflowEngine"),
   JobQueue: Symbol.for("JobQueue"),
@@ -36,9 +38,10 @@ export const TOKENS = {
   SpeechSynthesizer: Symbol.for("SpeechSynthesizer"),
   SpeechTokens: Symbol.for("SpeechTokens"),
   SearchIndex: Symbol.for("SearchIndex"),
+  /** The offline extractive model (the evaluation measures it directly). */
   BuiltInModel: Symbol.for("BuiltInModel"),
-  /** The built-in keyset's embedding model; unbound where the server does not run it (tests opt out). */
-  BuiltInEmbedder: Symbol.for("BuiltInEmbedder"),
+  /** The product's own keyset: the operator's models, else the offline ones (application/ports/product-keyset.ts). */
+  ProductKeyset: Symbol.for("ProductKeyset"),
   KeyCipher: Symbol.for("KeyCipher"),
   ModelProviders: Symbol.for("ModelProviders"),
   /** Plan limits (application/shared/allowance-policy.ts), answered by billing from the subscription. */

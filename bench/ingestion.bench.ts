@@ -113,6 +113,53 @@ function print(pages: number, results: Result[]) {
   }
 }
 
+/**
+ * The poppler extractor (PDF_EXTRACTOR=poppler, decision 212) beside pdftotext and beside the
+ * pdf.js extractor: pages per CPU second (this process's threads and its child processes) and
+ * wall-clock pages/s with both cores, on the generated document and the corpus book; first (before
+ * any pdf.js thread exists) the ingesting process's RSS at its peak while four 200-page documents
+ * are read at once, and after.
+ * `BENCH_ONLY=poppler` stops after these figures.
+ */
+async function popplerFigures(bytes: Buffer, path: string) {
+  const popplerExtractor = new DefaultTextExtractor({ tempDir: dir, pdfExtractor: "poppler" });
+  const pdfjsExtractor = new DefaultTextExtractor({ tempDir: dir });
+  const chars = async (extractor: DefaultTextExtractor, document: Buffer) => {
+    const result = await extractor.extract({ bytes: document, kind: "pdf", ocr: false });
+    if (result.extractor !== "poppler" && extractor === popplerExtractor) throw new Error(`poppler fell back to ${result.extractor}`);
+    return result.pages.reduce((n, p) => n + p.text.length, 0);
+  };
+  console.log(`Memory of the ingesting process, PDF_EXTRACTOR=poppler, ${DOCUMENTS} documents of ${PAGES} pages at once`);
+  console.log(`  before                                                         ${memory()}`);
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const started = performance.now();
+  const startCpu = cpuSeconds();
+  await Promise.all(Array.from({ length: DOCUMENTS }, () => chars(popplerExtractor, bytes)));
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  console.log(`  peak while reading (sampled every 20 ms)                       RSS ${MB(peak).padStart(7)}`);
+  console.log(`  ${DOCUMENTS * PAGES} pages in ${seconds.toFixed(1)} s: ${((DOCUMENTS * PAGES) / seconds).toFixed(0)} pages/s wall clock, ${((DOCUMENTS * PAGES) / (cpuSeconds() - startCpu)).toFixed(0)} pages per CPU second`);
+  console.log(`  right after                                                    ${memory()}`);
+  await sleep(31_000);
+  console.log(`  31 s later (the threads ended for idleness)                    ${memory()}`);
+  const documents: [string, string, Buffer][] = [[`the generated ${PAGES}-page PDF`, path, bytes]];
+  const bookPath = join(import.meta.dirname, "..", "..", "shared", "corpus", "freeculture.pdf");
+  if (existsSync(bookPath)) documents.push(["freeculture.pdf", bookPath, await readFile(bookPath)]);
+  for (const [name, file, document] of documents) {
+    const pages = await popplerExtractor.countPages(document, "pdf");
+    console.log(`Poppler extraction: ${name}, ${pages} pages, median of ${ROUNDS} rounds`);
+    print(
+      pages,
+      await race([
+        { label: "DefaultTextExtractor, PDF_EXTRACTOR=poppler", run: () => chars(popplerExtractor, document) },
+        { label: "pdftotext (poppler, reference)", run: pdftotext(file) },
+        { label: "DefaultTextExtractor, PDF_EXTRACTOR=pdfjs (today's default)", run: () => chars(pdfjsExtractor, document) },
+      ]),
+    );
+  }
+}
+
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -148,6 +195,9 @@ try {
     const result = await reader.extract({ bytes: document, kind: "pdf", ocr: false });
     return result.pages.reduce((n, p) => n + p.text.length, 0);
   };
+
+  await popplerFigures(bytes, path);
+  if (process.env.BENCH_ONLY === "poppler") process.exit(0);
 
   console.log(`Memory of the ingesting process, ${DOCUMENTS} documents of ${PAGES} pages one after another, twice`);
   console.log(`  before the first document (no thread yet)                      ${memory()}`);

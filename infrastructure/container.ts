@@ -45,6 +45,9 @@ import { systemClock, uuidV7Ids } from "./embedded/system-clock";
 import { ScryptPasswordHasher } from "./security/scrypt-password-hasher";
 import { HmacSecretHasher } from "./security/hmac-secret-hasher";
 import { AesKeyCipher } from "./security/aes-key-cipher";
+import { createProductKeyset } from "./ai/product-keyset";
+import { WorkspaceService } from "#application/workspace/workspace-service";
+import { BUILT_IN_EMBEDDING_MODEL } from "#domain/workspace/workspace";
 import { ProviderRegistry, type ProviderRegistryOptions } from "./ai/provider-registry";
 import { fixedHostsResolver, SafeEgress } from "./egress/safe-egress";
 import { SiteCrawler } from "./crawler/site-crawler";
@@ -59,6 +62,10 @@ import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./produ
 import { KafkaRelay } from "./production/kafka-relay";
 import { QdrantSearchIndex } from "./production/qdrant-search-index";
 import { TemporalWorkflowEngine } from "./production/temporal/temporal-workflow-engine";
+import { countCommandsOn } from "#application/shared/aggregate";
+import { type Operations, startOperations } from "./observability/operations";
+import { measuredModel, measuredProviders } from "./observability/measured-models";
+import { scheduleBackups } from "./embedded/backup/backup-schedule";
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -102,6 +109,8 @@ export interface AppRuntime {
   logger: Logger;
   /** Every activity of every workflow, by name (the embedded runner's and the Temporal worker's). */
   activities: ActivityRegistry;
+  /** Metrics and readiness (issue 32). */
+  operations: Operations;
   get<T>(token: symbol): T;
   stop(): Promise<void>;
 }
@@ -132,6 +141,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     accountDeletionGraceMs: config.accountDeletionGraceMs,
     assessmentOfferClosesAt: config.assessmentOfferClosesAt,
     uploadDeadlineMs: config.uploadDeadlineMs,
+    apiRateLimitPerMinute: config.apiRateLimitPerMinute,
   };
   const egress: Egress =
     options.egress ??
@@ -144,11 +154,27 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
   const stoppers: (() => Promise<void>)[] = [];
+  const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
+  const operations = startOperations({
+    role,
+    contextOf: contextOfStream,
+    events: eventStore,
+    readModels,
+    blobs: stores.blobs,
+    sqliteDatabases: () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])].map((db) => ({ name: path.basename(db.name), db })),
+    workflowsDb: config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded" ? workflowsDb : null,
+    dataDir: config.dataDir,
+    checkpointNames: projectorNames,
+    maxProjectorLagSeconds: config.operations.maxProjectorLagSeconds,
+  });
+  stoppers.push(() => operations.stop());
+  countCommandsOn(eventStore, operations.metrics);
   const container = new Container({ defaultScope: "Singleton" });
   const constant = (token: symbol, value: unknown) => container.bind(token).toConstantValue(value);
   constant(TOKENS.Config, settings);
   constant(TOKENS.Logger, logger);
   constant(TOKENS.Clock, clock);
+  constant(TOKENS.Metrics, operations.metrics);
   constant(TOKENS.Ids, uuidV7Ids);
   constant(TOKENS.EventStore, eventStore);
   constant(TOKENS.SubjectKeys, subjectKeys);
@@ -178,9 +204,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
   constant(TOKENS.SecretHasher, secretHasher);
-  constant(TOKENS.TextExtractor, new DefaultTextExtractor());
+  constant(TOKENS.TextExtractor, new DefaultTextExtractor({ pdfExtractor: config.pdfExtractor.extractor, popplerMemoryMb: config.pdfExtractor.memoryMb }));
   constant(TOKENS.Egress, egress);
-  if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor(options.textExtractor));
+  if (options.textExtractor) container.rebind(TOKENS.TextExtractor).toConstantValue(new DefaultTextExtractor({ pdfExtractor: config.pdfExtractor.extractor, popplerMemoryMb: config.pdfExtractor.memoryMb, ...options.textExtractor }));
   constant(TOKENS.WebsiteCrawler, crawler);
   constant(TOKENS.VideoSource, video);
   constant(TOKENS.Transcriber, options.transcriber ?? new PocketsphinxTranscriber());
@@ -197,10 +223,22 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  constant(TOKENS.BuiltInModel, new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }));
-  if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
+  const offlineModel = measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics);
+  constant(TOKENS.BuiltInModel, offlineModel);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  constant(TOKENS.ModelProviders, new ProviderRegistry(egress, options.providers));
+  const providers = measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics);
+  constant(TOKENS.ModelProviders, providers);
+  constant(
+    TOKENS.ProductKeyset,
+    createProductKeyset({
+      name: config.productName,
+      config: config.productKeyset,
+      providers,
+      offline: offlineModel,
+      offlineEmbedder: builtInEmbedder,
+      offlineEmbeddingModel: BUILT_IN_EMBEDDING_MODEL,
+    }),
+  );
   if (options.allowances) constant(TOKENS.AllowancePolicy, options.allowances);
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
@@ -289,6 +327,14 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
+    // Scheduled backups of an embedded installation (issue 32); the production stack's servers have their own.
+    if (config.operations.backup.intervalHours > 0 && config.adapters.eventStore === "sqlite") {
+      const schedule = scheduleBackups(config.dataDir, config.operations.backup, logger);
+      stoppers.push(async () => schedule.stop());
+    }
+    // The operator may have changed the product keyset's embedding model since the last start (decision 190).
+    const moved = await resolve(WorkspaceService).followProductEmbedding();
+    if (moved > 0) logger.info({ workspaces: moved }, "workspaces moved to the product keyset's embedding model");
     if (config.adapters.integrationEvents === "kafka") {
       const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();
@@ -310,6 +356,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     container,
     logger,
     activities,
+    operations,
     get: <T>(token: symbol) => container.get<T>(token),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
@@ -317,6 +364,13 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       if (searchDb?.open) searchDb.close();
     },
   };
+}
+
+/** A stream's bounded context: its longest category prefix ("community-name-…" before "community-…"). */
+const streamCategories = Object.keys(STREAM_CONTEXTS).sort((a, b) => b.length - a.length);
+function contextOfStream(streamId: string): string {
+  const category = streamCategories.find((c) => streamId.startsWith(`${c}-`));
+  return category ? STREAM_CONTEXTS[category]! : "other";
 }
 
 /**

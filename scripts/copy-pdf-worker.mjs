@@ -1,5 +1,6 @@
 // Copies pdf.js's worker into public/ so the browser loads it from the app
-// (same origin, matching the bundled pdfjs-dist version), never from a CDN.
+// (same origin, matching the bundled pdfjs-dist version), never from a CDN;
+// and Scalar's standalone bundle for the API reference at /api/docs (decision 221).
 // Run by the "postinstall" and "prebuild" npm scripts.
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -8,6 +9,8 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(root, "package.json"));
+
+copyScalar();
 
 let buildDir;
 try {
@@ -24,6 +27,21 @@ for (const file of ["pdf.worker.min.mjs", "pdf.min.mjs"]) {
     continue;
   }
   const target = path.join(root, "public", file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  copyFileSync(source, target);
+  console.log(`copy-pdf-worker: ${path.relative(root, target)} updated.`);
+}
+
+function copyScalar() {
+  let source;
+  try {
+    // The package exports no package.json; its main entry sits in dist/ beside browser/.
+    source = path.join(path.dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js");
+  } catch {
+    console.warn("copy-pdf-worker: @scalar/api-reference is not installed; /api/docs will say so.");
+    return;
+  }
+  const target = path.join(root, "public", "api-docs", "scalar.js");
   mkdirSync(path.dirname(target), { recursive: true });
   copyFileSync(source, target);
   console.log(`copy-pdf-worker: ${path.relative(root, target)} updated.`);

@@ -3,7 +3,8 @@
 # missing (needs root; CI runs as root).
 #   (no argument)  everything the test suites need: Chromium for the browser
 #                  journeys, redis-server for the BullMQ suites (they start a
-#                  throw-away server), plus what the app itself needs
+#                  throw-away server), Prometheus (the operations journey),
+#                  plus what the app itself needs
 #   --runtime      only what the app needs: tesseract (OCR of images and scanned
 #                  pages) and poppler-utils (pdftoppm rasterizes pages for OCR;
 #                  pdftotext is the benchmark's reference), TeX Live, bubblewrap
@@ -19,6 +20,8 @@ if [ "$mode" = "tests" ]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   fc-list 2>/dev/null | grep -qi "dejavu" || need+=(fonts-dejavu-core)
   command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
+  # The operations journey runs a real Prometheus against the app and checks the alert rules with promtool.
+  { command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; } || need+=(prometheus)
 fi
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 compgen -G "/usr/share/tesseract-ocr/*/tessdata/eng.traineddata" >/dev/null || need+=(tesseract-ocr-eng)

@@ -27,6 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { orderId: order.orderId, status: order.status, planName: `${PLANS[order.planId].name} (${PLANS[order.planId].billingPeriod})`, amount: order.amount, currency: order.currency };
   } catch (error) {
     if (isDomainError(error) && error.code === "ORDER_NOT_FOUND") throw new Response("Not found", { status: 404 });
+    // A return the provider does not vouch for (a missing or forged signature): the failure screen, as the POST shows it.
+    if (isDomainError(error)) throw redirect(`/payment/failed?order=${encodeURIComponent(orderIdOf(request))}`);
     throw error;
   }
 }

@@ -10,6 +10,7 @@ export const PROFILE_TABS = [
   { id: "my-plan", label: "My Plan", to: "/profile/my-plan" },
   { id: "my-usage", label: "My Usage", to: "/profile/my-usage" },
   { id: "my-referral", label: "My Referral", to: "/profile/my-referral" },
+  { id: "api-tokens", label: "API Tokens", to: "/profile/api-tokens" },
 ] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {

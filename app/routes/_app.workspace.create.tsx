@@ -28,6 +28,7 @@ import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
+import { formRefusalStatus } from "#app/utils/api-errors.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: workspaceStyles }];
 export const meta: MetaFunction = () => [{ title: "Create Workspace | DocuChat" }];
@@ -88,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { workspaceId } = await workspaces.create(user.id, input, getRequestContext(request, { actorId: user.id }));
     return redirect(`/workspace/${workspaceId}/launch`);
   } catch (error) {
-    if (isDomainError(error)) return data<ActionResult>({ ok: false, message: error.message, field: error.field }, { status: 400 });
+    if (isDomainError(error)) return data<ActionResult>({ ok: false, message: error.message, field: error.field }, { status: formRefusalStatus(error) });
     throw error;
   }
 }

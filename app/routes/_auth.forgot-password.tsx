@@ -5,6 +5,7 @@ import { ForgotPasswordForm, PASSWORD_RESET_TOAST, type ForgotPasswordActionData
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
+import { refuseWhileImpersonating } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 import { fieldErrors, forgotPasswordSchema, resetPasswordSchema } from "#domain/identity/credentials";
 import { isDomainError } from "#domain/shared/domain-error";
@@ -17,6 +18,7 @@ export const meta: MetaFunction = () => [{ title: "Forgot Your Password | DocuCh
  * page's popup posts here with a script; the page below is the no-JS fallback.
  */
 export async function action({ request }: ActionFunctionArgs) {
+  await refuseWhileImpersonating(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const { identity } = await getServices();

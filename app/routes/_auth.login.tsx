@@ -13,7 +13,7 @@ import { useHydrated } from "#app/components/use-hydrated";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { getCurrentUser, requireAnonymous, safeRedirect, startUserSession } from "#app/utils/session.server";
+import { getCurrentUser, refuseWhileImpersonating, requireAnonymous, safeRedirect, startUserSession } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 import { ForgotPasswordDialog } from "#app/components/auth/forgot-password";
 import { fieldErrors, loginSchema, usernameSchema } from "#domain/identity/credentials";
@@ -41,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs): Promise<LoginActionData | Response> {
+  await refuseWhileImpersonating(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const redirectTo = safeRedirect(formData.get("redirectTo") ?? new URL(request.url).searchParams.get("redirectTo"));

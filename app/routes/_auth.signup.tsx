@@ -13,7 +13,7 @@ import { useHydrated } from "#app/components/use-hydrated";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
-import { requireAnonymous } from "#app/utils/session.server";
+import { refuseWhileImpersonating, requireAnonymous } from "#app/utils/session.server";
 import { emailSchema, fieldErrors, newPasswordSchema, signupSchema, usernameSchema } from "#domain/identity/credentials";
 import { isDomainError } from "#domain/shared/domain-error";
 import type { UsernameAvailability } from "#app/routes/api.username-available";
@@ -36,6 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs): Promise<SignupActionData | Response> {
+  await refuseWhileImpersonating(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const intent = String(formData.get("intent") ?? "signup");

@@ -1,3 +1,4 @@
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { buildTranscript, transcriptToText } from "#application/conversation/conversation-transcript";
 import { transcriptToPdf } from "#infrastructure/export/transcript-pdf";
@@ -12,6 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const format = new URL(request.url).searchParams.get("format") === "pdf" ? "pdf" : "txt";
     const { conversations, workspaceQueries } = await getServices();
     const { conversation, messages } = await conversations.get(user.id, params.id ?? "");
+    await recordViewWhileImpersonating(request, user, "conversation", conversation.id, conversation.title || "New Chat");
     const workspace = await workspaceQueries.get(user.id, conversation.workspaceId);
     const transcript = buildTranscript(conversation, messages, new Map(workspace.documents.map((d) => [d.documentId, d.documentName])));
     const base = (transcript.title.replace(/[^\w\- ]+/g, "").trim() || "conversation").slice(0, 60);

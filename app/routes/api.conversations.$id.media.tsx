@@ -15,6 +15,8 @@ const linkSchema = z.object({ url: z.string().trim().min(1, "Enter an image link
  * (any `image/*` or `application/octet-stream` type: the bytes decide), or JSON
  * `{url}` for an image link, which the server fetches through the egress rules.
  */
+export const bodyLimit = MAX_IMAGE_BYTES;
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });

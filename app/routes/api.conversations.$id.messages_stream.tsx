@@ -24,11 +24,14 @@ const bodySchema = z.object({
  * first byte answer JSON {code, message} (MESSAGE_CREATION_FAILURE…); a cut
  * connection leaves the answer recorded as interrupted.
  */
+/** A question and the selected text it is about, at their longest, escaped as JSON. */
+export const bodyLimit = 256 * 1024;
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   try {
     await validateCsrfHeader(request);
-    const parsed = bodySchema.safeParse(await readJsonBody(request));
+    const parsed = bodySchema.safeParse(await readJsonBody(request, bodyLimit));
     if (!parsed.success) return Response.json({ code: "MESSAGE_CREATION_FAILURE", message: "The message could not be read." }, { status: 400 });
     const body = parsed.data;
     if (!body.regenerate_question_id && !body.text.trim()) {

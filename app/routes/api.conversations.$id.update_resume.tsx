@@ -14,6 +14,9 @@ const UpdateResumeBody = z.object({ user_query: z.string().min(1), is_complete_r
  * conversation's workspace, if it compiles. The answer is not shown; the chat
  * says 'The resume is updated successfully' or 'Failed to update resume'.
  */
+/** A whole resume of MAX_RESUME_BYTES, escaped as JSON. */
+export const bodyLimit = 2 * 1024 * 1024;
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   if (request.method !== "PUT") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });

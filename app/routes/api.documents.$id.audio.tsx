@@ -1,3 +1,4 @@
+import { recordDocumentReadWhileImpersonating } from "#app/components/administration/record-view.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { errorResponse } from "#app/components/library/api.server";
 import { getServices } from "#app/utils/services.server";
@@ -14,6 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const { libraryQueries } = await getServices();
     const { blob } = await libraryQueries.openPlayback(user.id, params.id ?? "");
+    await recordDocumentReadWhileImpersonating(request, user, params.id ?? "");
     const parts: Buffer[] = [];
     for await (const part of blob.body) parts.push(part as Buffer);
     const bytes = Buffer.concat(parts);

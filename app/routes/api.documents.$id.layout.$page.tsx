@@ -1,3 +1,4 @@
+import { recordDocumentReadWhileImpersonating } from "#app/components/administration/record-view.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { errorResponse } from "#app/components/library/api.server";
 import { getServices } from "#app/utils/services.server";
@@ -14,6 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       return Response.json({ code: "PAGE_NOT_FOUND", message: "Page not found" }, { status: 404 });
     }
     const blocks = await libraryQueries.layout(user.id, params.id ?? "", page);
+    await recordDocumentReadWhileImpersonating(request, user, params.id ?? "");
     return Response.json({ page, blocks }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     return errorResponse(error);

@@ -1,3 +1,4 @@
+import { recordDocumentReadWhileImpersonating } from "#app/components/administration/record-view.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { errorResponse } from "#app/components/library/api.server";
 import { getServices } from "#app/utils/services.server";
@@ -15,6 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const id = params.id ?? "";
     const pageNumber = Number(params.page);
     const pages = await libraryQueries.pages(user.id, id); // checks the reader may read it first (owner or community member)
+    await recordDocumentReadWhileImpersonating(request, user, params.id ?? "");
     const page = Number.isInteger(pageNumber) && pageNumber >= 1 ? pages.find((p) => p.pageNumber === pageNumber) : undefined;
     if (!page) return Response.json({ code: "PAGE_NOT_FOUND", message: "Page not found", pageCount: pages.length }, { status: 404 });
     return Response.json(

@@ -1,3 +1,4 @@
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { errorResponse, toApiDocument } from "#app/components/library/api.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
@@ -11,6 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const { libraryQueries } = await getServices();
     const document = await libraryQueries.getDocument(user.id, params.id ?? "");
+    await recordViewWhileImpersonating(request, user, "document", document.id, document.name);
     return Response.json(toApiDocument(document), { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     return errorResponse(error);

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { uploadByteLimit, uploadTooLargeMessage } from "#domain/library/upload-rules";
+import { MAX_AUDIO_BYTES, MAX_FILE_BYTES, uploadByteLimit, uploadTooLargeMessage } from "#domain/library/upload-rules";
 import { errorResponse } from "#app/components/library/api.server";
 import { readBodyBytes } from "#app/utils/api-errors.server";
 import { getRequestContext } from "#app/utils/request-context.server";
@@ -13,6 +13,9 @@ import { requireWritableUser } from "#app/utils/session.server";
  * document's type (audio or document file) while it streams in, with or without
  * a Content-Length; past it the answer is 413 naming that limit.
  */
+/** The largest type's limit; the document's own type is checked below as the bytes stream in. */
+export const bodyLimit = Math.max(MAX_FILE_BYTES, MAX_AUDIO_BYTES);
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   if (request.method !== "PUT") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });

@@ -4,7 +4,7 @@ import { getServices } from "#app/utils/services.server";
 import { isDomainError } from "#domain/shared/domain-error";
 
 /** Webhook bodies are small; anything larger is not the provider's. */
-const MAX_WEBHOOK_BYTES = 256 * 1024;
+export const bodyLimit = 256 * 1024;
 
 /**
  * POST /api/payments/webhook — the configured provider's webhook (Stripe or
@@ -19,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { checkout, logger } = await getServices();
   const provider = checkout.provider;
   if (!provider) return Response.json({ code: "NOT_FOUND", message: "Not found" }, { status: 404 });
-  const rawBody = (await readBodyBytes(request, MAX_WEBHOOK_BYTES)).toString("utf8");
+  const rawBody = (await readBodyBytes(request, bodyLimit)).toString("utf8");
   let verified;
   try {
     verified = provider.verifyWebhook(rawBody, request.headers);

@@ -13,6 +13,8 @@ import { requireUser } from "#app/utils/session.server";
  * 2 MB. It stores nothing and changes nothing (so it is allowed while an
  * admin impersonates, like any read).
  */
+export const bodyLimit = MAX_DICTATION_BYTES;
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });

@@ -1,3 +1,4 @@
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { launchProgress, toSummary, workspaceErrorResponse } from "#app/components/workspace/api.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
@@ -14,6 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const { workspaceQueries } = await getServices();
     const ws = await workspaceQueries.get(user.id, params.id ?? "");
+    await recordViewWhileImpersonating(request, user, "workspace", ws.id, ws.name);
     return Response.json(
       {
         workspace: { ...toSummary(ws), document_ids: ws.documentIds, documents: ws.documents, session: ws.session },

@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { authenticationFailedMessage, serializePendingSignIn } from "#app/utils/oidc.server";
 import { getServices } from "#app/utils/services.server";
-import { safeRedirect } from "#app/utils/session.server";
+import { refuseWhileImpersonating, safeRedirect } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 
 /** Starting a sign-in sets a cookie, so it is POST (with CSRF) only. */
@@ -12,6 +12,7 @@ export async function loader() {
 
 /** 'Continue with Google': remember state, nonce and PKCE verifier, then send the browser to the provider. */
 export async function action({ request }: ActionFunctionArgs) {
+  await refuseWhileImpersonating(request);
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const { externalIdentity, logger } = await getServices();

@@ -1,3 +1,4 @@
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Zip, ZipPassThrough } from "fflate";
 import { throwAsPageError } from "#app/components/library/api.server";
@@ -33,6 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     throwAsPageError(error);
   }
+  for (const document of documents) await recordViewWhileImpersonating(request, user, "document", document.id, document.name);
 
   const usedNames = new Set<string>();
   const entryName = (name: string) => {

@@ -1,3 +1,4 @@
+import { recordViewWhileImpersonating } from "#app/components/administration/record-view.server";
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { throwAsPageError } from "#app/components/library/api.server";
 import { contentDisposition, inlineContentType } from "#app/components/library/download.server";
@@ -32,6 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throwAsPageError(error);
   }
   const { document, blob: info } = described;
+  await recordViewWhileImpersonating(request, user, "document", document.id, document.name);
   const etag = `"${document.id}.${info.size}"`;
   const inlineType = url.searchParams.get("inline") === "1" ? inlineContentType(document) : null;
   const headers = new Headers({

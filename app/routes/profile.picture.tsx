@@ -13,11 +13,10 @@ export type PictureUploadResult = { ok: true; pictureUrl: string | null } | { ok
  * checks the bytes themselves (signature, dimensions, size), not the name or
  * the declared type; the picture is stored under a generated key.
  */
+/** The picture and the multipart envelope around it. */
+export const bodyLimit = PICTURE_MAX_BYTES + 64 * 1024;
+
 export async function action({ request }: ActionFunctionArgs) {
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > PICTURE_MAX_BYTES + 64 * 1024) {
-    return json<PictureUploadResult>({ ok: false, error: "Image file size exceeds 5MB limit." }, { status: 413 });
-  }
   const formData = await request.formData();
   await validateCsrf(formData, request);
   const user = await getCurrentUser(request);

@@ -33,6 +33,7 @@ import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 import { WorkspaceTour } from "#app/components/tour/workspace-tour";
+import { formRefusalStatus } from "#app/utils/api-errors.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: switcherStyles },
@@ -103,7 +104,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     if (isDomainError(error)) {
       if (error.code === "WORKSPACE_NOT_EXIST") throw await redirectWithToast("/history/workspaces", { type: "error", message: error.message });
-      return data<SettingsActionResult>({ ok: false, intent, message: error.message, field: error.field }, { status: 400 });
+      return data<SettingsActionResult>({ ok: false, intent, message: error.message, field: error.field }, { status: formRefusalStatus(error) });
     }
     throw error;
   }

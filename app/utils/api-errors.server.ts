@@ -1,4 +1,5 @@
-import { isDomainError } from "#domain/shared/domain-error";
+import { CONCURRENT_CHANGE, type DomainError, isDomainError } from "#domain/shared/domain-error";
+import { bodyTooLargeMessage, DEFAULT_BODY_LIMIT } from "./body-limit.server";
 import { getServices } from "./services.server";
 
 /** HTTP status per DomainError code; a foreign id answers exactly like a missing one (404). */
@@ -49,12 +50,18 @@ const STATUS: Record<string, number> = {
   IMAGE_NOT_ATTACHED: 422,
   RATE_LIMITED: 429,
   VALIDATION: 400,
+  CONCURRENT_CHANGE: 409,
 };
 
 export type ApiError = { code: string; message: string; field?: string };
 
 export function statusOf(code: string): number {
   return STATUS[code] ?? 400;
+}
+
+/** A page's form answered with the refusal's message: 409 when another writer won (the user may try again), else 400. */
+export function formRefusalStatus(error: DomainError): number {
+  return error.code === CONCURRENT_CHANGE ? 409 : 400;
 }
 
 /** DomainErrors become `{code, message, field}` with a fitting status; anything else is logged and answered generically. */
@@ -76,7 +83,7 @@ export async function apiErrorResponse(error: unknown): Promise<Response> {
  * Reads a request body, refusing it (413, with `message`) as soon as it passes
  * `limit` bytes: a body without Content-Length cannot make the server buffer more.
  */
-export async function readBodyBytes(request: Request, limit: number, message = "The request is too large.", code = "TOO_LARGE"): Promise<Buffer> {
+export async function readBodyBytes(request: Request, limit: number, message = bodyTooLargeMessage(limit), code = "TOO_LARGE"): Promise<Buffer> {
   // Connection: close — the server stops reading and closes the connection once the answer is sent.
   const tooLarge = () => Response.json({ code, message } satisfies ApiError, { status: 413, headers: { Connection: "close" } });
   if (Number(request.headers.get("Content-Length") ?? "0") > limit) throw tooLarge();
@@ -99,7 +106,7 @@ export async function readBodyBytes(request: Request, limit: number, message = "
 }
 
 /** Reads a JSON body of bounded size. */
-export async function readJsonBody(request: Request, limit = 256 * 1024): Promise<unknown> {
+export async function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
   const text = (await readBodyBytes(request, limit)).toString("utf8");
   try {
     return text ? JSON.parse(text) : {};

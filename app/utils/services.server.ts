@@ -4,6 +4,7 @@ import type { BlobStore } from "#application/ports/blob-store";
 import type { ExternalIdentityProvider } from "#application/ports/external-identity";
 import { IdentityQueries } from "#application/identity/identity-queries";
 import { IdentityService } from "#application/identity/identity-service";
+import { PassageSearch } from "#application/conversation/passage-search";
 import { ConversationService } from "#application/conversation/conversation-service";
 import { AccountAudit } from "#application/administration/account-audit";
 import { AdminRoles } from "#application/administration/admin-roles";
@@ -24,6 +25,7 @@ import { SpeechToText } from "#application/library/speech-to-text";
 import type { SpeechSynthesizer, SpeechTokens } from "#application/ports/speech";
 import type { RateLimiter } from "#application/ports/sessions";
 import { KeysetService } from "#application/identity/keyset-service";
+import { AccessTokenService } from "#application/identity/access-tokens";
 import { ChatLayoutService } from "#application/identity/chat-layout-service";
 import { LatexCompilation } from "#application/resume/latex-compilation";
 import { ResumeQueries } from "#application/resume/resume-queries";
@@ -90,8 +92,12 @@ function servicesOf(runtime: AppRuntime) {
     workspaceQueries: runtime.container.get(WorkspaceQueries),
     assessments: runtime.container.get(AssessmentService),
     conversations: runtime.container.get(ConversationService),
+    /** Passages for a query in a workspace, without a model (public API search, MCP). */
+    passageSearch: runtime.container.get(PassageSearch),
     keysets: runtime.container.get(KeysetService),
     chatLayouts: runtime.container.get(ChatLayoutService),
+    /** Personal access tokens for /api/v1 and /mcp (decision 220). */
+    accessTokens: runtime.container.get(AccessTokenService),
     resumes: runtime.container.get(ResumeService),
     resumeQueries: runtime.container.get(ResumeQueries),
     latexCompilation: runtime.container.get(LatexCompilation),

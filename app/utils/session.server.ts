@@ -115,6 +115,15 @@ export async function requireWritableUser(request: Request): Promise<CurrentUser
   return user;
 }
 
+/**
+ * For the routes of visitors who are not signed in (a password reset's mail, an
+ * OpenID sign-in's start): they need no user, but an admin impersonating
+ * someone is refused there as everywhere (issue 30).
+ */
+export async function refuseWhileImpersonating(request: Request): Promise<void> {
+  await getCurrentUser(request);
+}
+
 export async function requireAnonymous(request: Request): Promise<void> {
   const user = await getCurrentUser(request);
   if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")));

@@ -11,7 +11,7 @@ export type { AuditHistory, AuditRow } from "./audit-rows";
  * Replays one account's history from the event store (not a read model), in
  * log order (decisions 024, 104): the user stream and its username and email
  * reservations (located by identity's AccountStreams), the account's admin
- * role, and every impersonation of it. Details come from an allow-list per
+ * role, every impersonation of it, and its personal access tokens. Details come from an allow-list per
  * event type, so hashes (password, codes, sessions) never reach the output.
  */
 @injectable()
@@ -33,10 +33,18 @@ export class AccountAudit {
         if ((event.data as { userId?: string }).userId === userId) recorded.push(event);
       }
     }
-    const impersonations = new Set(
-      (await scanLog(this.events, (event) => event.type === "ImpersonationStarted" && (event.data as { userId?: string }).userId === userId)).map((event) => event.streamId),
+    // Impersonations of the account and its personal access tokens (decision 220) live in streams of their own.
+    const related = new Set(
+      (
+        await scanLog(
+          this.events,
+          (event) =>
+            (event.type === "ImpersonationStarted" && (event.data as { userId?: string }).userId === userId) ||
+            (event.type === "AccessTokenCreated" && (event.data as { ownerId?: string }).ownerId === userId),
+        )
+      ).map((event) => event.streamId),
     );
-    for (const stream of impersonations) recorded.push(...(await this.events.readStream(stream)));
+    for (const stream of related) recorded.push(...(await this.events.readStream(stream)));
     recorded.sort((a, b) => a.position - b.position);
     return { userId, subject: `Account ${userId}`, rows: recorded.map(toRow) };
   }

@@ -73,6 +73,14 @@ function describe(event: RecordedEvent): string {
       return `admin role of ${text(data.userId)} granted by ${text(data.grantedBy)}`;
     case "AdminRoleRevoked":
       return `admin role of ${text(data.userId)} revoked by ${text(data.revokedBy)}`;
+    case "AccessTokenCreated": {
+      const scope = Array.isArray(data.workspaceIds) ? `workspaces ${(data.workspaceIds as string[]).join(", ")}` : "all workspaces";
+      return `token ${personal ? `'${text(personal.name)}' ` : ""}(${text(data.tokenId)}) may ${(data.permissions as string[]).join(", ")} on ${scope}; expires ${text(data.expiresAt)}`;
+    }
+    case "AccessTokenUsed":
+      return `token used (first use since the previous summary) at ${text(data.at)}`;
+    case "AccessTokenRevoked":
+      return `token revoked by its ${text(data.reason)}`;
     case "ImpersonationStarted":
       return `admin ${text(data.adminId)} impersonates ${personal ? `${text(personal.userName)} ` : ""}(user ${text(data.userId)}) until ${text(data.deadline)}; reason: ${personal ? text(personal.reason) : ERASED}`;
     case "ImpersonationViewed":

@@ -1,13 +1,15 @@
-import { inject, injectable } from "inversify";
+import { inject, injectable, optional } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
+import { noMetrics, type OperationsMetrics } from "#application/ports/metrics";
 import { Aggregate } from "#application/shared/aggregate";
 import type { AllowancePolicy, CounterUsage, PeriodUsage, UsageMeter } from "#application/shared/allowance-policy";
 import { type CounterLimits, type UsageCounter, usageDay, usageMonth } from "#domain/billing/plans";
 import { dailyBinds, remainingOf, type UsageCommand, type UsageEvent, usageId, usageLimitError, type UsageState, usedOf } from "#domain/billing/usage";
 import { usageAggregate } from "#domain/billing/usage-events";
+import { DomainError } from "#domain/shared/domain-error";
 
 /** Concurrent reservations at the edge of a limit conflict on one stream; each conflict re-reads and decides again. */
 const RESERVATION_ATTEMPTS = 50;
@@ -32,6 +34,7 @@ export class UsageCounters implements UsageMeter {
     @inject(TOKENS.Ids) ids: IdGenerator,
     @inject(TOKENS.AllowancePolicy) private readonly policy: AllowancePolicy,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Metrics) @optional() private readonly metrics: OperationsMetrics = noMetrics,
   ) {
     this.usageStreams = new Aggregate(eventStore, ids, usageAggregate);
   }
@@ -71,11 +74,16 @@ export class UsageCounters implements UsageMeter {
 
   async reserve(userId: string, counter: UsageCounter, key: string, amount: number, at: Date, metadata: EventMetadata): Promise<void> {
     const limits = await this.limitsOf(userId, counter, at);
-    await this.usageStreams.handle(
-      usageId(userId, usageMonth(at)),
-      { type: "ReserveUsage", counter, key, amount, day: usageDay(at), limits, now: this.clock.now() },
-      { metadata, maxAttempts: RESERVATION_ATTEMPTS },
-    );
+    try {
+      await this.usageStreams.handle(
+        usageId(userId, usageMonth(at)),
+        { type: "ReserveUsage", counter, key, amount, day: usageDay(at), limits, now: this.clock.now() },
+        { metadata, maxAttempts: RESERVATION_ATTEMPTS },
+      );
+    } catch (error) {
+      if (error instanceof DomainError) this.metrics.usageReservationRefused(counter);
+      throw error;
+    }
   }
 
   async release(userId: string, counter: UsageCounter, key: string, at: Date, metadata: EventMetadata): Promise<void> {

@@ -17,9 +17,9 @@ import { readableBy } from "#application/shared/access-policy";
 import { eventMetadata, type RequestContext } from "#application/shared/request-context";
 import { WorkspaceQueries, type WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { LibraryQueries } from "#application/library/library-queries";
-import { KeysetModels } from "#application/identity/keyset-models";
+import { type AnsweringModel, KeysetModels } from "#application/identity/keyset-models";
 import { chatImageBlobKey, chatImageProblem, chatImageType, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#domain/conversation/chat-image";
-import { BUILT_IN_KEYSET, embeddingSpace } from "#domain/workspace/workspace";
+import { embeddingSpace } from "#domain/workspace/workspace";
 import {
   type Citation,
   type ConversationCommand,
@@ -32,6 +32,7 @@ import { DomainError } from "#domain/shared/domain-error";
 import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadModel, messagesOf, ownedConversation, questionsAsked } from "#projections/conversation/conversations.queries";
 import { EndMarkerGuard } from "./answer-stream";
 import { citedName, retrievePassages } from "./retrieval";
+import { spreadPassages } from "./overview-passages";
 import { resumeAnswering } from "./resume-answers";
 import { resumeOfWorkspace, resumeVersion } from "#projections/resume/resumes.queries";
 
@@ -39,6 +40,8 @@ import { resumeOfWorkspace, resumeVersion } from "#projections/resume/resumes.qu
 const PASSAGES_PER_ANSWER = 8;
 /** Earlier turns given to the model. */
 const HISTORY_TURNS = 6;
+/** The longest a generative model may take to reword a question before retrieval goes on without its queries. */
+const QUERY_REWRITE_MS = 4_000;
 
 export interface AskInput {
   text: string;
@@ -69,7 +72,6 @@ export class ConversationService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.ProjectionWaiter) private readonly projections: ProjectionWaiter,
     @inject(TOKENS.SearchIndex) private readonly search: SearchIndex,
-    @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
     @inject(WorkspaceQueries) private readonly workspaces: WorkspaceQueries,
     @inject(KeysetModels) private readonly keysetModels: KeysetModels,
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
@@ -192,7 +194,9 @@ export class ConversationService {
     const asked = input.regenerateQuestionId ? askedQuestion(current.events, input.regenerateQuestionId) : null;
     const mediaIds = asked ? asked.mediaIds : (input.mediaIds ?? []);
     // A question with images goes to the workspace's image model (Workspace Settings: "Reads images you add to the chat").
-    const model = await this.modelFor(ownerId, workspace, mediaIds.length > 0 ? "image" : "text");
+    // Which keyset answers is decided once, here, from what really answers; the count below follows it (issue #30 item 7).
+    const answeringModel = await this.modelFor(ownerId, workspace, mediaIds.length > 0 ? "image" : "text");
+    const model = answeringModel.model;
     // In a Resume Builder workspace answers edit the resume: LaTeX blocks (resume-answers.ts).
     const answering = workspace.type === "Resume Builder" ? resumeAnswering(model, await this.resumeLatex(ownerId, workspace.id)) : model;
 
@@ -202,7 +206,7 @@ export class ConversationService {
       selectedText = asked.selectedText;
       current = (await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() }, current)).after;
     } else {
-      const counted = await this.reserveMessage(ownerId, workspace, mediaIds.length > 0 ? "image" : "text", newQuestionId, ctx, conversationId);
+      const counted = await this.reserveMessage(ownerId, answeringModel, newQuestionId, ctx, conversationId);
       questionId = newQuestionId;
       question = input.text.trim();
       selectedText = input.selectedText ? cut(input.selectedText.trim(), SELECTED_TEXT_LIMIT) : null;
@@ -229,6 +233,7 @@ export class ConversationService {
       const passages: Passage[] = await retrievePassages({
         index: this.search,
         question: selectedText ? `${selectedText} ${question}` : question,
+        alternateQueries: await alternateQueries(model, question, history, signal),
         documentIds: workspace.documentIds,
         readable: this.readableScope(ownerId),
         limit: PASSAGES_PER_ANSWER,
@@ -268,11 +273,20 @@ export class ConversationService {
           citations,
           usage: event.usage,
           firstTokenMs,
+          answeredBy: event.answeredBy,
           now: this.clock.now(),
         }, current);
         yield {
           type: "end",
-          metadata: { message_id: answerId, question_id: questionId, conversation_id: conversationId, citations, model: model.id, usage: event.usage, first_token_ms: firstTokenMs },
+          metadata: {
+            message_id: answerId,
+            question_id: questionId,
+            conversation_id: conversationId,
+            citations,
+            model: event.answeredBy ?? model.id,
+            usage: event.usage,
+            first_token_ms: firstTokenMs,
+          },
         };
         return;
       }
@@ -290,21 +304,24 @@ export class ConversationService {
     const workspace = await this.workspaces.get(ownerId, conversation.workspaceId);
     const names = new Map(workspace.documents.map((d) => [d.documentId, d.documentName]));
     const messages = await this.messages(ownerId, conversationId);
-    const topic = messages.filter((m) => m.sender === "USER").map((m) => m.text).join(" ") || workspace.documents.map((d) => d.documentName).join(" ");
-    const passages = await retrievePassages({
-      index: this.search,
-      question: topic,
-      documentIds: workspace.documentIds,
-      readable: this.readableScope(ownerId),
-      limit: 12,
-      vectors: this.denseSearch(ownerId, workspace),
-      documentName: (id) => names.get(id),
-    });
-    // The workspace's model writes the overview; if its provider fails, the built-in one still gives one.
-    const model = await this.modelFor(ownerId, workspace);
+    const topic = messages.filter((m) => m.sender === "USER").map((m) => m.text).join(" ");
+    // Before anything is asked, the overview is of the whole of each document; after, of what was asked about.
+    const passages = topic
+      ? await retrievePassages({
+          index: this.search,
+          question: topic,
+          documentIds: workspace.documentIds,
+          readable: this.readableScope(ownerId),
+          limit: 12,
+          vectors: this.denseSearch(ownerId, workspace),
+          documentName: (id) => names.get(id),
+        })
+      : await spreadPassages(this.search, await this.readableScope(ownerId)(workspace.documentIds), (id) => names.get(id));
+    // The workspace's model writes the overview; if its provider fails, the offline one still gives one.
+    const { model } = await this.modelFor(ownerId, workspace);
     const overview = (m: LanguageModel) =>
       Promise.all([m.summarize({ passages, language: "English" }), m.suggestQuestions({ passages, count: 5 })]);
-    const [summary, questions] = await overview(model).catch(() => overview(this.builtInModel));
+    const [summary, questions] = await overview(model).catch(() => overview(this.keysetModels.offline));
     return { summary, questions };
   }
 
@@ -346,15 +363,13 @@ export class ConversationService {
   }
 
   /**
-   * The workspace's text choice {keysetId, model} as a model: the built-in one
-   * for the built-in keyset, else the owner's keyset through its provider. A
-   * keyset that is gone (deleted, or not the owner's) falls back to the
-   * built-in model rather than failing the chat.
+   * The workspace's text (or image) choice as the model that answers, and
+   * whether that is the product's keyset: the owner's keyset through its
+   * provider, else the product's. A keyset that is gone (deleted, or not the
+   * owner's) falls back to the product's keyset rather than failing the chat.
    */
-  private async modelFor(ownerId: string, workspace: WorkspaceDetail, purpose: "text" | "image" = "text"): Promise<LanguageModel> {
-    const choice = workspace.chatPreference?.[purpose];
-    if (!choice) return this.builtInModel;
-    return this.keysetModels.resolve(ownerId, choice);
+  private modelFor(ownerId: string, workspace: WorkspaceDetail, purpose: "text" | "image" = "text"): Promise<AnsweringModel> {
+    return this.keysetModels.answering(ownerId, workspace.chatPreference?.[purpose], purpose);
   }
 
   /** Dense search with the workspace's embedding model, when it has one (its documents are embedded in the background). */
@@ -383,13 +398,13 @@ export class ConversationService {
   }
 
   /**
-   * Holds the question on the owner's message counter before it is asked. A
-   * question answered by the user's own keyset is not counted: they pay its
-   * provider themselves (docs/decisions/110).
+   * Holds the question on the owner's message counter before it is asked,
+   * when the product's keyset answers it. A question answered by the user's
+   * own keyset is not counted: they pay its provider themselves
+   * (docs/decisions/110).
    */
-  private async reserveMessage(ownerId: string, workspace: WorkspaceDetail, purpose: "text" | "image", questionId: string, ctx: RequestContext | null, conversationId: string) {
-    const choice = workspace.chatPreference?.[purpose];
-    const counted = !choice || choice.keysetId === BUILT_IN_KEYSET;
+  private async reserveMessage(ownerId: string, answering: AnsweringModel, questionId: string, ctx: RequestContext | null, conversationId: string) {
+    const counted = answering.throughProductKeyset;
     const at = this.clock.now();
     const metadata = eventMetadata(ctx, ownerId, `conversation-${conversationId}`);
     if (counted) {
@@ -451,6 +466,22 @@ export function validCitations(citations: Citation[], workspace: Pick<WorkspaceD
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Other wordings of the question from a generative model (query rewrite):
+ * one short call, bounded in time; any failure means retrieval goes on with
+ * the question alone.
+ */
+async function alternateQueries(model: LanguageModel, question: string, history: ChatTurn[], signal?: AbortSignal): Promise<string[] | undefined> {
+  if (!model.capabilities.generative || !model.alternateQueries) return undefined;
+  const bounded = AbortSignal.timeout(QUERY_REWRITE_MS);
+  try {
+    const queries = await model.alternateQueries({ question, history }, signal ? AbortSignal.any([signal, bounded]) : bounded);
+    return queries.length > 0 ? queries : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const cut = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text);

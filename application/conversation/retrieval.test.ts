@@ -26,6 +26,7 @@ function recordingIndex(text: ChunkHit[], vector: ChunkHit[] = []) {
     deleteOwner: async () => {},
     countChunks: async () => 0,
     listChunks: async () => [],
+    chunksAt: async () => [],
     upsertVectors: async () => {},
     countVectors: async () => 0,
     searchText: async (query, scope, limit) => {
@@ -145,6 +146,89 @@ describe("retrievePassages", () => {
     const { index, calls } = recordingIndex([]);
     await retrievePassages({ index, question: "question", documentIds: ["d"], limit: 3 });
     expect(calls.map((call) => call.kind)).toEqual(["text"]);
+  });
+
+  it("finds a passage worded unlike the question through another phrasing, and fuses both rankings", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([
+      chunk("farm", 0, "Low-flying military aircraft frightened the chickens; many flew into the barn walls and died."),
+      chunk("farm", 1, "The farmers sued the government over the hens they lost."),
+      chunk("farm", 2, "Army surplus stores sell boots and planes models."),
+    ]);
+    const question = "Which farmers sued because army planes scared their hens?";
+    const alone = await retrievePassages({ index, question, documentIds: ["farm"], limit: 2 });
+    expect(alone.map((p) => p.chunkId)).not.toContain("farm:0");
+
+    const asked: string[] = [];
+    const withPhrasings = await retrievePassages({
+      index,
+      question,
+      documentIds: ["farm"],
+      limit: 2,
+      alternateQueries: ["military aircraft frightened chickens", " ", question.toUpperCase()],
+      vectors: {
+        space: "k/m",
+        embed: async (text) => {
+          asked.push(text);
+          return [1, 0];
+        },
+      },
+    });
+    // The question's own ranking and the phrasing's are fused: the chunk only the phrasing finds is handed over.
+    expect(withPhrasings.map((p) => p.chunkId)).toContain("farm:0");
+    // Blank phrasings and the question itself again are not searched twice.
+    expect(asked).toEqual([question, "military aircraft frightened chickens"]);
+  });
+
+  it("keeps the question's own similarity on a passage an alternate phrasing also found", async () => {
+    const a = chunk("d", 0, "a");
+    const b = chunk("d", 1, "b");
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    await index.upsert([a, b]);
+    await index.upsertVectors("k/m", [
+      { chunkId: "d:0", documentId: "d", vector: [1, 0] },
+      { chunkId: "d:1", documentId: "d", vector: [0, 1] },
+    ]);
+    const passages = await retrievePassages({
+      index,
+      question: "question",
+      documentIds: ["d"],
+      limit: 2,
+      alternateQueries: ["phrasing"],
+      vectors: { space: "k/m", embed: async (text) => (text === "question" ? [1, 0] : [0, 1]) },
+    });
+    expect(passages.find((p) => p.chunkId === "d:0")?.similarity).toBeCloseTo(1, 6);
+    expect(passages.find((p) => p.chunkId === "d:1")?.similarity).toBeCloseTo(0, 6);
+  });
+
+  it("hands one passage per page: chunks of a page already chosen join it, and the slot goes to another page", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    // Page 1 is cut into three chunks that overlap, as the chunker cuts them.
+    const page1 = ["The deposit is two months of rent.", "two months of rent. It is paid into an escrow account.", "escrow account. The deposit is returned within thirty days."];
+    await index.upsert([
+      ...page1.map((text, ordinal) => chunk("lease", ordinal, text, { pageNumber: 1 })),
+      chunk("lease", 3, "Pets need the landlord's consent; the deposit does not cover them.", { pageNumber: 2 }),
+    ]);
+    const passages = await retrievePassages({ index, question: "When is the deposit returned?", documentIds: ["lease"], limit: 2 });
+    expect(passages.map((p) => p.pageNumber)).toEqual([1, 2]);
+    // The page's chunks read as one stretch of the page, their overlap written once.
+    expect(passages[0].text).toBe("The deposit is two months of rent. It is paid into an escrow account. The deposit is returned within thirty days.");
+    expect(passages[0].chunkId).toBe("lease:2");
+  });
+
+  it("reads a short passage's neighbouring chunks on its page, never another page's", async () => {
+    const index = new SqliteSearchIndex(openDatabase(":memory:"));
+    const long = "The harbour authority publishes the winter timetable in October, with the first sailing at 06:40 from the quay. ";
+    await index.upsert([
+      chunk("memo", 0, long.repeat(3).trim(), { pageNumber: 1 }),
+      chunk("memo", 1, "Questions about rosters go to Mrs Haugland.", { pageNumber: 1 }),
+      chunk("memo", 2, "Page two starts here with rosters for the summer.", { pageNumber: 2 }),
+    ]);
+    const [passage] = await retrievePassages({ index, question: "Who answers questions about rosters?", documentIds: ["memo"], limit: 1 });
+    expect(passage.pageNumber).toBe(1);
+    expect(passage.text).toContain("06:40");
+    expect(passage.text).toContain("Mrs Haugland");
+    expect(passage.text).not.toContain("Page two");
   });
 
   it("honours the limit", async () => {

@@ -1,6 +1,7 @@
 import type { Passage } from "#application/ports/language-model";
 import type { ChunkHit, SearchIndex } from "#application/ports/search-index";
 import { contentTerms, isStopWord, words } from "#application/shared/text-analysis";
+import { passageWindows } from "./passage-windows";
 
 /**
  * Retrieval for a question (ARCHITECTURE §6): BM25 over the workspace's chunks
@@ -36,6 +37,14 @@ export interface RetrieveOptions {
   vectors?: { space: string; embed: (text: string) => Promise<number[]> };
   /** Display name of a document (called once per distinct document in the result). */
   documentName?: (documentId: string) => string | undefined | Promise<string | undefined>;
+  /**
+   * Other phrasings of the question (a real model writes them when one is
+   * configured): each is searched as the question is, keyword and dense, and
+   * its rankings fused with the question's by RRF, so a passage worded unlike
+   * the question can still rank. Passages keep the question's own similarity:
+   * it is what a model compares across questions.
+   */
+  alternateQueries?: string[];
 }
 
 /**
@@ -62,6 +71,14 @@ const MIN_CANDIDATES = 20;
  */
 const SIMILARITY_CANDIDATES = 60;
 const UNTITLED = "Untitled document";
+/**
+ * A passage shorter than this reads its page's neighbouring chunks, while all
+ * passages together stay within `CHARS_PER_PASSAGE` each on average (a chunk
+ * is at most 800): decision 195. Hits of a page already chosen join its
+ * passage when they rank within `limit`.
+ */
+const SHORT_PASSAGE_CHARS = 1200;
+const CHARS_PER_PASSAGE = 1000;
 
 export async function retrievePassages(options: RetrieveOptions): Promise<Passage[]> {
   const asked = [...new Set(options.documentIds.filter((id) => id.length > 0))];
@@ -72,41 +89,70 @@ export async function retrievePassages(options: RetrieveOptions): Promise<Passag
   const scope = { documentIds };
   const candidates = Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT);
 
-  // BM25 gets the content words only: question words and stop words would
-  // otherwise OR in half the corpus. The model still scores sentences against
-  // the original question.
-  const textSearch = options.index.searchText(reformulateQuery(options.question), scope, candidates);
   const vectors = options.vectors;
-  const vectorSearch = vectors
-    ? vectors
-        .embed(options.question)
-        .then((vector) => options.index.searchVector(vectors.space, vector, scope, Math.max(candidates, SIMILARITY_CANDIDATES)))
-        .catch(() => [] as ChunkHit[])
-    : Promise.resolve<ChunkHit[]>([]);
-  const [textHits, denseHits] = await Promise.all([textSearch, vectorSearch]);
+  const search = async (query: string, denseLimit: number): Promise<[ChunkHit[], ChunkHit[]]> =>
+    Promise.all([
+      // BM25 gets the content words only: question words and stop words would
+      // otherwise OR in half the corpus. The model still scores sentences against
+      // the original question.
+      options.index.searchText(reformulateQuery(query), scope, candidates),
+      vectors
+        ? vectors
+            .embed(query)
+            .then((vector) => options.index.searchVector(vectors.space, vector, scope, denseLimit))
+            .catch(() => [] as ChunkHit[])
+        : Promise.resolve<ChunkHit[]>([]),
+    ]);
+  const alternates = distinctAlternates(options.question, options.alternateQueries ?? []);
+  const [[textHits, denseHits], ...alternateHits] = await Promise.all([
+    search(options.question, Math.max(candidates, SIMILARITY_CANDIDATES)),
+    ...alternates.map((query) => search(query, candidates)),
+  ]);
 
   // Cosine per chunk from the dense side: the model weighs meaning by it (Passage.similarity).
   const similarity = new Map(denseHits.map((hit) => [hit.chunk.chunkId, hit.score]));
   const inScope = new Set(documentIds);
-  const fused = reciprocalRankFusion([textHits, denseHits.slice(0, candidates)])
+  const fused = reciprocalRankFusion([textHits, denseHits.slice(0, candidates), ...alternateHits.flat()])
     // Defence in depth, not the scoping mechanism: an adapter bug must not leak another user's chunk.
-    .filter((hit) => inScope.has(hit.chunk.documentId))
-    .slice(0, limit);
+    .filter((hit) => inScope.has(hit.chunk.documentId));
+  // Neighbours are read from the hits' own documents, so they stay in scope.
+  const windows = await passageWindows(fused, { limit, mergeDepth: limit, minChars: SHORT_PASSAGE_CHARS, maxChars: limit * CHARS_PER_PASSAGE, index: options.index });
 
   const names = new Map<string, string>();
-  for (const documentId of new Set(fused.map((hit) => hit.chunk.documentId))) {
+  for (const documentId of new Set(windows.map((window) => window.lead.documentId))) {
     const name = (await options.documentName?.(documentId))?.trim();
     names.set(documentId, name || UNTITLED);
   }
-  return fused.map(({ chunk, score }) => ({
-    chunkId: chunk.chunkId,
-    documentId: chunk.documentId,
-    documentName: names.get(chunk.documentId) ?? UNTITLED,
-    pageNumber: chunk.pageNumber,
-    text: chunk.text,
-    score,
-    ...(similarity.has(chunk.chunkId) ? { similarity: similarity.get(chunk.chunkId) } : {}),
-  }));
+  return windows.map(({ lead, chunks, score, text }) => {
+    // The passage is as close in meaning as its closest chunk the dense side measured.
+    const measured = chunks.map((chunk) => similarity.get(chunk.chunkId)).filter((s): s is number => s !== undefined);
+    return {
+      chunkId: lead.chunkId,
+      documentId: lead.documentId,
+      documentName: names.get(lead.documentId) ?? UNTITLED,
+      pageNumber: lead.pageNumber,
+      text,
+      score,
+      ...(measured.length > 0 ? { similarity: Math.max(...measured) } : {}),
+    };
+  });
+}
+
+/** At most this many other phrasings are searched: each costs a keyword search, and an embedding and a dense search. */
+export const MAX_ALTERNATE_QUERIES = 4;
+
+/** Non-blank phrasings other than the question itself (compared without case and spacing), each once. */
+function distinctAlternates(question: string, alternates: string[]): string[] {
+  const key = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
+  const seen = new Set([key(question)]);
+  const kept: string[] = [];
+  for (const alternate of alternates) {
+    const k = key(alternate);
+    if (k === "" || seen.has(k)) continue;
+    seen.add(k);
+    kept.push(alternate.trim());
+  }
+  return kept.slice(0, MAX_ALTERNATE_QUERIES);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { inject, injectable, optional } from "inversify";
+import { inject, injectable } from "inversify";
 import { TOKENS } from "#application/tokens";
 import type { Clock } from "#application/ports/clock";
 import type { EventStore } from "#application/ports/event-store";
@@ -6,6 +6,7 @@ import type { IdGenerator } from "#application/ports/ids";
 import type { KeyCipher } from "#application/ports/key-cipher";
 import type { LanguageModel } from "#application/ports/language-model";
 import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
+import type { ProductKeyset } from "#application/ports/product-keyset";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { Transcriber } from "#application/ports/speech";
 import { Aggregate } from "#application/shared/aggregate";
@@ -13,7 +14,7 @@ import { accessPolicy, readableBy } from "#application/shared/access-policy";
 import { type KeysetCommand, type KeysetEvent, type KeysetState, keysetNotFound } from "#domain/identity/keyset";
 import { keysetAggregate } from "#domain/identity/identity-events";
 import { DomainError } from "#domain/shared/domain-error";
-import { BUILT_IN_EMBEDDING, BUILT_IN_EMBEDDING_MODEL, BUILT_IN_KEYSET } from "#domain/workspace/workspace";
+import { BUILT_IN_KEYSET, BUILT_IN_TEXT_MODEL } from "#domain/workspace/workspace";
 import { keysetById, keysetsOf, modelDefaultsOf } from "#projections/identity/keysets.queries";
 
 export interface ModelChoice {
@@ -31,19 +32,31 @@ export interface ModelOption {
   embeddingModels: { id: string; label: string }[];
   /** Of the keyset's models, those that transcribe recordings (the audio upload's picker); the built-in keyset's is the offline one. */
   transcriptionModels?: { id: string; label: string }[];
+  /** The product's keyset only: an operator's model answers through it (the pickers name that model rather than the offline one). */
+  operated?: boolean;
+}
+
+/** A model for a question, and whether the product's keyset answers it (then it counts against the plan, decision 110). */
+export interface AnsweringModel {
+  model: LanguageModel;
+  throughProductKeyset: boolean;
 }
 
 /**
  * Turns a (keysetId, model) choice into a LanguageModel, and answers which
- * choices a user has (ModelCatalog.availableFor). The built-in keyset needs
- * no key. A keyset that is gone — deleted, or never this user's — resolves to
- * the built-in model (resolve-time fallback, docs/decisions/030): a foreign
- * keyset's key is never used, and a stale preference never breaks the chat.
+ * choices a user has (ModelCatalog.availableFor). The product's keyset needs
+ * no key of the user's. A keyset that is gone — deleted, or never this user's
+ * — resolves to the product's keyset (resolve-time fallback,
+ * docs/decisions/030): a foreign keyset's key is never used, and a stale
+ * preference never breaks the chat.
  *
- * The built-in keyset also embeds (docs/decisions/070) when the server runs
- * its offline model: then it is every user's embedding default, and choosing
- * the built-in keyset's text model as an embedding means keyword search only
- * (what it meant before the built-in keyset could embed).
+ * The product's keyset (docs/decisions/190) answers with what the operator
+ * configured, else the offline model. Its text choice is always
+ * `docuchat/docuchat-extractive`: the name of its text slot, whatever model
+ * stands behind it, so stored preferences follow the operator's choice.
+ * It also embeds (docs/decisions/070) with the operator's embedding model or
+ * the offline one; choosing its text model as an embedding means keyword
+ * search only (what it meant before it could embed).
  */
 @injectable()
 export class KeysetModels {
@@ -54,48 +67,67 @@ export class KeysetModels {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.KeyCipher) private readonly cipher: KeyCipher,
     @inject(TOKENS.ModelProviders) private readonly providers: ModelProviders,
-    @inject(TOKENS.BuiltInModel) private readonly builtInModel: LanguageModel,
-    @inject(TOKENS.BuiltInEmbedder) @optional() private readonly builtInEmbedder?: Embedder & { label?: string },
+    @inject(TOKENS.ProductKeyset) private readonly product: ProductKeyset,
   ) {
     this.keysets = new Aggregate(events, ids, keysetAggregate);
   }
 
   private readonly keysets: Aggregate<KeysetCommand, KeysetEvent, KeysetState>;
 
-  get builtIn(): LanguageModel {
-    return this.builtInModel;
+  /** The offline extractive model, whatever the operator configured. */
+  get offline(): LanguageModel {
+    return this.product.offline;
   }
 
-  /** The embedding a user gets without choosing: the built-in model where the server runs it, else keyword search only. */
+  /** The embedding a user gets without choosing: the product keyset's default embedding model, else keyword search only. */
   get defaultEmbedding(): ModelChoice | null {
-    return this.builtInEmbedder ? BUILT_IN_EMBEDDING : null;
+    const first = this.product.embedders[0];
+    return first ? { keysetId: BUILT_IN_KEYSET, model: first.model } : null;
   }
 
-  /** Whether a built-in choice names the built-in embedding model (and the server runs it). */
-  private isBuiltInEmbedding(choice: ModelChoice): boolean {
-    return choice.keysetId === BUILT_IN_KEYSET && choice.model === BUILT_IN_EMBEDDING_MODEL && !!this.builtInEmbedder;
+  /** Whether the server runs the product keyset's embedding model a choice names. */
+  runsProductEmbedding(choice: ModelChoice): boolean {
+    return this.productEmbedder(choice) !== undefined;
+  }
+
+  /** The product keyset's embedding model a choice names, when the server runs it. */
+  private productEmbedder(choice: ModelChoice) {
+    return choice.keysetId === BUILT_IN_KEYSET ? this.product.embedders.find((e) => e.model === choice.model) : undefined;
   }
 
   /** The model for a choice; records the keyset's use ('last used'). */
-  async resolve(ownerId: string, choice: ModelChoice): Promise<LanguageModel> {
-    if (choice.keysetId === BUILT_IN_KEYSET) return this.builtInModel;
+  async resolve(ownerId: string, choice: ModelChoice, purpose: "text" | "image" = "text"): Promise<LanguageModel> {
+    return (await this.answering(ownerId, choice, purpose)).model;
+  }
+
+  /**
+   * The model that answers a question for a workspace's choice, and whether
+   * it is the product's keyset — decided together, from what really answers:
+   * a keyset deleted a moment ago answers (and counts) as the product's even
+   * before the workspace's preference has fallen back (issue #30 item 7).
+   */
+  async answering(ownerId: string, choice: ModelChoice | null | undefined, purpose: "text" | "image" = "text"): Promise<AnsweringModel> {
+    const product = { model: purpose === "image" ? this.product.image : this.product.text, throughProductKeyset: true };
+    if (!choice || choice.keysetId === BUILT_IN_KEYSET) return product;
     let keyset: ProviderKeyset;
     try {
       keyset = await this.unsealed(ownerId, choice.keysetId);
     } catch (error) {
-      if (error instanceof DomainError && error.code === "KEYSET_NOT_FOUND") return this.builtInModel;
+      if (error instanceof DomainError && error.code === "KEYSET_NOT_FOUND") return product;
       throw error;
     }
     await this.keysets.handle(choice.keysetId, { type: "RecordUse", ownerId, now: this.clock.now() }, {
       metadata: { correlationId: `keyset-use-${choice.keysetId}`, actorId: ownerId, subjectId: ownerId },
     });
-    return this.providers.languageModel(keyset, choice.model || keyset.model || "");
+    return { model: this.providers.languageModel(keyset, choice.model || keyset.model || ""), throughProductKeyset: false };
   }
 
-  /** The embedding model of a choice (the built-in one needs no key); a missing or foreign keyset answers KEYSET_NOT_FOUND. */
+  /** The embedding model of a choice (the product keyset's needs no key of the user's); a missing or foreign keyset answers KEYSET_NOT_FOUND. */
   async embedder(ownerId: string, choice: ModelChoice): Promise<Embedder> {
-    if (this.isBuiltInEmbedding(choice)) return this.builtInEmbedder!;
-    if (choice.keysetId === BUILT_IN_KEYSET) throw new DomainError("VALIDATION", "This server does not run the built-in embedding model; choose keyword search or one of your keysets.", "embedding");
+    const product = this.productEmbedder(choice);
+    if (product) return product.embedder;
+    // A product model the server no longer runs (the operator changed it): its vectors are never compared with another model's.
+    if (choice.keysetId === BUILT_IN_KEYSET) throw new DomainError("VALIDATION", "This server no longer runs that embedding model of the built-in keyset; choose keyword search or another embedding model.", "embedding");
     const keyset = await this.unsealed(ownerId, choice.keysetId);
     return this.providers.embedder(keyset, choice.model);
   }
@@ -112,12 +144,14 @@ export class KeysetModels {
     return [
       {
         keysetId: BUILT_IN_KEYSET,
-        keysetName: "DocuChat (built-in)",
-        provider: "DocuChat",
-        subProvider: "DocuChat",
-        models: [{ id: this.builtInModel.id, label: this.builtInModel.label }],
-        embeddingModels: this.builtInEmbedder ? [{ id: BUILT_IN_EMBEDDING_MODEL, label: this.builtInEmbedder.label ?? BUILT_IN_EMBEDDING_MODEL }] : [],
+        // Unconfigured it is what it always was; configured, the operator's model shows under the product's name.
+        keysetName: this.product.operated ? this.product.name : `${this.product.name} (built-in)`,
+        provider: this.product.name,
+        subProvider: this.product.name,
+        models: [{ id: BUILT_IN_TEXT_MODEL, label: this.product.text.label }],
+        embeddingModels: this.product.embedders.map((e) => ({ id: e.model, label: e.label })),
         transcriptionModels: [],
+        operated: this.product.operated,
       },
       ...keysets.map((k) => {
         const models = k.models.length > 0 ? k.models : k.model ? [k.model] : [];
@@ -144,7 +178,7 @@ export class KeysetModels {
    */
   async chatPreferenceFor(userId: string): Promise<{ text: ModelChoice; image: ModelChoice; embedding: ModelChoice | null }> {
     const stored = await modelDefaultsOf(this.readModels, userId);
-    const builtIn = { keysetId: BUILT_IN_KEYSET, model: this.builtInModel.id };
+    const builtIn = { keysetId: BUILT_IN_KEYSET, model: BUILT_IN_TEXT_MODEL };
     return { text: stored?.text ?? builtIn, image: stored?.image ?? builtIn, embedding: this.embeddingFor(stored?.embedding) };
   }
 
@@ -152,7 +186,9 @@ export class KeysetModels {
   embeddingFor(stored: ModelChoice | null | undefined): ModelChoice | null {
     if (!stored) return this.defaultEmbedding;
     if (stored.keysetId !== BUILT_IN_KEYSET) return stored;
-    return this.isBuiltInEmbedding(stored) ? BUILT_IN_EMBEDDING : null;
+    if (stored.model === BUILT_IN_TEXT_MODEL) return null;
+    // The product's embedding model, or its current one when the operator changed it.
+    return this.productEmbedder(stored) ? stored : this.defaultEmbedding;
   }
 
   /**
@@ -164,10 +200,10 @@ export class KeysetModels {
     if (choice.keysetId === BUILT_IN_KEYSET) {
       if (purpose === "transcription") throw new DomainError("VALIDATION", "The built-in keyset transcribes offline; choose it as Built-in, offline.", "model");
       if (purpose === "embedding") {
-        if (this.isBuiltInEmbedding(choice)) return;
-        throw new DomainError("VALIDATION", "This server does not run the built-in embedding model; choose keyword search or one of your keysets.", "embedding");
+        if (this.productEmbedder(choice)) return;
+        throw new DomainError("VALIDATION", "This server does not run that embedding model of the built-in keyset; choose keyword search or one of your keysets.", "embedding");
       }
-      if (choice.model !== this.builtInModel.id) throw new DomainError("VALIDATION", "Choose a model of the built-in keyset.", "model");
+      if (choice.model !== BUILT_IN_TEXT_MODEL) throw new DomainError("VALIDATION", "Choose a model of the built-in keyset.", "model");
       return;
     }
     let keyset: { ownerId: string; provider: string; subProvider: string; models: string[]; model: string | null } | null =

@@ -31,7 +31,7 @@ import {
 } from "#domain/identity/keyset";
 import { keysetAggregate, modelDefaultsAggregate } from "#domain/identity/identity-events";
 import { DomainError } from "#domain/shared/domain-error";
-import { BUILT_IN_KEYSET, DEFAULT_CHAT_PREFERENCE } from "#domain/workspace/workspace";
+import { BUILT_IN_KEYSET, BUILT_IN_TEXT_MODEL, DEFAULT_CHAT_PREFERENCE } from "#domain/workspace/workspace";
 import { keysetById, type KeysetReadModel, keysetsOf, modelDefaultsOf } from "#projections/identity/keysets.queries";
 import { KeysetModels } from "./keyset-models";
 
@@ -149,7 +149,7 @@ export class KeysetService {
   async delete(ownerId: string, keysetId: string, ctx: RequestContext): Promise<void> {
     const id = this.checkedId(keysetId);
     let position = (await this.execute(id, ownerId, ctx, { type: "DeleteKeyset", ownerId, now: this.clock.now() })).position;
-    const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
+    const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: BUILT_IN_TEXT_MODEL };
     const fallback = await this.modelDefaults.handle(
       ownerId,
       { type: "FallBackFrom", keysetId: id, fallback: { text: builtIn, image: builtIn, embedding: this.models.defaultEmbedding ?? builtIn, transcription: OFFLINE_TRANSCRIPTION }, now: this.clock.now() },
@@ -178,7 +178,7 @@ export class KeysetService {
 
   async defaults(userId: string): Promise<ModelDefaultsView> {
     const stored = await modelDefaultsOf(this.readModels, userId);
-    const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: this.models.builtIn.id };
+    const builtIn: ModelDefault = { keysetId: BUILT_IN_KEYSET, model: BUILT_IN_TEXT_MODEL };
     // No embedding default chosen: the built-in embedding model where the server runs it, else the built-in keyset (keyword search).
     return {
       text: stored?.text ?? builtIn,
@@ -191,7 +191,7 @@ export class KeysetService {
   async chooseDefault(userId: string, input: unknown, ctx: RequestContext): Promise<void> {
     const form = parseInput(chooseDefaultSchema, input);
     // Among embedding defaults the built-in keyset's text model stands for "keyword search only" (new workspaces start without embeddings).
-    const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET && form.model === this.models.builtIn.id;
+    const keywordOnly = form.scope === "embedding" && form.keysetId === BUILT_IN_KEYSET && form.model === BUILT_IN_TEXT_MODEL;
     const offline = form.scope === "transcription" && form.keysetId === BUILT_IN_KEYSET && form.model === BUILT_IN_TRANSCRIPTION_MODEL;
     if (!keywordOnly && !offline) {
       await this.models.assertAvailable(userId, form, form.scope === "embedding" || form.scope === "transcription" ? form.scope : "chat");

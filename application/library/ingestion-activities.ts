@@ -142,6 +142,7 @@ export class IngestionActivities {
     let warnings: string[] = [];
     let pagesReadByOcr: number[] = [];
     let unreadablePages: number[] = [];
+    let extractor: "poppler" | "pdf.js" | undefined;
 
     if (kind === "audio") {
       const transcript = await this.transcriber.transcribe(bytes, stored.contentType, {
@@ -186,9 +187,10 @@ export class IngestionActivities {
       warnings = result.warnings;
       pagesReadByOcr = result.pagesReadByOcr ?? [];
       unreadablePages = result.unreadablePages ?? [];
+      extractor = result.extractor;
     }
     if (pages.every((p) => p.text.trim() === "")) {
-      return failed("No text could be read from this document. Turn on OCR and upload it again.");
+      return failed("No text or speech could be found in this document.");
     }
     const key = pagesBlobKey(doc.ownerId, documentId);
     await this.blobs.put(key, Buffer.from(JSON.stringify(pages)), { contentType: "application/json", metadata: { document_id: documentId } });
@@ -199,6 +201,7 @@ export class IngestionActivities {
       warnings,
       pagesReadByOcr,
       unreadablePages,
+      extractor,
       now: this.clock.now(),
     });
     return ok;

@@ -77,7 +77,13 @@ export interface TermStatistics {
 export type AnswerEvent =
   | { type: "text"; text: string }
   /** Last event of every completed answer; citations are once per document-page pair, in order of first use. */
-  | { type: "done"; citations: Citation[]; usage: TokenUsage };
+  | {
+      type: "done";
+      citations: Citation[];
+      usage: TokenUsage;
+      /** The model that really answered, when not the one asked (the offline model standing in for a failing provider). */
+      answeredBy?: string;
+    };
 
 export interface ModelCapabilities {
   /** Reads images attached to a question. */
@@ -102,4 +108,10 @@ export interface LanguageModel {
   summarize(input: { passages: Passage[]; language: string }): Promise<string>;
   /** Up to `count` distinct questions the passages can answer. */
   suggestQuestions(input: { passages: Passage[]; count: number; language?: string }): Promise<string[]>;
+  /**
+   * Other wordings of a question as search queries (query rewrite), for
+   * retrieval to search beside the question itself. Generative models only;
+   * the caller bounds the time and ignores failures.
+   */
+  alternateQueries?(input: { question: string; history: ChatTurn[] }, signal?: AbortSignal): Promise<string[]>;
 }

@@ -46,6 +46,8 @@ export interface SearchIndex {
   countChunks(documentId: string): Promise<number>;
   /** A document's chunks in reading order (ordinal), for embedding them. */
   listChunks(documentId: string): Promise<IndexedChunk[]>;
+  /** A document's chunks at these positions (ordinal), in reading order; positions it does not hold are left out. Retrieval reads a hit's neighbours with it. */
+  chunksAt(documentId: string, ordinals: number[]): Promise<IndexedChunk[]>;
   /** BM25 over chunk text, within the scope only. */
   searchText(query: string, scope: SearchScope, limit: number): Promise<ChunkHit[]>;
   /** Sets chunks' vectors in one space; idempotent by (space, chunkId). A vector for a chunk not in the index is ignored. */

@@ -35,6 +35,8 @@ export interface ExtractionResult {
   pagesReadByOcr?: number[];
   /** Pages whose text could not be read at all: left empty, so nothing of them is indexed. */
   unreadablePages?: number[];
+  /** What read a PDF's text layer: poppler, or pdf.js (configured, or where poppler could not read the file). */
+  extractor?: "poppler" | "pdf.js";
 }
 
 export type FileKind =

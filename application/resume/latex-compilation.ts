@@ -10,11 +10,19 @@ import { DomainError } from "#domain/shared/domain-error";
 /** The background job that compiles one document (ARCHITECTURE §5 "resume compile"). */
 export const COMPILE_JOB = "latex.compile";
 
-/** Compiles running at once for one user (in this web process), and in all on the machine that runs jobs. */
+/**
+ * Compiles one user may have in flight, counted across every web process (on
+ * the shared blob store); compiles running at once on the process that runs
+ * jobs, and of those, how many may be one user's: the other slot stays free
+ * for everyone else, so a user's endless documents never make another wait.
+ */
 export const COMPILES_PER_USER = 2;
 export const COMPILES_IN_ALL = 2;
+export const RUNNING_PER_USER = 1;
 /** How long a request waits for its compile: the sandbox's own wall clock plus time in the queue. */
 const WAIT_MS = 90_000;
+/** A compile folder older than this belongs to a request that is gone (a crashed process): it no longer counts. */
+const IN_FLIGHT_MS = WAIT_MS + 30_000;
 const POLL_MS = 50;
 
 export type Compiled =
@@ -40,9 +48,9 @@ const folder = (userId: string, compileId: string) => `compiles/${userId}/${comp
  */
 @injectable()
 export class LatexCompilation {
-  private readonly inFlight = new Map<string, number>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Running compiles per user, and the jobs waiting for a slot in the order they came. */
+  private readonly running = new Map<string, number>();
+  private readonly waiting: { userId: string; start: () => void }[] = [];
 
   constructor(
     @inject(TOKENS.LatexCompiler) private readonly compiler: LatexCompiler,
@@ -58,15 +66,15 @@ export class LatexCompilation {
       const message = `The resume is too large to compile (${(bytes / 1024 / 1024).toFixed(1)} MB; at most ${MAX_RESUME_BYTES / 1024} KB).`;
       return { ok: false, error: { code: "SOURCE_TOO_LARGE", message, line: null, log: "" }, ms: 0 };
     }
-    const mine = this.inFlight.get(userId) ?? 0;
-    if (mine >= COMPILES_PER_USER) {
-      throw new DomainError("COMPILE_BUSY", `You have ${mine} compiles running; wait for them to finish.`);
-    }
-    this.inFlight.set(userId, mine + 1);
     const compileId = this.ids.next();
     const dir = folder(userId, compileId);
     try {
-      await this.blobs.put(`${dir}resume.tex`, Buffer.from(source, "utf8"), { contentType: "application/x-tex" });
+      // Stored first, then counted: two web processes racing both see both compiles, and neither goes over the limit.
+      await this.blobs.put(`${dir}resume.tex`, Buffer.from(source, "utf8"), { contentType: "application/x-tex", metadata: { startedAt: String(Date.now()) } });
+      const mine = await this.inFlight(userId, compileId);
+      if (mine > COMPILES_PER_USER) {
+        throw new DomainError("COMPILE_BUSY", `You have ${mine - 1} compiles running; wait for them to finish.`);
+      }
       await this.jobs.enqueue(COMPILE_JOB, { userId, compileId }, { jobId: compileId, maxAttempts: 2 });
       const outcome = await this.awaitOutcome(dir);
       if (!outcome.ok) return { ok: false, error: outcome.error!, ms: outcome.ms };
@@ -74,11 +82,18 @@ export class LatexCompilation {
       if (!pdf) throw new DomainError("COMPILE_LOST", "The compiled PDF was lost; compile again.");
       return { ok: true, svgPages: outcome.svgPages ?? [], pageCount: outcome.pageCount ?? 0, pdf, ms: outcome.ms };
     } finally {
-      const left = (this.inFlight.get(userId) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(userId, left);
-      else this.inFlight.delete(userId);
       await this.blobs.deletePrefix(dir).catch(() => undefined);
     }
+  }
+
+  /**
+   * The user's compiles stored and not yet answered, whichever web process took
+   * them, up to and including this one: only those that came first (ids sort by
+   * time) count against it, so of several racing, the latest are refused.
+   */
+  private async inFlight(userId: string, compileId: string): Promise<number> {
+    const sources = (await this.blobs.list(`compiles/${userId}/`)).filter((blob) => blob.key.endsWith("/resume.tex"));
+    return sources.filter((blob) => blob.key.split("/")[2]! <= compileId && Date.now() - Number(blob.metadata.startedAt ?? 0) < IN_FLIGHT_MS).length;
   }
 
   /** The `latex.compile` job (the module registers it on the job queue). */
@@ -87,8 +102,9 @@ export class LatexCompilation {
     const source = await this.read(`${dir}resume.tex`);
     // The request gave up and cleaned up: nothing to compile.
     if (!source) return;
-    await this.acquire();
+    await this.acquire(payload.userId);
     let outcome: StoredOutcome;
+    const started = Date.now();
     try {
       const result = await this.compiler.compile(source.toString("utf8"));
       if (result.ok) {
@@ -97,8 +113,12 @@ export class LatexCompilation {
       } else {
         outcome = { ok: false, error: result.error, ms: result.ms };
       }
+    } catch (error) {
+      // The request waits for an outcome: a compile that broke answers now, with why, rather than at the wait's end.
+      const message = `The compile failed: ${error instanceof Error ? error.message : String(error)}`;
+      outcome = { ok: false, error: { code: "LATEX_ERROR", message, line: null, log: "" }, ms: Date.now() - started };
     } finally {
-      this.release();
+      this.release(payload.userId);
     }
     await this.blobs.put(`${dir}outcome.json`, Buffer.from(JSON.stringify(outcome)), { contentType: "application/json" });
   }
@@ -113,18 +133,36 @@ export class LatexCompilation {
     throw new DomainError("COMPILE_TIMEOUT", "The server is busy compiling other resumes; try again in a minute.");
   }
 
-  private async acquire() {
-    if (this.running < COMPILES_IN_ALL) {
-      this.running++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** A slot for one of the user's compiles: at once when one is free and the user is under their share, else in turn. */
+  private acquire(userId: string): Promise<void> {
+    return new Promise<void>((start) => {
+      this.waiting.push({ userId, start });
+      this.startWaiting();
+    });
   }
 
-  private release() {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+  private release(userId: string) {
+    const left = (this.running.get(userId) ?? 1) - 1;
+    if (left > 0) this.running.set(userId, left);
+    else this.running.delete(userId);
+    this.startWaiting();
+  }
+
+  /** Starts waiting compiles, oldest first, skipping users who already run their share. */
+  private startWaiting() {
+    let total = [...this.running.values()].reduce((sum, n) => sum + n, 0);
+    for (let i = 0; i < this.waiting.length && total < COMPILES_IN_ALL; ) {
+      const { userId, start } = this.waiting[i]!;
+      const mine = this.running.get(userId) ?? 0;
+      if (mine >= RUNNING_PER_USER) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      this.running.set(userId, mine + 1);
+      total++;
+      start();
+    }
   }
 
   private async read(key: string): Promise<Buffer | null> {

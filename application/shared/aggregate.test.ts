@@ -105,7 +105,11 @@ describe("the aggregate helper", () => {
     const stale = await aggregate.load("t1");
     await aggregate.handle("t1", { type: "Add", amount: 10 }, { metadata });
     expect((await aggregate.handle("t1", { type: "Add", amount: 100 }, { metadata, loaded: stale })).state).toBe(111);
-    await expect(aggregate.handle("t1", { type: "Add", amount: 1 }, { metadata, loaded: stale, maxAttempts: 1 })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    // Lost every race: the user is told to try again (409), not an internal error.
+    await expect(aggregate.handle("t1", { type: "Add", amount: 1 }, { metadata, loaded: stale, maxAttempts: 1 })).rejects.toMatchObject({
+      code: "CONCURRENT_CHANGE",
+      message: "Someone else changed this; try again.",
+    });
   });
 
   it("refuses every command while an admin impersonates, except one marked as allowed", async () => {

@@ -1,8 +1,10 @@
 import type { DomainEvent } from "#domain/shared/decider";
+import { concurrentChange } from "#domain/shared/domain-error";
 import { type AggregateDefinition, readEvent, writeEvent } from "#domain/shared/event-schemas";
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from "#application/ports/event-store";
 import { WrongExpectedVersionError } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
+import { noMetrics, type OperationsMetrics } from "#application/ports/metrics";
 import { refuseDuringImpersonation } from "./impersonation-guard";
 import { RecentAggregates } from "./recent-aggregates";
 
@@ -65,6 +67,13 @@ function recentAggregates<Event extends DomainEvent, State>(store: EventStore, d
   return recent as unknown as RecentAggregates<Event, State>;
 }
 
+/** The metrics each event store's commands are counted on: the runtime sets it once, so no service needs it injected. */
+const metricsByStore = new WeakMap<EventStore, OperationsMetrics>();
+
+export function countCommandsOn(store: EventStore, metrics: OperationsMetrics): void {
+  metricsByStore.set(store, metrics);
+}
+
 /**
  * The one write path (ARCHITECTURE §3): load (read, upcast, validate, fold),
  * refuse during impersonation, decide, validate the new events, append with
@@ -106,6 +115,8 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
     const { decider, events: schemas } = this.definition;
     const streamId = this.definition.streamId(id);
     const maxAttempts = context.maxAttempts ?? 3;
+    const metrics = metricsByStore.get(this.store) ?? noMetrics;
+    const commandType = (command as { type?: string }).type ?? "unknown";
     let loaded = context.loaded;
     let remembered = false;
     if (!loaded) {
@@ -120,7 +131,10 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
       } catch (refusal) {
         // A remembered state may be one another process has overtaken (a member who joined there): only
         // the stream as it is now may refuse a command, so read it and decide again.
-        if (!remembered) throw refusal;
+        if (!remembered) {
+          metrics.commandHandled(streamId, commandType, "refused");
+          throw refusal;
+        }
         this.recent.forget(streamId);
         remembered = false;
         loaded = undefined;
@@ -133,6 +147,7 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
           loaded = undefined;
           continue;
         }
+        metrics.commandHandled(streamId, commandType, "unchanged");
         return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state, after: loaded };
       }
       const toAppend: NewEvent[] = decided.map((event, index) => ({
@@ -149,13 +164,20 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
         // An append answered as the retry of an earlier one (same event ids) may sit at another version than ours.
         if (result.nextExpectedVersion === loaded.version + decided.length) this.recent.remember(streamId, after);
         else this.recent.forget(streamId);
+        metrics.commandHandled(streamId, commandType, "accepted");
         return { events: decided, position: result.position, streamVersion: result.nextExpectedVersion, state, after };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
         this.recent.forget(streamId);
+        if (!remembered) metrics.commandHandled(streamId, commandType, "conflict");
         // A remembered state that another writer overtook is not a lost race: read and decide again at no cost.
-        if (!remembered && attempt >= maxAttempts) throw error;
-        if (!remembered) attempt++;
+        // Lost every race: a refusal the user can act on (409 "try again"), never an internal error.
+        if (!remembered && attempt >= maxAttempts) throw concurrentChange();
+        if (!remembered) {
+          attempt++;
+          // Writers that collided retry at different moments, not in lockstep.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+        }
         remembered = false;
         loaded = undefined;
       }

@@ -9,4 +9,6 @@ export interface AppSettings {
   assessmentOfferClosesAt: Date | null;
   /** How long a registered upload waits for its file before it fails (ms). */
   uploadDeadlineMs: number;
+  /** Requests per minute per personal access token (decision 220). */
+  apiRateLimitPerMinute: number;
 }

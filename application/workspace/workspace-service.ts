@@ -16,8 +16,10 @@ import { LibraryQueries } from "#application/library/library-queries";
 import { WorkspaceQueries } from "./workspace-queries";
 import { KeysetModels } from "#application/identity/keyset-models";
 import { DomainError } from "#domain/shared/domain-error";
+import { workspacesPage } from "#projections/workspace/workspaces.queries";
 import {
   type AttachResult,
+  BUILT_IN_KEYSET,
   DEFAULT_CHAT_PREFERENCE,
   type WorkspaceCommand,
   type WorkspaceEvent,
@@ -129,6 +131,31 @@ export class WorkspaceService {
    * its own recorded change (spec 001 §4 Keyset deletion). Run by a reactor,
    * so it does not wait for read models.
    */
+  /**
+   * At start-up: workspaces embedded with a product keyset's embedding model
+   * the server no longer runs (the operator changed it) move to its current
+   * default, which re-embeds them in the background with progress (decision
+   * 043); until then they answer by keyword search, never comparing vectors
+   * of two models (decision 190). Returns how many moved.
+   */
+  async followProductEmbedding(): Promise<number> {
+    const page = 200;
+    let moved = 0;
+    for (let offset = 0; ; offset += page) {
+      const rows = await workspacesPage(this.readModels, offset, page);
+      for (const workspace of rows) {
+        const embedding = workspace.chatPreference?.embedding;
+        if (embedding?.keysetId !== BUILT_IN_KEYSET || this.keysetModels.runsProductEmbedding(embedding)) continue;
+        const chatPreference = { ...workspace.chatPreference, embedding: this.keysetModels.defaultEmbedding };
+        await this.workspaces.handle(workspace.id, { type: "ChangeChatPreference", chatPreference, now: this.clock.now() }, {
+          metadata: { correlationId: `product-embedding-${workspace.id}`, actorId: workspace.ownerId, subjectId: workspace.ownerId },
+        });
+        moved++;
+      }
+      if (rows.length < page) return moved;
+    }
+  }
+
   async fallBackFromKeyset(ownerId: string, keysetId: string, metadata: EventMetadata): Promise<void> {
     const { workspaces } = await this.queries.list(ownerId);
     const uses = (choice: { keysetId: string } | null) => choice?.keysetId === keysetId;

@@ -61,10 +61,14 @@ export type ImpersonationCommand =
 
 export type ImpersonationState =
   | { status: "None" }
-  | { status: "Running"; adminId: string; userId: string; deadline: number }
+  | { status: "Running"; adminId: string; userId: string; deadline: number; lastViewed: Record<string, number> }
   | { status: "Ended"; adminId: string; userId: string; cause: EndCause };
 
 export const impersonationStreamId = (id: string) => `impersonation-${id}`;
+
+/** A resource read again within this time is the same view (a viewer reads a document page by page, range by range). */
+export const SAME_VIEW_MS = 60_000;
+const viewKey = (kind: ViewedKind, resourceId: string) => `${kind}:${resourceId}`;
 
 const notFound = () => new DomainError("IMPERSONATION_NOT_FOUND", "No such impersonation.");
 
@@ -98,6 +102,8 @@ function start(command: Extract<ImpersonationCommand, { type: "StartImpersonatio
 function recordView(command: Extract<ImpersonationCommand, { type: "RecordView" }>, state: ImpersonationState): ImpersonationEvent[] {
   if (state.status === "None") throw notFound();
   if (state.status === "Ended" || command.now.getTime() >= state.deadline) throw new DomainError("IMPERSONATION_ENDED", "This impersonation has ended.");
+  const last = state.lastViewed[viewKey(command.kind, command.resourceId)];
+  if (last !== undefined && command.now.getTime() - last < SAME_VIEW_MS) return [];
   return [{ type: "ImpersonationViewed", data: { kind: command.kind, resourceId: command.resourceId, viewedAt: command.now.toISOString(), personal: { title: command.title } } }];
 }
 
@@ -125,9 +131,10 @@ export function decide(command: ImpersonationCommand, state: ImpersonationState)
 export function evolve(state: ImpersonationState, event: ImpersonationEvent): ImpersonationState {
   switch (event.type) {
     case "ImpersonationStarted":
-      return { status: "Running", adminId: event.data.adminId, userId: event.data.userId, deadline: Date.parse(event.data.deadline) };
+      return { status: "Running", adminId: event.data.adminId, userId: event.data.userId, deadline: Date.parse(event.data.deadline), lastViewed: {} };
     case "ImpersonationViewed":
-      return state;
+      if (state.status !== "Running") return state;
+      return { ...state, lastViewed: { ...state.lastViewed, [viewKey(event.data.kind, event.data.resourceId)]: Date.parse(event.data.viewedAt) } };
     case "ImpersonationEnded":
       return state.status === "None" ? state : { status: "Ended", adminId: state.adminId, userId: state.userId, cause: event.data.cause };
   }

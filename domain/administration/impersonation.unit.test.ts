@@ -53,6 +53,14 @@ describe("what the admin viewed", () => {
       .given([started])
       .when({ type: "RecordView", kind: "workspace", resourceId: "w1", title: "Thesis", now: at(60_000) })
       .then([{ type: "ImpersonationViewed", data: { kind: "workspace", resourceId: "w1", viewedAt: at(60_000).toISOString(), personal: { title: "Thesis" } } }]));
+  it("counts the same resource read again within a minute as the same view", () => {
+    const viewed = { type: "ImpersonationViewed" as const, data: { kind: "document" as const, resourceId: "d1", viewedAt: at(60_000).toISOString(), personal: { title: "Atlas" } } };
+    spec.given([started, viewed]).when({ type: "RecordView", kind: "document", resourceId: "d1", title: "Atlas", now: at(100_000) }).then([]);
+    spec
+      .given([started, viewed])
+      .when({ type: "RecordView", kind: "document", resourceId: "d1", title: "Atlas", now: at(130_000) })
+      .then([{ type: "ImpersonationViewed", data: { kind: "document", resourceId: "d1", viewedAt: at(130_000).toISOString(), personal: { title: "Atlas" } } }]);
+  });
   it("is refused after the deadline", () =>
     spec.given([started]).when({ type: "RecordView", kind: "document", resourceId: "d1", title: "x", now: at(3600_000) }).thenThrows("IMPERSONATION_ENDED"));
   it("is refused after the end", () =>

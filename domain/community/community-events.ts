@@ -52,8 +52,10 @@ export const communityAggregate: AggregateDefinition<CommunityCommand, Community
     },
     ContributionPlanned: { version: 1, data: eventData({ documentId: z.string(), contributorId: z.string(), plannedAt: isoTime }) },
     ResourceReported: {
-      version: 1,
-      data: eventData({ reportId: z.string(), documentId: z.string(), reporterId: z.string(), reason: z.string(), reportedAt: isoTime }),
+      // Version 1 kept the reason in the clear; events are never rewritten, so it is lifted under `personal` as read.
+      version: 2,
+      data: eventData({ reportId: z.string(), documentId: z.string(), reporterId: z.string(), personal: personal({ reason: z.string() }), reportedAt: isoTime }),
+      upcasters: { 1: ({ reason, ...rest }) => ({ ...rest, personal: { reason } }) },
     },
     ResourceRemoved: {
       version: 1,

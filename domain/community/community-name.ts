@@ -21,7 +21,12 @@ export type CommunityNameState = { holder: string | null; reservedAt: number };
 /** A reservation whose community never got created may be taken over after this. */
 const ABANDONED_RESERVATION_MS = 2 * 60 * 1000;
 
-export const COMMUNITY_NAME_TAKEN = () => new DomainError("COMMUNITY_NAME_TAKEN", "A community with this name already exists.", "communityName");
+/**
+ * The same words for every reserved name, whoever holds it and whether or not
+ * its community is private: "already exists" confirmed to an outsider that a
+ * private community of that name exists (issue 30).
+ */
+export const COMMUNITY_NAME_TAKEN = () => new DomainError("COMMUNITY_NAME_TAKEN", "This name is not available. Choose another.", "communityName");
 
 /** Case, surrounding spaces and repeated inner spaces do not make a different name. */
 export const normaliseCommunityName = (name: string) => name.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();

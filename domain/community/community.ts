@@ -44,7 +44,6 @@ export interface Report {
   reportId: string;
   documentId: string;
   reporterId: string;
-  reason: string;
   reportedAt: string;
 }
 
@@ -86,7 +85,7 @@ export type CommunityEvent =
       { documentId: string; contributorId: string; personal: { name: string } | null; attachedAt: string }
     >
   | DomainEvent<"ContributionPlanned", { documentId: string; contributorId: string; plannedAt: string }>
-  | DomainEvent<"ResourceReported", { reportId: string; documentId: string; reporterId: string; reason: string; reportedAt: string }>
+  | DomainEvent<"ResourceReported", { reportId: string; documentId: string; reporterId: string; personal: { reason: string } | null; reportedAt: string }>
   | DomainEvent<"ResourceRemoved", { documentId: string; contributorId: string; removedBy: string; reason: RemovalReason; removedAt: string }>
   | DomainEvent<"CommunityArchived", { reason: string; archivedAt: string }>
   | DomainEvent<"CommunityDeleted", { deletedBy: string; deletedAt: string }>;
@@ -261,7 +260,8 @@ function report(command: Extract<CommunityCommand, { type: "ReportResource" }>, 
   return [
     {
       type: "ResourceReported",
-      data: { reportId: command.reportId, documentId: command.documentId, reporterId: command.actorId, reason, reportedAt: iso(command.now) },
+      // The reporter's words are theirs: sealed with their key, gone at their purge (decision 006).
+      data: { reportId: command.reportId, documentId: command.documentId, reporterId: command.actorId, personal: { reason }, reportedAt: iso(command.now) },
     },
   ];
 }
@@ -409,7 +409,13 @@ export function evolve(state: CommunityState, event: CommunityEvent): CommunityS
         },
       };
     case "ResourceReported":
-      return { ...state, reports: { ...state.reports, [event.data.reportId]: { ...event.data } } };
+      return {
+        ...state,
+        reports: {
+          ...state.reports,
+          [event.data.reportId]: { reportId: event.data.reportId, documentId: event.data.documentId, reporterId: event.data.reporterId, reportedAt: event.data.reportedAt },
+        },
+      };
     case "ResourceRemoved":
       return {
         ...state,

@@ -98,7 +98,7 @@ describe("a community", () => {
     it("a member reports a resource once", () => {
       const history = [created(), joined("bob"), attached("d1", "bob"), joined("eve")];
       const report = { type: "ReportResource" as const, actorId: "eve", reportId: "r1", documentId: "d1", reason: "Spam", now };
-      spec.given(history).when(report).then([{ type: "ResourceReported", data: { reportId: "r1", documentId: "d1", reporterId: "eve", reason: "Spam", reportedAt: at } }]);
+      spec.given(history).when(report).then([{ type: "ResourceReported", data: { reportId: "r1", documentId: "d1", reporterId: "eve", personal: { reason: "Spam" }, reportedAt: at } }]);
       spec.given([...history, ...spec.given(history).when(report).events()]).when({ ...report, reportId: "r2" }).thenNothing();
     });
 

@@ -49,6 +49,7 @@ export const conversationAggregate: AggregateDefinition<ConversationCommand, Con
         citations: z.array(z.object({ documentId: z.string(), pageNumber: z.number() }).passthrough()).default([]),
         usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).default({ inputTokens: 0, outputTokens: 0 }),
         firstTokenMs: z.number().nullable().default(null),
+        answeredBy: z.string().optional(),
         completedAt: isoTime,
       }),
     },

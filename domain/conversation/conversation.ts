@@ -58,6 +58,8 @@ export type ConversationEvent =
         citations: Citation[];
         usage: TokenUsage;
         firstTokenMs: number | null;
+        /** Present when another model than the started one answered (the offline stand-in). */
+        answeredBy?: string;
         completedAt: string;
       }
     >
@@ -80,7 +82,17 @@ export type ConversationCommand =
       now: Date;
     }
   | { type: "Regenerate"; questionId: string; answerId: string; model: string; now: Date }
-  | { type: "CompleteAnswer"; answerId: string; text: string; citations: Citation[]; usage: TokenUsage; firstTokenMs: number | null; now: Date }
+  | {
+      type: "CompleteAnswer";
+      answerId: string;
+      text: string;
+      citations: Citation[];
+      usage: TokenUsage;
+      firstTokenMs: number | null;
+      /** The model that really answered, when not the one the answer started with (the offline stand-in, decision 190). */
+      answeredBy?: string;
+      now: Date;
+    }
   | { type: "InterruptAnswer"; answerId: string; partialText: string; reason: string; now: Date }
   | { type: "RateAnswer"; answerId: string; rating: "false" | null; now: Date }
   | { type: "Delete"; now: Date };
@@ -202,6 +214,7 @@ export function decide(command: ConversationCommand, state: ConversationState): 
             citations: command.citations.map(({ documentId, pageNumber }) => ({ documentId, pageNumber })),
             usage: command.usage,
             firstTokenMs: command.firstTokenMs,
+            ...(command.answeredBy ? { answeredBy: command.answeredBy } : {}),
             completedAt: iso(command.now),
           },
         },

@@ -51,6 +51,8 @@ export const documentAggregate: AggregateDefinition<DocumentCommand, DocumentEve
         // Counted since unreadable pages are detected (decision 061); absent before.
         pagesReadByOcr: z.array(z.number()).optional(),
         unreadablePages: z.array(z.number()).optional(),
+        // What read a PDF's text layer (decision 212); absent for other kinds and before it was recorded.
+        extractor: z.enum(["poppler", "pdf.js"]).optional(),
       }),
     },
     DocumentTranscriptionProgressed: {

@@ -67,6 +67,8 @@ export type DocumentEvent =
         pagesReadByOcr?: number[];
         /** Pages whose text could not be read and were left out of the index. Absent in older events. */
         unreadablePages?: number[];
+        /** What read a PDF's text layer. Absent for other kinds and in older events. */
+        extractor?: "poppler" | "pdf.js";
       }
     >
   /** A long recording is transcribed in pieces; this follows each piece (decision 140). */
@@ -99,6 +101,7 @@ export type DocumentCommand =
       warnings: string[];
       pagesReadByOcr?: number[];
       unreadablePages?: number[];
+      extractor?: "poppler" | "pdf.js";
       now: Date;
     }
   | { type: "RecordTranscriptionProgress"; secondsDone: number; secondsTotal: number; now: Date }
@@ -196,6 +199,7 @@ export function decide(command: DocumentCommand, state: DocumentState): Document
             extractedAt: iso(command.now),
             pagesReadByOcr: command.pagesReadByOcr ?? [],
             unreadablePages: command.unreadablePages ?? [],
+            ...(command.extractor ? { extractor: command.extractor } : {}),
           },
         },
       ];

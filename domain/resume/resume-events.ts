@@ -21,8 +21,10 @@ export const resumeAggregate: AggregateDefinition<ResumeCommand, ResumeEvent, Re
       }),
     },
     ResumeRepairAttempted: {
-      version: 1,
-      data: eventData({ attempt: z.number().int(), error: z.string(), fixed: z.boolean(), author: z.string(), attemptedAt: isoTime }),
+      // Version 1 kept the compiler's message in the clear; lifted under `personal` as read.
+      version: 2,
+      data: eventData({ attempt: z.number().int(), personal: personal({ error: z.string() }), fixed: z.boolean(), author: z.string(), attemptedAt: isoTime }),
+      upcasters: { 1: ({ error, ...rest }) => ({ ...rest, personal: { error } }) },
     },
   },
 };

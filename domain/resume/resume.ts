@@ -43,7 +43,7 @@ export type ResumeEvent =
       }
     >
   /** A chat answer's LaTeX did not compile and a repair was tried (001 §4 Retry), fixed or not. */
-  | DomainEvent<"ResumeRepairAttempted", { attempt: number; error: string; fixed: boolean; author: string; attemptedAt: string }>;
+  | DomainEvent<"ResumeRepairAttempted", { attempt: number; personal: { error: string } | null; fixed: boolean; author: string; attemptedAt: string }>;
 
 export type ResumeCommand =
   | { type: "StartResume"; resumeId: string; workspaceId: string; ownerId: string; now: Date }
@@ -148,7 +148,8 @@ export const resumeDecider: Decider<ResumeCommand, ResumeEvent, ResumeState> = {
         return [
           {
             type: "ResumeRepairAttempted",
-            data: { attempt: command.attempt, error: command.error, fixed: command.fixed, author: command.author, attemptedAt: command.now.toISOString() },
+            // The compiler's message quotes the resume's lines: the owner's personal data, like the resume itself.
+            data: { attempt: command.attempt, personal: { error: command.error }, fixed: command.fixed, author: command.author, attemptedAt: command.now.toISOString() },
           },
         ];
     }

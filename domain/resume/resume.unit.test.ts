@@ -41,6 +41,6 @@ describe("a resume", () => {
     spec
       .given([started, saved(1, "A")])
       .when({ type: "RecordRepairAttempt", attempt: 1, error: "Misplaced alignment tab character &.", fixed: true, author: "built-in", now })
-      .then([{ type: "ResumeRepairAttempted", data: { attempt: 1, error: "Misplaced alignment tab character &.", fixed: true, author: "built-in", attemptedAt: at } }]);
+      .then([{ type: "ResumeRepairAttempted", data: { attempt: 1, personal: { error: "Misplaced alignment tab character &." }, fixed: true, author: "built-in", attemptedAt: at } }]);
   });
 });

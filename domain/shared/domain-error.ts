@@ -14,3 +14,7 @@ export class DomainError extends Error {
 }
 
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
+
+/** Another writer changed the same thing at the same moment, every time it was tried again (issue 30): the user may retry. */
+export const CONCURRENT_CHANGE = "CONCURRENT_CHANGE";
+export const concurrentChange = () => new DomainError(CONCURRENT_CHANGE, "Someone else changed this; try again.");

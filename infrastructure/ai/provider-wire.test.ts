@@ -148,7 +148,9 @@ const PASSAGES: Passage[] = [
   { chunkId: "c2", documentId: "doc-1", documentName: "astronomy.pdf", pageNumber: 3, text: "Mars is red.", score: 0.5 },
 ];
 
-const ANSWER = ["Jupiter is ", "the largest ", "planet.", '\n<citations>[{"documentId":"doc-1","pageNumber":2},{"documentId":"doc-9","pageNumber":1},{"documentId":"doc-1","pageNumber":2}]</citations>'];
+/** Cites passage 1, one it was never given ([9]) and passage 1 again, the marker split like a real model's tokens. */
+const ANSWER = ["Jupiter is ", "the largest ", "planet [", "1][9][1]."];
+const CITED = [{ documentId: "doc-1", pageNumber: 2, quote: "Jupiter is the largest planet." }];
 
 type Step = { status: 200; cutAfter?: number } | { status: number; headers?: Record<string, string> };
 
@@ -224,11 +226,11 @@ for (const fx of FIXTURES) {
     it("streams the answer, then validated citations and token usage", async () => {
       const { text, done, error } = await collect(registry.languageModel(keyset, fx.model));
       expect(error).toBeNull();
-      expect(text).toBe("Jupiter is the largest planet.");
-      expect(done?.citations).toEqual([{ documentId: "doc-1", pageNumber: 2 }]);
+      expect(text).toBe("Jupiter is the largest planet [1].");
+      expect(done?.citations).toEqual(CITED);
       expect(done?.usage).toEqual({ inputTokens: 31, outputTokens: 9 });
       expect(chatCalls).toHaveLength(1);
-      expect(chatCalls[0].body).toContain("[doc-1#2]");
+      expect(chatCalls[0].body).toContain("[1] astronomy.pdf, page 2:");
       expect(chatCalls[0].body).toContain("Which planet is the largest?");
     });
 
@@ -247,8 +249,8 @@ for (const fx of FIXTURES) {
       const { text, done, error } = await collect(registry.languageModel(keyset, fx.model));
       expect(error).toBeNull();
       expect(sleeps).toEqual([2000]);
-      expect(text).toBe("Jupiter is the largest planet.");
-      expect(done?.citations).toEqual([{ documentId: "doc-1", pageNumber: 2 }]);
+      expect(text).toBe("Jupiter is the largest planet [1].");
+      expect(done?.citations).toEqual(CITED);
       expect(chatCalls).toHaveLength(2);
     });
 

@@ -124,4 +124,33 @@ describe("configuration", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), SMTP_URL: "http://mail.example.com" })).toThrowError(/SMTP_URL/);
     expect(loadConfig({ DATA_DIR: dataDir(), SMTP_URL: "smtps://user:pw@mail.example.com:465" }).adapters.mail).toBe("smtp");
   });
+
+  it("leaves the product's keyset to the offline models unless the operator configures it, per scope", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).productKeyset).toEqual({ text: null, image: null, embedding: null, offlineFallback: false, timeoutMs: 60_000 });
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      PRODUCT_KEYSET_TEXT_BASE_URL: "http://models.lan:11434/v1/",
+      PRODUCT_KEYSET_TEXT_MODEL: "llama3.2",
+      PRODUCT_KEYSET_EMBEDDING_PROVIDER: "OpenAI",
+      PRODUCT_KEYSET_EMBEDDING_MODEL: "text-embedding-3-small",
+      PRODUCT_KEYSET_EMBEDDING_API_KEY: "sk-op",
+      PRODUCT_KEYSET_OFFLINE_FALLBACK: "true",
+    }).productKeyset;
+    // A base URL alone means an OpenAI-compatible server, whose key is optional.
+    expect(config.text).toEqual({ provider: "OpenAI-compatible", subProvider: "Other", endpoint: "http://models.lan:11434/v1", model: "llama3.2", apiKey: "" });
+    expect(config.image).toBeNull();
+    expect(config.embedding).toEqual({ provider: "OpenAI", subProvider: "OpenAI", endpoint: null, model: "text-embedding-3-small", apiKey: "sk-op" });
+    expect(config.offlineFallback).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), PRODUCT_KEYSET_IMAGE_PROVIDER: "Azure/OpenAI", PRODUCT_KEYSET_IMAGE_BASE_URL: "https://r.openai.azure.com/openai", PRODUCT_KEYSET_IMAGE_MODEL: "gpt-4o", PRODUCT_KEYSET_IMAGE_API_KEY: "k" }).productKeyset.image).toMatchObject({ provider: "Azure", subProvider: "OpenAI" });
+  });
+
+  it("refuses half a product keyset, naming the variable", () => {
+    const load = (env: Record<string, string>) => () => loadConfig({ DATA_DIR: dataDir(), ...env });
+    expect(load({ PRODUCT_KEYSET_TEXT_MODEL: "gpt-4o-mini" })).toThrowError(/PRODUCT_KEYSET_TEXT_PROVIDER/);
+    expect(load({ PRODUCT_KEYSET_TEXT_PROVIDER: "OpenAI", PRODUCT_KEYSET_TEXT_API_KEY: "sk" })).toThrowError(/PRODUCT_KEYSET_TEXT_MODEL/);
+    expect(load({ PRODUCT_KEYSET_TEXT_PROVIDER: "OpenAI", PRODUCT_KEYSET_TEXT_MODEL: "gpt-4o-mini" })).toThrowError(/PRODUCT_KEYSET_TEXT_API_KEY/);
+    expect(load({ PRODUCT_KEYSET_TEXT_PROVIDER: "Acme", PRODUCT_KEYSET_TEXT_MODEL: "m" })).toThrowError(/PRODUCT_KEYSET_TEXT_PROVIDER/);
+    expect(load({ PRODUCT_KEYSET_TEXT_PROVIDER: "OpenAI", PRODUCT_KEYSET_TEXT_BASE_URL: "https://proxy.example.com/v1", PRODUCT_KEYSET_TEXT_MODEL: "m", PRODUCT_KEYSET_TEXT_API_KEY: "sk" })).toThrowError(/OpenAI-compatible/);
+    expect(load({ PRODUCT_KEYSET_TEXT_BASE_URL: "ftp://x", PRODUCT_KEYSET_TEXT_MODEL: "m" })).toThrowError(/PRODUCT_KEYSET_TEXT_BASE_URL/);
+  });
 });

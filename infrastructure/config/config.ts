@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { deletionGraceMs } from "#domain/identity/profile";
+import { PROVIDER_NAMES, PROVIDERS, type Provider } from "#domain/identity/keyset";
 import { DEFAULT_QDRANT_COLLECTION, QDRANT_COLLECTION_NAME } from "../production/qdrant-search-index";
 
 /**
@@ -54,6 +55,12 @@ const schema = z.object({
     .optional(),
   /** How long a registered upload waits for its file before it fails with 'The upload did not complete' (default 1 hour). */
   UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
+  /** What reads PDF text and layout (decision 212): pdf.js, or poppler's pdftotext in child processes (pdf.js where poppler cannot read a file). */
+  PDF_EXTRACTOR: z.enum(["pdfjs", "poppler"]).default("pdfjs"),
+  /** Address space of each poppler process (MiB). */
+  PDF_EXTRACTOR_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  /** Requests one personal access token may make per minute on /api/v1 and /mcp (decision 220). */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
 
   EVENTSTORE_URL: optionalUrl,
   MONGODB_URL: optionalUrl,
@@ -100,9 +107,53 @@ const schema = z.object({
   AZURE_SPEECH_REGION: z.string().regex(/^[a-z0-9]+$/, "an Azure region name such as eastus").default("eastus"),
   /** Where tokens are issued; default https://REGION.api.cognitive.microsoft.com/sts/v1.0/issueToken. */
   AZURE_SPEECH_TOKEN_URL: optionalUrl,
+
+  /** Bearer token /metrics asks for; unset: /metrics answers only clients on this machine (issue 32). */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  /** /readyz fails while a projector's oldest unapplied event is older than this (seconds). */
+  READINESS_MAX_PROJECTOR_LAG_SECONDS: z.coerce.number().positive().default(30),
+  /** On SIGTERM, how long requests in flight (streamed answers) may take to finish before the process stops (ms); read by server.mjs. */
+  SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(8_000),
+  /** Scheduled backups of an embedded installation: hours between two, 0 = off. */
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
+  /** Where scheduled backups are written (default DATA_DIR/../backups). */
+  BACKUP_DIR: z.string().min(1).optional(),
+  /** How many scheduled backups are kept; older ones are deleted after a new one is written. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  /**
+   * The product's own keyset (docs/decisions/190): per scope a provider (or an
+   * OpenAI-compatible base URL), a model and a key. Unset: the offline models.
+   */
+  ...productKeysetScope("TEXT"),
+  ...productKeysetScope("IMAGE"),
+  ...productKeysetScope("EMBEDDING"),
+  /** When the operator's text or image provider fails, the offline model answers instead (saying so). */
+  PRODUCT_KEYSET_OFFLINE_FALLBACK: z.enum(["true", "false"]).default("false"),
+  /** How long the operator's provider may take to start an answer before the user is told it did not answer. */
+  PRODUCT_KEYSET_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 
+function productKeysetScope<S extends "TEXT" | "IMAGE" | "EMBEDDING">(scope: S) {
+  const provider = z
+    .string()
+    .refine((v) => PROVIDER_NAMES.includes(v.split("/")[0] as Provider), `one of ${PROVIDER_NAMES.join(", ")} (Azure/OpenAI names a sub-provider)`)
+    .optional();
+  return {
+    [`PRODUCT_KEYSET_${scope}_PROVIDER`]: provider,
+    [`PRODUCT_KEYSET_${scope}_BASE_URL`]: optionalUrlWithScheme(/^https?:\/\//, "must start with http:// or https://"),
+    [`PRODUCT_KEYSET_${scope}_MODEL`]: z.string().min(1).max(200).optional(),
+    [`PRODUCT_KEYSET_${scope}_API_KEY`]: z.string().min(1).optional(),
+  } as Record<`PRODUCT_KEYSET_${S}_${"PROVIDER" | "BASE_URL" | "MODEL" | "API_KEY"}`, z.ZodOptional<z.ZodString> | z.ZodOptional<z.ZodEffects<z.ZodString>>>;
+}
+
 export type Env = z.infer<typeof schema>;
+
+export interface OperationsConfig {
+  /** null: /metrics answers loopback clients only. */
+  metricsToken: string | null;
+  maxProjectorLagSeconds: number;
+  backup: { intervalHours: number; dir: string; keep: number };
+}
 
 export interface AppConfig {
   env: Env["NODE_ENV"];
@@ -115,6 +166,7 @@ export interface AppConfig {
   /** Secrets being rotated out (open only, never seal). */
   appSecretPrevious: string[];
   logLevel: Env["LOG_LEVEL"];
+  pdfExtractor: { extractor: Env["PDF_EXTRACTOR"]; memoryMb: number };
   cookieSecure: boolean;
   productName: string;
   adminUsernames: string[];
@@ -127,12 +179,18 @@ export interface AppConfig {
   assessmentOfferClosesAt: Date | null;
   /** How long a registered upload waits for its file (ms). */
   uploadDeadlineMs: number;
+  /** Requests per minute per personal access token. */
+  apiRateLimitPerMinute: number;
   publicUrl: string;
   mailFrom: string;
+  /** Metrics, readiness and scheduled backups (issue 32). */
+  operations: OperationsConfig;
   /** null: OpenID sign-in is not configured (the buttons say so). */
   oidc: OidcConfig | null;
   /** null: no payment provider (plans and usage show; Upgrade says payments are not configured). */
   payments: PaymentsConfig | null;
+  /** What stands behind the product's keyset; every scope null: the offline models, as without configuration. */
+  productKeyset: ProductKeysetConfig;
   adapters: {
     eventStore: "sqlite" | "eventstoredb";
     readModels: "sqlite" | "mongodb";
@@ -179,6 +237,56 @@ function paymentsConfig(env: Env): PaymentsConfig | null {
   return null;
 }
 
+/** One scope of the product's keyset as a provider keyset: the shape users' keysets have (docs/decisions/190). */
+export interface ProductModelConfig {
+  provider: Provider;
+  subProvider: string;
+  /** Base URL (OpenAI-compatible, Azure) or region (AWS); null: the provider's public API. */
+  endpoint: string | null;
+  model: string;
+  /** Never logged, never sent to a browser, never in an event or read model. */
+  apiKey: string;
+}
+
+export interface ProductKeysetConfig {
+  text: ProductModelConfig | null;
+  /** Unset: the text configuration. */
+  image: ProductModelConfig | null;
+  embedding: ProductModelConfig | null;
+  offlineFallback: boolean;
+  timeoutMs: number;
+}
+
+function productModelConfig(env: Env, scope: "TEXT" | "IMAGE" | "EMBEDDING"): ProductModelConfig | null {
+  const name = (field: string) => `PRODUCT_KEYSET_${scope}_${field}`;
+  const read = (field: string) => (env as Record<string, unknown>)[name(field)] as string | undefined;
+  const [providerName, subProviderName] = (read("PROVIDER") ?? (read("BASE_URL") ? "OpenAI-compatible" : "")).split("/");
+  const model = read("MODEL");
+  if (!providerName && !model) return null;
+  if (!providerName) throw new ConfigError([`${name("PROVIDER")}: required when ${name("MODEL")} is set (a provider, or ${name("BASE_URL")} for an OpenAI-compatible server)`]);
+  if (!model) throw new ConfigError([`${name("MODEL")}: required when ${name("PROVIDER")} or ${name("BASE_URL")} is set`]);
+  const provider = providerName as Provider;
+  const rules = PROVIDERS[provider];
+  const subProvider = subProviderName ?? (provider === "OpenAI-compatible" ? "Other" : rules.subProviders[0]);
+  if (!(rules.subProviders as readonly string[]).includes(subProvider)) throw new ConfigError([`${name("PROVIDER")}: ${provider}'s sub-providers are ${rules.subProviders.join(", ")}`]);
+  const endpoint = read("BASE_URL") ?? null;
+  if (rules.needsEndpoint && !endpoint) throw new ConfigError([`${name("BASE_URL")}: required for ${provider}`]);
+  if (endpoint && !rules.needsEndpoint) throw new ConfigError([`${name("BASE_URL")}: ${provider} is reached at its public API; for another server use OpenAI-compatible`]);
+  const apiKey = read("API_KEY") ?? "";
+  if (!apiKey && !rules.keyOptional) throw new ConfigError([`${name("API_KEY")}: required for ${provider}`]);
+  return { provider, subProvider, endpoint: endpoint?.replace(/\/+$/, "") ?? null, model, apiKey };
+}
+
+function productKeysetConfig(env: Env): ProductKeysetConfig {
+  return {
+    text: productModelConfig(env, "TEXT"),
+    image: productModelConfig(env, "IMAGE"),
+    embedding: productModelConfig(env, "EMBEDDING"),
+    offlineFallback: env.PRODUCT_KEYSET_OFFLINE_FALLBACK === "true",
+    timeoutMs: env.PRODUCT_KEYSET_TIMEOUT_MS,
+  };
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
@@ -203,6 +311,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ]);
   }
   const payments = paymentsConfig(env);
+  const productKeyset = productKeysetConfig(env);
   const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, "");
   return {
     env: env.NODE_ENV,
@@ -214,6 +323,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appSecret: env.APP_SECRET ?? localSecret(dataDir, env.DEPLOYMENT_ENV),
     appSecretPrevious: env.APP_SECRET_PREVIOUS.split(",").map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL,
+    pdfExtractor: { extractor: env.PDF_EXTRACTOR, memoryMb: env.PDF_EXTRACTOR_MEMORY_MB },
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === "true" : env.DEPLOYMENT_ENV === "production",
     productName: env.PRODUCT_NAME,
     adminUsernames: list(env.ADMIN_USERNAMES),
@@ -222,6 +332,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     accountDeletionGraceMs: deletionGraceMs(env.DEPLOYMENT_ENV === "production", env.ACCOUNT_DELETION_GRACE_MS),
     assessmentOfferClosesAt: env.INTERVIEW_DEADLINE ? new Date(env.INTERVIEW_DEADLINE) : null,
     uploadDeadlineMs: env.UPLOAD_DEADLINE_MS,
+    operations: {
+      metricsToken: env.METRICS_TOKEN ?? null,
+      maxProjectorLagSeconds: env.READINESS_MAX_PROJECTOR_LAG_SECONDS,
+      backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "..", "backups")), keep: env.BACKUP_KEEP },
+    },
+    apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
     oidc:
@@ -235,6 +351,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : null,
     payments,
+    productKeyset,
     adapters: {
       eventStore: env.EVENTSTORE_URL ? "eventstoredb" : "sqlite",
       readModels: env.MONGODB_URL ? "mongodb" : "sqlite",

@@ -17,6 +17,7 @@ import { decodeText } from "#infrastructure/extraction/detect-kind";
 import { htmlToText } from "#infrastructure/extraction/html";
 import { ocrImage, type OcrOptions } from "#infrastructure/extraction/ocr";
 import { countPdfPages, extractPdf, finishPdf, type PdfExtractionOptions, type PageLayout } from "#infrastructure/extraction/pdf";
+import { countPdfPagesWithPoppler, PopplerFailed, readPdfLayoutsWithPoppler, type PopplerOptions } from "#infrastructure/extraction/poppler";
 import { splitTextIntoPages } from "#infrastructure/extraction/page-rules";
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "#infrastructure/extraction/zip-archive";
 
@@ -37,15 +38,18 @@ export interface TextExtractorOptions {
   maxArchiveEntries?: number;
   /** Per external command (one page's OCR, one conversion), default 2 minutes. */
   commandTimeoutMs?: number;
+  /** What reads PDF text and layout: pdf.js (default) or poppler's pdftotext, falling back to pdf.js (decision 212). */
+  pdfExtractor?: "pdfjs" | "poppler";
+  /** Address space of each poppler process, in MiB (default 1024). */
+  popplerMemoryMb?: number;
+  /** Where pdftotext and pdfinfo are (default: on PATH). */
+  popplerBinDir?: string;
 }
 
 // The office readers (mammoth, ExcelJS) load when an office document comes, so a thread that
 // only reads PDFs starts sooner.
 const office = () => import("#infrastructure/extraction/office");
 const spreadsheet = () => import("#infrastructure/extraction/spreadsheet");
-
-const noText = () =>
-  new ExtractionError("NO_TEXT", "No text could be read from this document. Turn on OCR and upload it again.");
 
 const textOf = (bytes: Buffer, kind: FileKind): string => {
   const text = decodeText(bytes);
@@ -71,6 +75,7 @@ export class DocumentReader {
   private readonly officeCommand: string;
   private readonly tempDir: string;
   private readonly timeoutMs: number;
+  private readonly poppler?: PopplerOptions;
 
   constructor(options: TextExtractorOptions = {}) {
     this.limits = {
@@ -82,11 +87,19 @@ export class DocumentReader {
     this.rasterizeCommand = options.rasterizeCommand ?? "pdftoppm";
     this.officeCommand = options.officeCommand ?? "soffice";
     this.tempDir = options.tempDir ?? tmpdir();
+    if (options.pdfExtractor === "poppler") this.poppler = { tempDir: this.tempDir, timeoutMs: this.timeoutMs, memoryMb: options.popplerMemoryMb, binDir: options.popplerBinDir };
   }
 
   async countPages(bytes: Buffer, kind: FileKind): Promise<number> {
     switch (kind) {
       case "pdf":
+        if (this.poppler) {
+          const counted = await countPdfPagesWithPoppler(bytes, this.poppler).catch((error: unknown) => {
+            if (error instanceof PopplerFailed) return undefined;
+            throw error;
+          });
+          if (counted !== undefined) return counted;
+        }
         return countPdfPages(bytes);
       case "txt":
         return splitTextIntoPages(textOf(bytes, kind)).length;
@@ -118,13 +131,13 @@ export class DocumentReader {
 
   /** A PDF whose pages' layouts were read (by one thread or several): the rest of its extraction. */
   async finishPdf(bytes: Buffer, layouts: PageLayout[], ocr: boolean): Promise<ExtractionResult> {
-    return refuseEmpty(await finishPdf(bytes, layouts, this.pdfOptions(ocr)), "pdf");
+    return refuseEmpty({ ...(await finishPdf(bytes, layouts, this.pdfOptions(ocr))), extractor: "pdf.js" }, "pdf");
   }
 
   private async extractPages(bytes: Buffer, kind: FileKind, ocr: boolean): Promise<ExtractionResult> {
     switch (kind) {
       case "pdf":
-        return extractPdf(bytes, this.pdfOptions(ocr));
+        return this.extractPdf(bytes, ocr);
       case "txt":
         return { pages: plainPages(splitTextIntoPages(textOf(bytes, kind))), warnings: [] };
       case "html":
@@ -150,6 +163,18 @@ export class DocumentReader {
       case "audio":
         throw audioUnsupported();
     }
+  }
+
+  /** Through poppler when configured; pdf.js when not, or when poppler cannot read the file (pdf.js then names a damaged or locked file). */
+  private async extractPdf(bytes: Buffer, ocr: boolean): Promise<ExtractionResult> {
+    if (this.poppler) {
+      const layouts = await readPdfLayoutsWithPoppler(bytes, this.poppler).catch((error: unknown) => {
+        if (error instanceof PopplerFailed) return undefined;
+        throw error;
+      });
+      if (layouts) return { ...(await finishPdf(bytes, layouts, this.pdfOptions(ocr))), extractor: "poppler" };
+    }
+    return { ...(await extractPdf(bytes, this.pdfOptions(ocr))), extractor: "pdf.js" };
   }
 
   private pdfOptions(ocr: boolean): PdfExtractionOptions {
@@ -178,7 +203,9 @@ function refuseEmpty(result: ExtractionResult, kind: FileKind): ExtractionResult
     if ((result.unreadablePages ?? []).length > 0) {
       throw new ExtractionError("UNREADABLE", "The text in this document cannot be read, not even by OCR: its fonts carry no usable text.");
     }
-    throw noText();
+    // A PDF without text is refused by finishPdf, which knows why; other formats hold text or
+    // nothing, and OCR would not change that.
+    throw new ExtractionError("NO_TEXT", "This document contains no text.");
   }
   return result;
 }

@@ -40,7 +40,7 @@ describe("extraction threads", () => {
     const alone = await extractPdf(bytes, { ocr: false, ocrOptions: { command: "tesseract", languages: "eng", timeoutMs: 120_000 }, rasterizeCommand: "pdftoppm", tempDir: "/tmp" });
 
     expect(shared.pages.map((page) => page.pageNumber)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    expect(shared).toEqual(alone);
+    expect(shared).toEqual({ ...alone, extractor: "pdf.js" });
     expect(shared.pages[6].text).toContain("By the bank the sea lavender grows where the tide brings sediment\nover the marsh, quadrat 7");
     expect(shared.pages[6].text).not.toContain("The Saltmarsh Survey");
   });

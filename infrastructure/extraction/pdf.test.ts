@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ExtractionError } from "#application/ports/text-extraction";
 import { makePdf } from "#infrastructure/extraction/test-support/documents";
+import { ocrToolsInstalled } from "#infrastructure/extraction/test-support/ocr-tools";
 import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor";
 
 const extractor = new DefaultTextExtractor();
@@ -96,7 +97,30 @@ describe("PDF extraction", () => {
     const blank = await makePdf([{ lines: [] }]);
     await expect(extractor.extract({ bytes: blank, kind: "pdf", ocr: false })).rejects.toMatchObject({
       code: "NO_TEXT",
-      message: "No text could be read from this document. Turn on OCR and upload it again.",
+      message: "This PDF has no text layer (it looks scanned) and OCR was off. Turn on OCR and upload it again.",
+    });
+  });
+
+  it("reads a short PDF whose pages each hold one similar line: running-line removal never empties a page", async () => {
+    const bytes = await makePdf([{ lines: ["Ferry timetable page 1"] }, { lines: ["Ferry timetable page 2"] }]);
+    const result = await extractor.extract({ bytes, kind: "pdf", ocr: false });
+    expect(result.pages.map((p) => p.text)).toEqual(["Ferry timetable page 1", "Ferry timetable page 2"]);
+    expect(result.pages.every((p) => p.blocks.length === 1)).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it.skipIf(!ocrToolsInstalled())("does not advise turning OCR on when OCR ran and found no text", async () => {
+    const blank = await makePdf([{ lines: [] }]);
+    await expect(extractor.extract({ bytes: blank, kind: "pdf", ocr: true })).rejects.toMatchObject({
+      code: "NO_TEXT",
+      message: "This PDF has no text layer, and OCR found no text on its pages. Check that the scan is sharp and its text large enough.",
+    });
+  });
+
+  it("refuses an empty text file without mentioning OCR", async () => {
+    await expect(extractor.extract({ bytes: Buffer.from("  \n\n "), kind: "txt", ocr: false })).rejects.toMatchObject({
+      code: "NO_TEXT",
+      message: "This document contains no text.",
     });
   });
 

@@ -271,7 +271,18 @@ export async function finishPdf(bytes: Buffer, layouts: PageLayout[], options: P
       await rm(dir, { recursive: true, force: true });
     }
   }
+  if (!pages.some((p) => p.text.trim() !== "") && unreadablePages.length === 0) {
+    throw new ExtractionError("NO_TEXT", noTextReason(empty.length, pages.length, options.ocr));
+  }
   return { pages, warnings, pagesReadByOcr, unreadablePages: unreadablePages.sort((a, b) => a - b), runningLinesRemoved };
+}
+
+/** Why a PDF gave no text, in words that say what would help (and do not suggest OCR where it already ran). */
+function noTextReason(pagesWithoutLayer: number, pageCount: number, ocr: boolean): string {
+  if (pagesWithoutLayer > 0 && !ocr) return "This PDF has no text layer (it looks scanned) and OCR was off. Turn on OCR and upload it again.";
+  if (pagesWithoutLayer === pageCount) return "This PDF has no text layer, and OCR found no text on its pages. Check that the scan is sharp and its text large enough.";
+  // Text layers that hold only spaces or invisible characters: neither OCR nor a new upload would change them.
+  return "This PDF's text layer holds no readable text.";
 }
 
 function describePages(pageNumbers: number[]): string {

@@ -35,6 +35,18 @@ describe("running headers, footers and page numbers", () => {
     expect(removeRunningLines(pages)).toEqual([0, 0, 0]);
   });
 
+  it("never empties a page: a page whose only lines repeat on every page keeps them", () => {
+    const pages = [1, 2].map((n) => ({ blocks: pageBlocks([fragment(`Harbour notice ${n}`, 60, 30)], 600), height: 842 }));
+    expect(removeRunningLines(pages)).toEqual([0, 0]);
+    expect(pages.map((page) => page.blocks.flatMap((b) => b.lines.map((l) => l.text)))).toEqual([["Harbour notice 1"], ["Harbour notice 2"]]);
+    // A page that is only a running head and a page number keeps both, beside pages that lose them.
+    const book = [1, 2, 3].map((n) => ({
+      blocks: pageBlocks([fragment("THE ISLAND FERRY", 60, 30), ...(n === 2 ? [] : body(n)), fragment(String(n), 290, 800)], 600),
+      height: 842,
+    }));
+    expect(removeRunningLines(book)).toEqual([2, 0, 2]);
+  });
+
   it("leaves a one-page document alone", () => {
     const page = { blocks: pageBlocks([fragment("7", 290, 800), ...body(1)], 600), height: 842 };
     expect(removeRunningLines([page])).toEqual([0]);

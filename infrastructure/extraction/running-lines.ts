@@ -62,7 +62,9 @@ function edgeLines(page: PageLines): Line[] {
 /**
  * Removes running lines from every page, in place, and returns how many lines each page lost.
  * A line is running when its signature is found at a page edge on at least three pages (every
- * page of a two-page document), or when it is only a page number at an edge.
+ * page of a two-page document), or when it is only a page number at an edge. A page whose every
+ * line would go keeps them all: what repeats there is the page's content (a one-line slide, a
+ * short form), and removal must never empty a page that had text.
  */
 export function removeRunningLines(pages: PageLines[]): number[] {
   const candidates = pages.map(edgeLines);
@@ -82,7 +84,8 @@ export function removeRunningLines(pages: PageLines[]): number[] {
         return signature !== "" && (pagesWith.get(signature) ?? 0) >= needed;
       }),
     );
-    if (running.size === 0) return 0;
+    const lineCount = page.blocks.reduce((n, block) => n + block.lines.length, 0);
+    if (running.size === 0 || running.size === lineCount) return 0;
     page.blocks = page.blocks
       .map((block) => ({ ...block, lines: block.lines.filter((l) => !running.has(l)) }))
       .filter((block) => block.lines.length > 0)

@@ -109,7 +109,8 @@ export class DefaultTextExtractor implements TextExtractor {
 
   extract(input: { bytes: Buffer; kind: FileKind; ocr: boolean; sourceUrl?: string }): Promise<ExtractionResult> {
     const bytes = shared(input.bytes);
-    if (input.kind === "pdf") return this.extractPdf(bytes, input.ocr);
+    // Poppler's processes spread the pages themselves; one thread parses what they print.
+    if (input.kind === "pdf" && this.options.pdfExtractor !== "poppler") return this.extractPdf(bytes, input.ocr);
     return inThread("extract", { bytes, kind: input.kind, ocr: input.ocr, options: this.options });
   }
 

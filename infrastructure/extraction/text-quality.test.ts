@@ -12,6 +12,12 @@ describe("whether a text layer is real language", () => {
     expect(judgeText("247").readable).toBe(true);
   });
 
+  it("refuses a page of symbols (poppler's reading of a font without a text mapping), but not dot leaders", () => {
+    expect(judgeText('! # $ %\n"\n! | \' | !%\n+ & ! " # $').readable).toBe(false);
+    expect(judgeText('+ !\n"\n\' ! +&').readable).toBe(false);
+    expect(judgeText("Contents\nIntroduction .................... 1\nMethods ......................... 4").readable).toBe(true);
+  });
+
   it("accepts other languages written in Latin letters, and other scripts", () => {
     const german =
       "Die Freiwilligen zählten überwinternde Watvögel und Wasservögel an vierzehn Terminen bei Hochwasser. " +

@@ -58,7 +58,13 @@ export function judgeText(text: string): TextJudgement {
     }
     if (seen > 0) trigramShare = known / seen;
   }
-  const garbageCharacters = chars.length >= MIN_CHARS ? badShare > 0.05 : bad >= 3;
+  // Fonts without a text mapping read by poppler give ASCII punctuation ("! # $ %") where pdf.js
+  // gives control characters: a page of mostly symbols is not language either. Dot leaders and
+  // rules ("......", "-----") are left out of the count.
+  const symbols = chars.replace(/([^\p{L}\p{N}])\1{2,}/gu, "");
+  const signs = symbols.length - (symbols.match(/[\p{L}\p{N}]/gu)?.length ?? 0);
+  const symbolSoup = symbols.length >= MIN_CHARS ? signs > 0.5 * symbols.length : signs >= 3 && signs === symbols.length;
+  const garbageCharacters = symbolSoup || (chars.length >= MIN_CHARS ? badShare > 0.05 : bad >= 3);
   // English pages read well over half as English words; other Latin-script languages share most
   // letter trigrams with English, and letter salad shares far fewer.
   const languageLike = englishShare >= 0.5 || (trigramShare ?? 1) >= 0.75;

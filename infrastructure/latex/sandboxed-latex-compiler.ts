@@ -115,7 +115,9 @@ export class SandboxedLatexCompiler implements LatexCompiler {
       }
       const rc = Number(rcText.trim());
       if (rc !== 0) return fail(...latexFailure(rc, log, this.limits), log);
-      const pdf = await readFile(join(out, "resume.pdf"));
+      // pdflatex ends well but writes no PDF for a document with nothing to print ("No pages of output.").
+      const pdf = await readFile(join(out, "resume.pdf")).catch(() => null);
+      if (!pdf) return fail("LATEX_ERROR", noOutputMessage(log), null, log);
       const pageCount = Number((await readIfExists(join(out, "pages")))?.trim() || "0");
       const svgNames = (await readdir(out)).filter((n) => /^page-\d+\.svg$/.test(n)).sort((a, b) => pageNo(a) - pageNo(b));
       const svgPages = await Promise.all(svgNames.map((n) => readFile(join(out, n), "utf8")));
@@ -196,6 +198,12 @@ function latexFailure(rc: number, log: string, limits: SandboxLimits): [CompileF
   if (error) return ["LATEX_ERROR", error.message, error.line];
   if (/No space left on device/i.test(log)) return ["RESOURCE_LIMIT", `The document wrote more than ${formatBytes(limits.workFolderBytes)} and was stopped.`, null];
   return ["LATEX_ERROR", "LaTeX stopped without producing a PDF.", null];
+}
+
+/** Why a compile that ended well made no PDF, in the compiler's words where its log has them. */
+export function noOutputMessage(log: string): string {
+  if (/No pages of output/.test(log)) return "No pages of output: the document has nothing to print between \\begin{document} and \\end{document}.";
+  return firstLatexError(log)?.message ?? "LaTeX stopped without producing a PDF.";
 }
 
 /** The first error of a pdflatex log (`-file-line-error` form `./resume.tex:12: …`, or `! …` with `l.12`). */

@@ -1,5 +1,6 @@
 import { defineContextModule } from "#application/shared/context-module";
 import { ConversationService } from "#application/conversation/conversation-service";
+import { PassageSearch } from "#application/conversation/passage-search";
 import { FirstConversationStarter } from "#application/conversation/conversation-reactors";
 import { conversationsProjector } from "#projections/conversation/conversations.projector";
 
@@ -7,7 +8,7 @@ import { conversationsProjector } from "#projections/conversation/conversations.
 export const conversationModule = defineContextModule({
   name: "conversation",
   streamCategories: ["conversation"],
-  services: [ConversationService],
+  services: [ConversationService, PassageSearch],
   projectors: [conversationsProjector],
   reactors: [FirstConversationStarter],
 });

@@ -415,6 +415,23 @@ describe("QdrantSearchIndex requests", () => {
     expect(scrolls[1].body).toEqual({ filter, limit: 256, offset: chunkPointId(c1.chunkId), with_payload: true, with_vector: false });
   });
 
+  it("reads a document's chunks at given positions with one filtered scroll, in reading order", async () => {
+    const index = await started(existing);
+    const [c1, c3] = [chunk("doc-1", 1, "second"), chunk("doc-1", 3, "fourth")];
+    qdrant.scrollPages = [{ points: [{ id: chunkPointId(c3.chunkId), payload: { ...c3 } }, { id: chunkPointId(c1.chunkId), payload: { ...c1 } }], next_page_offset: null }];
+    expect(await index.chunksAt("doc-1", [3, 1, 1])).toEqual([c1, c3]);
+    const scrolls = qdrant.pointRequests();
+    expect(scrolls).toHaveLength(1);
+    expect(scrolls[0].body).toEqual({
+      filter: { must: [{ key: "documentId", match: { value: "doc-1" } }, { key: "ordinal", match: { any: [3, 1] } }] },
+      limit: 2,
+      with_payload: true,
+      with_vector: false,
+    });
+    expect(await index.chunksAt("doc-1", [])).toEqual([]);
+    expect(qdrant.pointRequests()).toHaveLength(1);
+  });
+
   it("searches text with the scope as a filter inside the query, and maps hits back to chunks", async () => {
     const index = await started(existing);
     const a = chunk("doc-a", 2, "Payment due.");

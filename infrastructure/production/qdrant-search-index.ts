@@ -179,6 +179,18 @@ export class QdrantSearchIndex implements SearchIndex {
     return chunks.sort(compareChunks);
   }
 
+  async chunksAt(documentId: string, ordinals: number[]): Promise<IndexedChunk[]> {
+    const wanted = [...new Set(ordinals.filter(Number.isInteger))];
+    if (!documentId || wanted.length === 0) return [];
+    await this.ensureCollection();
+    // Filtered by the indexed documentId first; a few positions of one document are one small scroll.
+    const filter: Schemas["Filter"] = { must: [{ key: "documentId", match: { value: documentId } }, { key: "ordinal", match: { any: wanted } }] };
+    const page = await this.call("read chunks", () =>
+      this.client.scroll(this.collection, { filter, limit: wanted.length, with_payload: true, with_vector: false }),
+    );
+    return page.points.map((point) => fromPayload(point.payload)).sort(compareChunks);
+  }
+
   async upsertVectors(space: string, vectors: ChunkVector[]): Promise<void> {
     validateVectors(space, vectors);
     if (vectors.length === 0) return;

@@ -93,8 +93,10 @@ export const communitiesProjector: Projector = {
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {
     if (recorded.type === "AccountPurged" && recorded.streamId.startsWith("user-")) {
-      // Memberships and contributions leave through community events (CommunityAccountPurge); the notices were the person's own.
-      await store.collection<RemovalNoticeReadModel>(REMOVALS).deleteMany({ contributorId: recorded.streamId.slice("user-".length) });
+      // Memberships and contributions leave through community events (CommunityAccountPurge); the notices and reports were the person's own.
+      const userId = recorded.streamId.slice("user-".length);
+      await store.collection<RemovalNoticeReadModel>(REMOVALS).deleteMany({ contributorId: userId });
+      await store.collection<ReportReadModel>(REPORTS).deleteMany({ reporterId: userId });
       return;
     }
     if (!recorded.streamId.startsWith("community-") || recorded.streamId.startsWith("community-name-")) return;
@@ -233,8 +235,8 @@ export const communitiesProjector: Projector = {
   },
 };
 
-function pick(data: { documentId: string; reporterId: string; reason: string; reportedAt: string }) {
-  return { documentId: data.documentId, reporterId: data.reporterId, reason: data.reason, reportedAt: data.reportedAt };
+function pick(data: { documentId: string; reporterId: string; personal: { reason: string } | null; reportedAt: string }) {
+  return { documentId: data.documentId, reporterId: data.reporterId, reason: data.personal?.reason ?? "", reportedAt: data.reportedAt };
 }
 
 async function recount(store: ReadModelStore, communityId: string, at: string) {

@@ -134,6 +134,7 @@ export const conversationsProjector: Projector = {
           status: "complete",
           citations: withQuotes(event.data.citations, event.data.personal?.quotes),
           firstTokenMs: event.data.firstTokenMs,
+          ...(event.data.answeredBy ? { model: event.data.answeredBy } : {}),
         });
         await conversations.patch(conversationId, { updatedAt: at });
         return;

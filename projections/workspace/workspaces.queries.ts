@@ -23,6 +23,11 @@ export async function lastUsedWorkspace(store: ReadModelStore, ownerId: string):
   return latest ?? null;
 }
 
+/** Every user's workspaces, a page at a time in id order (operator-wide upkeep such as following the product's embedding model). */
+export function workspacesPage(store: ReadModelStore, offset: number, limit: number): Promise<WorkspaceReadModel[]> {
+  return workspaces(store).find({}, { sort: [{ field: "id", direction: "asc" }], limit, offset });
+}
+
 /** The owner's workspace, or null when it is missing or another user's (the caller answers both alike). */
 export async function ownedWorkspace(store: ReadModelStore, ownerId: string, workspaceId: string): Promise<WorkspaceReadModel | null> {
   const workspace = await workspaces(store).get(workspaceId);

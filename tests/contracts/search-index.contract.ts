@@ -278,6 +278,9 @@ export function searchIndexContract(name: string, makeIndex: () => Promise<Searc
         await seedVectors();
         expect((await index.listChunks(doc("x"))).map((c) => c.text)).toEqual(["north", "north-east", "east", "south", "no vector"]);
         expect(await index.listChunks(doc("nothing"))).toEqual([]);
+        // A hit's neighbours, by position: in reading order, positions the document lacks left out.
+        expect((await index.chunksAt(doc("x"), [3, 1, 99, 1])).map((c) => c.text)).toEqual(["north-east", "south"]);
+        expect(await index.chunksAt(doc("nothing"), [0])).toEqual([]);
         await index.upsertVectors(SPACE, [{ chunkId: `${doc("z")}:0`, documentId: doc("z"), vector: [1, 0, 0, 0] }]);
         expect(await index.countVectors(SPACE, doc("z"))).toBe(0);
         expect(await index.searchVector(SPACE, [1, 0, 0, 0], { documentIds: [doc("z")] }, 5)).toEqual([]);

@@ -26,7 +26,7 @@ import { toast } from "./support/workspace";
  *   wizard starts on the key's model; a question there streams the local
  *   server's answer, which it builds from the prompt it receives: it cites the
  *   passage that holds the fact (valid, shown as a chip that opens the PDF at
- *   that page) and a document it was never given (dropped). Switched back to
+ *   that page) and a passage it was never given (dropped). Switched back to
  *   the built-in model in Workspace Settings, the workspace answers without
  *   the server. A workspace made before the key picks the key's model in
  *   Workspace Settings; deleting the key brings the text default and that
@@ -51,29 +51,28 @@ const completions: { stream: boolean; question: string | null }[] = [];
 /** The questions of streamed answers, without the keyset API's test round trip. */
 const streamedQuestions = () => completions.filter((c) => c.stream && c.question !== "Reply with the single word OK.").map((c) => c.question);
 
-/** The passages of a prompt as the provider adapter numbers and tags them: `Passage 1 [docId#page] (name, page n):\ntext`. */
+/** The passages of a prompt as the provider adapter numbers them: `[1] name, page n:\ntext`. */
 function passagesIn(prompt: string) {
-  const tags = [...prompt.matchAll(/Passage \d+ \[([\w-]+)#(\d+)\][^\n]*\n/g)];
+  const tags = [...prompt.matchAll(/^\[(\d+)\] [^\n]*, page (\d+):\n/gm)];
   return tags.map((m, i) => ({
-    documentId: m[1],
-    pageNumber: Number(m[2]),
+    number: Number(m[1]),
     text: prompt.slice(m.index! + m[0].length, tags[i + 1]?.index ?? prompt.lastIndexOf("Question:")),
   }));
 }
 
 /** The local model's answer, in the text deltas it streams. */
-const ANSWER_CHUNKS = ["The local model read that ", "Marisol Quenby counted ", "417 grey gulls ", "on the breakwater."];
-const LOCAL_ANSWER = ANSWER_CHUNKS.join("");
-const UNKNOWN_DOCUMENT = "00000000-0000-4000-8000-000000000000";
+const ANSWER_CHUNKS = ["The local model read that ", "Marisol Quenby counted ", "417 grey gulls ", "on the breakwater"];
+/** As shown: the marker of the passage it was given becomes the first source, the one naming a passage it never had ([12]) is gone. */
+const LOCAL_ANSWER = `${ANSWER_CHUNKS.join("")} [1].`;
 
-/** A chat completion built from the request: the answer cites the passage that holds the fact, and a document it was not given. */
+/** A chat completion built from the request: the answer cites the passage that holds the fact, and a passage it was not given. */
 function answerChat(body: { stream?: boolean; messages?: { role: string; content: string | { type: string; text?: string }[] }[] }, res: http.ServerResponse) {
   const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
   const prompt = typeof last?.content === "string" ? last.content : (last?.content ?? []).map((p) => p.text ?? "").join("\n");
   const question = /Question: ([^\n]*)\s*$/.exec(prompt)?.[1] ?? null;
   completions.push({ stream: body.stream === true, question });
   if (!body.stream) {
-    // The workspace overview (summary, suggested questions) asks without streaming.
+    // The workspace overview (summary, suggested questions) and the query rewrite ask without streaming.
     const content = /questions/i.test(prompt) ? "How many gulls were counted?\nWho counted them?" : "A harbour survey that counts grey gulls.";
     res.writeHead(200, { "content-type": "application/json" });
     return res.end(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", created: 1_731_000_000, model: LLM_MODEL, choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } }));
@@ -81,9 +80,8 @@ function answerChat(body: { stream?: boolean; messages?: { role: string; content
   const passages = passagesIn(prompt);
   if (passages.length === 0) return writeStream("openai", res, ["OK"], { input: 3, output: 1 }, LLM_MODEL);
   const used = passages.find((p) => /gulls/.test(p.text)) ?? passages[0];
-  const cited = JSON.stringify([{ documentId: used.documentId, pageNumber: used.pageNumber }, { documentId: UNKNOWN_DOCUMENT, pageNumber: 1 }]);
-  // Slow frames, so the answer visibly grows in the browser; the block is split like a real model's tokens.
-  writeStream("openai", res, [...ANSWER_CHUNKS, "\n<cita", `tions>${cited}</citations>`], { input: 120, output: 30 }, LLM_MODEL, undefined, 150);
+  // Slow frames, so the answer visibly grows in the browser; the markers are split like a real model's tokens.
+  writeStream("openai", res, [...ANSWER_CHUNKS, ` [${used.number}`, "][12]."], { input: 120, output: 30 }, LLM_MODEL, undefined, 150);
 }
 
 beforeAll(async () => {
@@ -335,11 +333,11 @@ describe("bring-your-own provider keys", () => {
     expect(await answer.getAttribute("data-status")).toBe("complete");
     expect(await answer.getByTestId("answer-text").innerText()).toBe(LOCAL_ANSWER);
     expect(await answer.locator(".dc-chat-model").innerText()).toBe(`openai-compatible:${LLM_MODEL}`);
+    expect(await answer.getByTestId("offline-note").count()).toBe(0);
     expect(streamedQuestions()).toEqual([QUESTION]);
     const chips = answer.getByTestId("citation-chip");
     await chips.first().waitFor();
     expect(await chips.count()).toBe(1);
-    expect(await answer.locator(`[data-testid="citation-chip"][data-document-id="${UNKNOWN_DOCUMENT}"]`).count()).toBe(0);
     const chip = chips.first();
     expect(await chip.getAttribute("data-document-id")).toBe(documentId);
     expect(await chip.getAttribute("data-page")).toBe("2");
@@ -361,6 +359,9 @@ describe("bring-your-own provider keys", () => {
     expect(await builtIn.getAttribute("data-status")).toBe("complete");
     expect(await builtIn.locator(".dc-chat-model").innerText()).toBe("docuchat-extractive");
     expect(await builtIn.getByTestId("answer-text").innerText()).toContain("Marisol Quenby");
+    // The offline model says what it is, in one line under its answer (decision 192).
+    expect(await builtIn.getByTestId("offline-note").innerText()).toMatch(/^Quoted from your documents by the offline model\./);
+    await screenshot(page, "providers-offline-note-1440");
     await builtIn.locator(`[data-testid="citation-chip"][data-document-id="${documentId}"][data-page="2"]`).waitFor();
     expect(streamedQuestions()).toEqual([QUESTION]);
 

@@ -15,7 +15,7 @@ import type { AnswerInput } from "#application/ports/language-model";
 import { ExtractiveModel } from "#infrastructure/ai/built-in/built-in-model";
 import { SentenceEncoderEmbedder } from "#infrastructure/ai/built-in/sentence-encoder";
 import { EVAL_QUESTIONS, isHeldAside } from "./questions";
-import { type AnswerUnderTest, formatTable, judge, summarize } from "./scoring";
+import { type AnswerUnderTest, evidence, formatTable, judge, summarize } from "./scoring";
 
 interface Dump {
   documents: Record<string, { id: string; pages: string[] }>;
@@ -44,7 +44,7 @@ for (const [i, question] of EVAL_QUESTIONS.entries()) {
     if (event.type === "text") answer.text += event.text;
     else answer.citations = event.citations;
   }
-  results.push({ question, set: isHeldAside(i) ? "held" : "dev", answer, judgement: judge(question, answer, pageText, idOf) });
+  results.push({ question, set: isHeldAside(i) ? "held" : "dev", answer, judgement: judge(question, answer, pageText, idOf), evidence: evidence(question, dump.inputs[i].passages, idOf) });
 }
 embedder.close();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvalQuestion } from "./questions";
-import { citedStatements, judge, normalizeForMatch, summarize } from "./scoring";
+import { citedStatements, evidence, judge, normalizeForMatch, summarize } from "./scoring";
 
 const PAGE = "When North Car-\nolina farmers started losing chickens, the Causbys\nfiled a lawsuit. The Court ruled against them.";
 const pageText = (documentId: string, pageNumber: number) => (documentId === "fc" && pageNumber === 18 ? PAGE : documentId === "fc" ? "Another page." : undefined);
@@ -50,10 +50,21 @@ describe("judging an answer of the evaluation", () => {
     const declined = judge(question, { text: "I couldn't find this in the documents of this workspace.", citations: [] }, pageText, idOf);
     expect(declined).toMatchObject({ declined: true, rightPage: false, factFound: false });
     const unanswerable: EvalQuestion = { question: "Who won the Tour de France?", kind: "unanswerable" };
+    const handed = evidence(question, [{ documentId: "fc", pageNumber: 18, text: PAGE }], idOf);
     const figures = summarize([
-      { question, judgement: declined },
-      { question: unanswerable, judgement: judge(unanswerable, { text: "…", citations: [] }, pageText, idOf) },
+      { question, judgement: declined, evidence: handed },
+      { question: unanswerable, judgement: judge(unanswerable, { text: "…", citations: [] }, pageText, idOf), evidence: evidence(unanswerable, [], idOf) },
     ]);
-    expect(figures).toMatchObject({ answerableWronglyDeclined: 1, unanswerableDeclined: 1, rightPageAnswerable: 0 });
+    expect(figures).toMatchObject({ answerableWronglyDeclined: 1, unanswerableDeclined: 1, rightPageAnswerable: 0, evidencePageAnswerable: 1, evidenceFactAnswerable: 1 });
+    expect(figures.charactersPerQuestion).toBe(PAGE.length / 2);
+  });
+
+  it("measures evidence recall on what was handed over: an accepted page, and the fact on such a page", () => {
+    const otherPage = { documentId: "fc", pageNumber: 3, text: "Farmers lost chickens here too." };
+    expect(evidence(question, [otherPage], idOf)).toEqual({ page: false, fact: false, passages: 1, characters: otherPage.text.length });
+    const acceptedWithoutFact = { documentId: "fc", pageNumber: 18, text: "The Court ruled against them." };
+    expect(evidence(question, [otherPage, acceptedWithoutFact], idOf)).toMatchObject({ page: true, fact: false, passages: 2 });
+    expect(evidence(question, [{ documentId: "fc", pageNumber: 18, text: "started losing chick-\nens" }], idOf)).toMatchObject({ page: true, fact: true });
+    expect(evidence(question, [{ documentId: "other", pageNumber: 18, text: PAGE }], idOf)).toMatchObject({ page: false, fact: false });
   });
 });

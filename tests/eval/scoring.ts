@@ -107,11 +107,46 @@ export function judge(question: EvalQuestion, answer: AnswerUnderTest, pageText:
   };
 }
 
+/**
+ * Evidence recall of one answerable question: what the passages handed to the
+ * model held, whatever the model then made of them. `page`: a passage of an
+ * accepted page of the right document; `fact`: such a passage whose text holds
+ * the fact (a fact matched on another page does not count, it may be a
+ * coincidence of digits).
+ */
+export interface Evidence {
+  page: boolean;
+  fact: boolean;
+  /** Passages handed over and their characters, for the cost of what recall gains. */
+  passages: number;
+  characters: number;
+}
+
+export interface HandedPassage {
+  documentId: string;
+  pageNumber: number;
+  text: string;
+}
+
+export function evidence(question: EvalQuestion, passages: HandedPassage[], documentIdOf: (key: string) => string): Evidence {
+  const accepted = question.document ? documentIdOf(question.document) : undefined;
+  const onAcceptedPage = passages.filter((p) => p.documentId === accepted && (question.pages ?? []).includes(p.pageNumber));
+  return {
+    page: onAcceptedPage.length > 0,
+    fact: question.fact !== undefined && onAcceptedPage.some((p) => question.fact!.test(normalizeForMatch(p.text))),
+    passages: passages.length,
+    characters: passages.reduce((total, p) => total + p.text.length, 0),
+  };
+}
+
 export interface KindFigures {
   questions: number;
   rightPage: number;
   factFound: number;
   declined: number;
+  /** Evidence recall (answerable kinds): questions whose handed passages held an accepted page / the fact. */
+  evidencePage: number;
+  evidenceFact: number;
 }
 
 export interface EvalFigures {
@@ -126,9 +161,17 @@ export interface EvalFigures {
   answerableWronglyDeclined: number;
   citationRecall: number;
   citationPrecision: number;
+  /** Evidence recall over answerable questions, and over reworded ones: an accepted page / the fact among the handed passages. */
+  evidencePageAnswerable: number;
+  evidenceFactAnswerable: number;
+  evidencePageReworded: number;
+  evidenceFactReworded: number;
+  /** What was handed over per question (all kinds), on average. */
+  passagesPerQuestion: number;
+  charactersPerQuestion: number;
 }
 
-export function summarize(results: { question: EvalQuestion; judgement: Judgement }[]): EvalFigures {
+export function summarize(results: { question: EvalQuestion; judgement: Judgement; evidence: Evidence }[]): EvalFigures {
   const kind = (k: EvalQuestion["kind"]): KindFigures => {
     const of = results.filter((r) => r.question.kind === k);
     return {
@@ -136,6 +179,8 @@ export function summarize(results: { question: EvalQuestion; judgement: Judgemen
       rightPage: of.filter((r) => r.judgement.rightPage).length,
       factFound: of.filter((r) => r.judgement.factFound).length,
       declined: of.filter((r) => r.judgement.declined).length,
+      evidencePage: of.filter((r) => r.evidence.page).length,
+      evidenceFact: of.filter((r) => r.evidence.fact).length,
     };
   };
   const plain = kind("plain");
@@ -155,6 +200,12 @@ export function summarize(results: { question: EvalQuestion; judgement: Judgemen
     answerableWronglyDeclined: share(plain.declined + reworded.declined, answerable),
     citationRecall: share(sum((j) => j.supportedStatements), sum((j) => j.statements)),
     citationPrecision: share(sum((j) => j.supportingCitations), sum((j) => j.citations)),
+    evidencePageAnswerable: share(plain.evidencePage + reworded.evidencePage, answerable),
+    evidenceFactAnswerable: share(plain.evidenceFact + reworded.evidenceFact, answerable),
+    evidencePageReworded: share(reworded.evidencePage, reworded.questions),
+    evidenceFactReworded: share(reworded.evidenceFact, reworded.questions),
+    passagesPerQuestion: share(results.reduce((total, r) => total + r.evidence.passages, 0), results.length),
+    charactersPerQuestion: share(results.reduce((total, r) => total + r.evidence.characters, 0), results.length),
   };
 }
 
@@ -162,10 +213,12 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** The table printed in the test output. */
 export function formatTable(label: string, f: EvalFigures): string {
+  const of = (n: number, k: KindFigures) => pct(n / (k.questions || 1)).padStart(6);
   const row = (name: string, k: KindFigures, answerable: boolean) =>
     answerable
-      ? `  ${name.padEnd(13)} ${String(k.questions).padStart(3)}   right page ${pct(k.rightPage / (k.questions || 1)).padStart(6)}   fact ${pct(k.factFound / (k.questions || 1)).padStart(6)}   wrongly declined ${pct(k.declined / (k.questions || 1)).padStart(6)}`
-      : `  ${name.padEnd(13)} ${String(k.questions).padStart(3)}   declined ${pct(k.declined / (k.questions || 1)).padStart(6)}`;
+      ? `  ${name.padEnd(13)} ${String(k.questions).padStart(3)}   right page ${of(k.rightPage, k)}   fact ${of(k.factFound, k)}   wrongly declined ${of(k.declined, k)}` +
+        `   | evidence: page ${of(k.evidencePage, k)}   fact ${of(k.evidenceFact, k)}`
+      : `  ${name.padEnd(13)} ${String(k.questions).padStart(3)}   declined ${of(k.declined, k)}`;
   return [
     `[eval] ${label}`,
     row("plain", f.plain, true),
@@ -173,5 +226,8 @@ export function formatTable(label: string, f: EvalFigures): string {
     row("unanswerable", f.unanswerable, false),
     `  answerable: right page ${pct(f.rightPageAnswerable)}, fact ${pct(f.factFoundAnswerable)}, wrongly declined ${pct(f.answerableWronglyDeclined)}; ` +
       `citation recall ${pct(f.citationRecall)}, citation precision ${pct(f.citationPrecision)}`,
+    `  evidence recall (handed passages): answerable page ${pct(f.evidencePageAnswerable)}, fact ${pct(f.evidenceFactAnswerable)}; ` +
+      `reworded page ${pct(f.evidencePageReworded)}, fact ${pct(f.evidenceFactReworded)}; ` +
+      `handed per question ${f.passagesPerQuestion.toFixed(1)} passages, ${Math.round(f.charactersPerQuestion)} characters`,
   ].join("\n");
 }

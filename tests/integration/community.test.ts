@@ -116,6 +116,18 @@ describe("communities share documents without copying them", () => {
     await expect(env.runtime.container.get(LibraryQueries).openSource("cy", doc)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
   });
 
+  it("reserve a private community's name in the same words as any taken name, saying nothing of whose it is", async () => {
+    env = await createTestRuntime();
+    await community("ann", "Night Owls", "PRIVATE");
+    await community("ann", "Early Birds", "PUBLIC");
+    const refusal = (owner: string, name: string) => community(owner, name).then(() => null, (error: { code: string; message: string; field?: string }) => ({ code: error.code, message: error.message, field: error.field }));
+    const privateName = await refusal("bob", "NIGHT  owls");
+    expect(privateName).toEqual({ code: "COMMUNITY_NAME_TAKEN", message: "This name is not available. Choose another.", field: "communityName" });
+    expect(await refusal("bob", "early birds")).toEqual(privateName);
+    expect(await refusal("ann", "Night Owls")).toEqual(privateName);
+    expect(privateName?.message).not.toMatch(/exist|private|communit/i);
+  });
+
   it("refuse a duplicate name in any case, and attaching someone else's document", async () => {
     env = await createTestRuntime();
     await community("ann", "Physics Club");

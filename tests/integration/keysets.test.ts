@@ -57,10 +57,8 @@ async function setUp() {
         return res.end(JSON.stringify({ object: "list", data: [{ id: "llama3.2", object: "model" }, { id: "qwen2.5", object: "model" }, { id: "llava", object: "model" }] }));
       }
       chatRequests.push(JSON.parse(body));
-      // Cite the first passage the prompt tagged, plus one the model was never given.
-      const tag = /\[([\w-]+)#(\d+)\]/.exec(body);
-      const cited = tag ? [{ documentId: tag[1], pageNumber: Number(tag[2]) }, { documentId: "not-given", pageNumber: 1 }] : [];
-      writeStream("openai", res, ["Black tea ", "is fully oxidised.", `\n<citations>${JSON.stringify(cited)}</citations>`], { input: 40, output: 8 }, "llama3.2");
+      // Cite the first passage, plus one the model was never given.
+      writeStream("openai", res, ["Black tea ", "is fully oxidised [1][", "7]."], { input: 40, output: 8 }, "llama3.2");
     });
   }, HOST);
   const sink = new Writable({
@@ -108,8 +106,8 @@ describe("keysets", () => {
     );
     const conversations = env!.runtime.container.get(ConversationService);
     const { text, metadata } = await collect(conversations.ask("alice", workspace.session.activeConversationId!, { text: "Is black tea oxidised?" }, ctx("alice")));
-    expect(text).toBe("Black tea is fully oxidised.");
-    expect(metadata.citations).toEqual([{ documentId: doc, pageNumber: 1 }]);
+    expect(text).toBe("Black tea is fully oxidised [1].");
+    expect(metadata.citations).toEqual([{ documentId: doc, pageNumber: 1, quote: "Green tea is not oxidised. Black tea is fully oxidised." }]);
     expect(metadata.model).toBe("openai-compatible:llama3.2");
     expect(metadata.usage).toEqual({ inputTokens: 40, outputTokens: 8 });
     // Answered with the user's own key: not counted against the plan's messages (docs/decisions/110).

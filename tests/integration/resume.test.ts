@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
-import type { WorkflowEngine } from "#application/ports/workflow";
+import type { BlobStore } from "#application/ports/blob-store";
+import type { IdGenerator } from "#application/ports/ids";
+import type { LatexCompiler } from "#application/ports/latex-compiler";
+import type { JobQueue, WorkflowEngine } from "#application/ports/workflow";
 import type { RequestContext } from "#application/shared/request-context";
 import { LatexCompilation } from "#application/resume/latex-compilation";
 import { SandboxedLatexCompiler } from "#infrastructure/latex/sandboxed-latex-compiler";
@@ -105,6 +108,46 @@ describe("compiling as background jobs", () => {
     const other = await compilation.compile(stranger, doc(4));
     expect(other.ok).toBe(true);
   });
+
+  it("ends a compile that makes no PDF at once with the compiler's message, not a timeout", async () => {
+    env = await createTestRuntime();
+    const compilation = env.runtime.container.get(LatexCompilation);
+    for (const source of ["\\documentclass{article}\\begin{document}\\end{document}", "\\documentclass{article}\\usepackage{verbatim}\\begin{document}\\verbatiminput{/etc/passwd}\\end{document}"]) {
+      const compiled = await compilation.compile(owner, source);
+      expect(compiled.ok, source).toBe(false);
+      if (!compiled.ok) {
+        expect(compiled.error.code, source).toBe("LATEX_ERROR");
+        expect(compiled.error.message, source).not.toMatch(/root:/);
+      }
+    }
+    const empty = await compilation.compile(owner, "\\documentclass{article}\\begin{document}\\end{document}");
+    if (!empty.ok) expect(empty.error.message).toMatch(/^No pages of output/);
+  });
+
+  it("holds a user to their compiles in flight across web processes, and to one running slot while others wait", async () => {
+    env = await createTestRuntime({ latexCompiler: new SandboxedLatexCompiler({ limits: { cpuSeconds: 2, wallClockMs: 15_000 } }) });
+    const { runtime } = env;
+    const compilation = runtime.container.get(LatexCompilation);
+    // A second web process: its own LatexCompilation over the same stores and job queue.
+    const otherProcess = new LatexCompilation(
+      runtime.get<LatexCompiler>(TOKENS.LatexCompiler),
+      runtime.get<JobQueue>(TOKENS.JobQueue),
+      runtime.get<BlobStore>(TOKENS.BlobStore),
+      runtime.get<IdGenerator>(TOKENS.Ids),
+    );
+    const endless = "\\documentclass{article}\\begin{document}\\def\\x{\\x}\\x\\end{document}";
+    const loops = [compilation.compile(owner, endless), otherProcess.compile(owner, endless)];
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(otherProcess.compile(owner, endless)).rejects.toMatchObject({ code: "COMPILE_BUSY" });
+    // The owner's two endless documents hold one slot between them: the stranger's compile does not wait for them.
+    const order: string[] = [];
+    const stranger_ = otherProcess.compile(stranger, "\\documentclass{article}\\begin{document}Served\\end{document}").then((r) => (order.push("stranger"), r));
+    const owners = Promise.all(loops).then((r) => (order.push("owner"), r));
+    const [served, stopped] = await Promise.all([stranger_, owners]);
+    expect(served.ok).toBe(true);
+    expect(stopped.map((r) => (r.ok ? "ok" : r.error.code))).toEqual(["TIMEOUT", "TIMEOUT"]);
+    expect(order).toEqual(["stranger", "owner"]);
+  }, 90_000);
 
   it("keeps compiling other users' resumes while one loops forever, and refuses a 10 MB source before queueing it", async () => {
     env = await createTestRuntime({ latexCompiler: new SandboxedLatexCompiler({ limits: { cpuSeconds: 4, wallClockMs: 15_000 } }) });

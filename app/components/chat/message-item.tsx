@@ -10,6 +10,9 @@ import { splitFixRequest } from "#domain/resume/latex-blocks";
 import { SafeMarkdown } from "./markdown";
 import { useReadAloud } from "./read-aloud";
 
+/** The offline extractive model's id on a message: its answers say what it is (decision 192). */
+const OFFLINE_MODEL_ID = "docuchat-extractive";
+
 export function UserBubble({ message }: { message: ChatMessage }) {
   // Retry sends the error, hints and source along; the bubble shows the request and keeps the rest folded.
   const fix = splitFixRequest(message.text);
@@ -126,6 +129,13 @@ export function BotAnswer({ versions, index, onSelectVersion, documents, onOpenC
               </li>
             ))}
           </ul>
+        ) : null}
+
+        {message.status === "complete" && message.model === OFFLINE_MODEL_ID ? (
+          <p className="dc-chat-offline-note" data-testid="offline-note">
+            Quoted from your documents by the offline model. For answers in a model&apos;s own words, add your own provider key in{" "}
+            <a href="/profile/chat-settings">Chat Settings</a>, or ask whoever runs this service to set one up.
+          </p>
         ) : null}
 
         {finished ? (

@@ -16,6 +16,7 @@ export async function communityServices() {
  * which would confirm a private community exists).
  */
 const STATUS: Record<string, number> = {
+  CONCURRENT_CHANGE: 409,
   COMMUNITY_NOT_FOUND: 404,
   RESOURCE_NOT_FOUND: 404,
   MEMBER_NOT_FOUND: 404,

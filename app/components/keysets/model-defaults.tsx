@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { CsrfInput } from "#app/components/csrf-input";
 import { BUILT_IN_TRANSCRIPTION_MODEL, MODEL_SCOPES, type ModelScope } from "#domain/identity/keyset";
 import type { ChatSettingsData, KeysetActionResult } from "./types";
-import { BUILT_IN_EMBEDDING_LABEL } from "#app/components/workspace/chat-preferences";
+import { BUILT_IN_EMBEDDING_LABEL, BUILT_IN_EMBEDDING_MODEL_ID } from "#app/components/workspace/chat-preferences";
 
 const SCOPE_LABELS: Record<ModelScope, string> = { text: "Text", image: "Image", embedding: "Embedding Preferences", transcription: "Transcription" };
 
@@ -39,7 +39,8 @@ function DefaultForm({ scope, data, onSaved }: { scope: ModelScope; data: ChatSe
     if (fetcher.state === "idle" && fetcher.data?.ok && fetcher.data.intent === "default") onSaved(`${SCOPE_LABELS[scope]} default saved.`);
   }, [fetcher.state, fetcher.data, onSaved, scope]);
   const selectId = `default-${scope}`;
-  const builtInLabel = "DocuChat (built-in) — extractive: quotes your documents, no AI provider";
+  const builtInLabel = (option: ChatSettingsData["options"][number], label: string) =>
+    option.operated ? `${option.keysetName} — ${label}` : "DocuChat (built-in) — extractive: quotes your documents, no AI provider";
   return (
     <fetcher.Form method="post" className="dc-default-form">
       <CsrfInput />
@@ -80,7 +81,7 @@ function DefaultForm({ scope, data, onSaved }: { scope: ModelScope; data: ChatSe
                 <optgroup key={option.keysetId} label={option.keysetName}>
                   {option.embeddingModels.map((model) => (
                     <option key={model.id} value={`${option.keysetId}::${model.id}`}>
-                      {BUILT_IN_EMBEDDING_LABEL}
+                      {model.id === BUILT_IN_EMBEDDING_MODEL_ID ? BUILT_IN_EMBEDDING_LABEL : `${option.keysetName} — ${model.label}`}
                     </option>
                   ))}
                   {option.models.map((model) => (
@@ -97,7 +98,7 @@ function DefaultForm({ scope, data, onSaved }: { scope: ModelScope; data: ChatSe
               <optgroup key={option.keysetId} label={option.keysetName}>
                 {models.map((model) => (
                   <option key={model.id} value={`${option.keysetId}::${model.id}`}>
-                    {builtIn ? builtInLabel : `${option.keysetName} — ${model.label}`}
+                    {builtIn ? builtInLabel(option, model.label) : `${option.keysetName} — ${model.label}`}
                   </option>
                 ))}
               </optgroup>

@@ -6,6 +6,7 @@ import { getServices } from "#app/utils/services.server";
 import { requireWritableUser } from "#app/utils/session.server";
 import { redirectWithToast } from "#app/utils/toast.server";
 import type { LinkActionData } from "./link-upload";
+import { formRefusalStatus } from "#app/utils/api-errors.server";
 
 /** The link pages' action: registers the link; without JavaScript it redirects to My Documents with the toast. */
 export async function linkAction(
@@ -26,7 +27,7 @@ export async function linkAction(
     await library.registerLink(user.id, link, getRequestContext(request, { actorId: user.id }));
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    return data<LinkActionData>({ ok: false, message: error.message, field: error.field }, { status: 400 });
+    return data<LinkActionData>({ ok: false, message: error.message, field: error.field }, { status: formRefusalStatus(error) });
   }
   if (!withJs) throw await redirectWithToast("/history/documents", { type: "success", message: success });
   return data<LinkActionData>({ ok: true, message: success });

@@ -9,6 +9,7 @@ import type { LaunchProgress, WorkspaceSummary } from "./types";
 
 /** HTTP status per workspace DomainError code; a foreign id is a 404 like a missing one. */
 const STATUS: Record<string, number> = {
+  CONCURRENT_CHANGE: 409,
   WORKSPACE_NOT_EXIST: 404,
   WORKSPACE_LIMIT: 422,
   VALIDATION: 400,

@@ -55,3 +55,28 @@ describe("the built-in embedding model in the pickers", () => {
     expect(startingPreferenceValues({ text: builtIn, image: builtIn, embedding: null }, preferenceOptions(embeddingCatalog)).embedding).toBe(KEYWORD_VALUE);
   });
 });
+
+describe("the product's keyset backed by an operator's model (decision 190)", () => {
+  const operated = [
+    {
+      keysetId: "docuchat",
+      keysetName: "DocuChat",
+      operated: true,
+      models: [{ id: "docuchat-extractive", label: "llama3.2" }],
+      embeddingModels: [{ id: "nomic-embed-text", label: "nomic-embed-text" }, { id: "docuchat-sentence-encoder", label: "USE lite" }],
+    },
+    catalog[1],
+  ];
+
+  it("names the operator's model under the product's name, on the same stored value, its embedding model first", () => {
+    const options = preferenceOptions(operated);
+    expect(options.text[0]).toEqual({ value: BUILT_IN_VALUE, label: "DocuChat · llama3.2" });
+    expect(options.image[0]).toEqual({ value: BUILT_IN_VALUE, label: "DocuChat · llama3.2" });
+    expect(options.embedding.map((o) => o.label).slice(0, 3)).toEqual(["DocuChat · nomic-embed-text", "DocuChat built-in: semantic search (offline)", "Keyword search only (built-in)"]);
+    expect(startingPreferenceValues(null, options).embedding).toBe("docuchat::nomic-embed-text");
+  });
+
+  it("keeps today's labels when no operator model is configured", () => {
+    expect(preferenceOptions(catalog).text[0]).toEqual({ value: BUILT_IN_VALUE, label: "DocuChat built-in (extractive)" });
+  });
+});

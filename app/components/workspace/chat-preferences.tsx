@@ -28,23 +28,28 @@ const BUILT_IN_OPTIONS: PreferenceOptions = {
   embedding: [{ value: KEYWORD_VALUE, label: "Keyword search only (built-in)" }],
 };
 
-/** The select options from the user's model catalog (GET /api/models' shape): built-in first. */
-export function preferenceOptions(
-  catalog: { keysetId: string; keysetName: string; models: { id: string; label: string }[]; embeddingModels?: { id: string; label: string }[] }[],
-): PreferenceOptions {
+type CatalogEntry = { keysetId: string; keysetName: string; models: { id: string; label: string }[]; embeddingModels?: { id: string; label: string }[]; operated?: boolean };
+
+/**
+ * The select options from the user's model catalog (GET /api/models' shape):
+ * the product's keyset first — under the product's name with the operator's
+ * model when one is configured (decision 190), else the offline model as always.
+ */
+export function preferenceOptions(catalog: CatalogEntry[]): PreferenceOptions {
   const keysets = catalog.filter((k) => k.keysetId !== BUILT_IN_KEYSET_ID);
   const options = (pick: (k: (typeof keysets)[number]) => { id: string; label: string }[]) =>
     keysets.flatMap((k) => pick(k).map((m) => ({ value: `${k.keysetId}::${m.id}`, label: `${k.keysetName} · ${m.label}` })));
   const models = options((k) => k.models);
-  const builtInEmbeds = catalog.some((k) => k.keysetId === BUILT_IN_KEYSET_ID && (k.embeddingModels ?? []).some((m) => m.id === BUILT_IN_EMBEDDING_MODEL_ID));
+  const product = catalog.find((k) => k.keysetId === BUILT_IN_KEYSET_ID);
+  const productText = product?.operated && product.models[0] ? [{ value: BUILT_IN_VALUE, label: `${product.keysetName} · ${product.models[0].label}` }] : BUILT_IN_OPTIONS.text;
+  const productEmbeddings = (product?.embeddingModels ?? []).map((m) => ({
+    value: `${BUILT_IN_KEYSET_ID}::${m.id}`,
+    label: m.id === BUILT_IN_EMBEDDING_MODEL_ID ? BUILT_IN_EMBEDDING_LABEL : `${product!.keysetName} · ${m.label}`,
+  }));
   return {
-    text: [...BUILT_IN_OPTIONS.text, ...models],
-    image: [...BUILT_IN_OPTIONS.image, ...models],
-    embedding: [
-      ...(builtInEmbeds ? [{ value: BUILT_IN_EMBEDDING_VALUE, label: BUILT_IN_EMBEDDING_LABEL }] : []),
-      ...BUILT_IN_OPTIONS.embedding,
-      ...options((k) => k.embeddingModels ?? []),
-    ],
+    text: [...productText, ...models],
+    image: [...productText, ...models],
+    embedding: [...productEmbeddings, ...BUILT_IN_OPTIONS.embedding, ...options((k) => k.embeddingModels ?? [])],
   };
 }
 

@@ -96,7 +96,14 @@ export class ExtractiveModel implements LanguageModel {
     return summarizePassages(input.passages);
   }
 
+  /**
+   * Questions about the passages' headings, captions and key terms that this model can answer
+   * from them: each candidate is answered here first, and one it would decline is not suggested.
+   */
   async suggestQuestions(input: { passages: Passage[]; count: number; language?: string }): Promise<string[]> {
-    return suggestQuestionsFrom(input.passages, input.count, input.language ?? "English");
+    const language = input.language ?? "English";
+    const candidates = suggestQuestionsFrom(input.passages, input.count * 3, language);
+    const answerable = candidates.filter((question) => composeAnswer({ question, history: [], passages: input.passages, language }, this.options).citations.length > 0);
+    return answerable.slice(0, Math.max(0, Math.floor(input.count)));
   }
 }

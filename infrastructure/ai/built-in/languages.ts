@@ -159,14 +159,20 @@ export function detectLanguage(text: string): string | undefined {
 }
 
 interface QuestionTemplates {
-  heading: (heading: string) => string;
-  topic: ((topic: string) => string)[];
+  /** Names the section; `oneDocument` when the passages are all of one document. */
+  heading: (heading: string, oneDocument?: boolean) => string;
+  topic: ((topic: string, oneDocument?: boolean) => string)[];
+  /** "Table 1", "Figure 3": what a caption labels. */
+  caption?: (label: string) => string;
 }
 
 const QUESTION_TEMPLATES: Record<string, QuestionTemplates> = {
   en: {
-    heading: (h) => `What does the section “${h}” cover?`,
-    topic: [(t) => `What do the documents say about ${t}?`, (t) => `Can you summarise the part about ${t}?`, (t) => `What are the key points on ${t}?`],
+    // Words the question adds beside the topic are words an answer must match too ("section",
+    // "cover"): asked "say about", the built-in model weighs the topic's own words.
+    heading: (h, one) => `What ${one ? "does the document" : "do the documents"} say about ${/^\p{Lu}\p{Ll}*(?:\s+\p{Ll}|$)/u.test(h) ? h[0].toLowerCase() + h.slice(1) : h}?`,
+    caption: (label) => `What does ${label} show?`,
+    topic: [(t, one) => `What ${one ? "does the document" : "do the documents"} say about ${t}?`, (t) => `Can you summarise the part about ${t}?`, (t) => `What are the key points on ${t}?`],
   },
   es: {
     heading: (h) => `¿Qué trata la sección «${h}»?`,

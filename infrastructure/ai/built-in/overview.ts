@@ -50,57 +50,121 @@ function cosine(a: Map<string, number>, b: Map<string, number>): number {
 }
 
 /**
- * Template questions about the passages' salient topics: headings first, then
- * the noun-phrase-like runs of content words (between stop words) that recur
- * and are rare across passages. Honest templates ("What do the documents say
- * about …?") rather than invented facts; the topic is quoted as written.
+ * Questions a person would ask about the passages, written from what the document itself names:
+ * its headings ("What does the section “Trace trees” cover?"), the tables and figures its captions
+ * announce ("What does Table 1 show?") and the terms it keeps returning to ("What do the
+ * documents say about the bird survey?"). Never from a chunk's first or last words, a table row
+ * or code, which only look like headings because a chunk cut them off (issue #34); a topic the
+ * text names once is not a key term. Honest templates rather than invented facts, each answerable
+ * from the passages it came from.
  */
 export function suggestQuestionsFrom(passages: Passage[], count: number, language: string): string[] {
   const max = Math.max(0, Math.floor(count));
   if (max === 0 || passages.length === 0) return [];
   const templates = questionTemplatesFor(language);
-  // Unreadable text (a broken font's glyph soup) suggests no topic.
-  const sentences = passages.flatMap((p, i) => splitPassage(p.text, i)).filter((s) => !s.unreadable);
   const idf = idfOver(passages);
+  const weight = (text: string) => contentTerms(text).reduce((sum, t) => sum + idf(t), 0);
 
-  const topics: { text: string; key: string; score: number; heading: boolean }[] = [];
-  const add = (text: string, score: number, heading: boolean) => {
-    const key = contentTerms(text).join(" ");
-    if (!key) return;
-    const existing = topics.find((t) => t.key === key);
-    if (existing) existing.score += score;
-    else topics.push({ text, key, score, heading });
-  };
-  for (const sentence of sentences) {
-    if (sentence.heading) {
-      const heading = sentence.text.replace(/^[\d.\s)(§-]+/u, "").trim();
-      if (isTopicLabel(sentence.text, heading)) add(heading, contentTerms(heading).reduce((sum, t) => sum + idf(t), 0), true);
-      continue;
+  const headings: Topic[] = [];
+  const captions: Topic[] = [];
+  const phrases = new Map<string, Topic & { sentences: Set<string> }>();
+  for (const [i, passage] of passages.entries()) {
+    for (const line of ownLines(passage.text)) {
+      const caption = CAPTION.exec(line);
+      if (caption && templates.caption) captions.push({ text: `${caption[1][0].toUpperCase()}${caption[1].slice(1).toLowerCase()} ${caption[2]}`, key: caption[0].toLowerCase(), score: weight(line) });
+      else if (isSectionHeading(line)) headings.push({ text: stripNumbering(line), key: contentTerms(line).join(" "), score: weight(line) });
     }
-    for (const phrase of nounPhrases(sentence.text.replace(/…/g, ""))) {
-      const terms = contentTerms(phrase);
-      add(phrase, terms.reduce((sum, t) => sum + idf(t), 0) * (terms.length > 1 ? 1.5 : 1), false);
+    // Unreadable text (a broken font's glyph soup) and headings suggest no key term.
+    for (const sentence of splitPassage(passage.text, i).filter((s) => !s.unreadable && !s.heading)) {
+      for (const phrase of nounPhrases(sentence.text.replace(/…/g, ""))) {
+        const key = contentTerms(phrase).join(" ");
+        if (!key) continue;
+        const known = phrases.get(key) ?? { text: phrase, key, score: 0, sentences: new Set<string>() };
+        // Passages overlap: the same sentence read twice is one mention.
+        known.sentences.add(sentence.text.replace(/^…|…$/g, "").toLowerCase());
+        known.score += weight(phrase) * (phrase.includes(" ") ? 1.5 : 1);
+        phrases.set(key, known);
+      }
     }
   }
-  // Alternate headings (authored topic labels) and recurring phrases (what the text dwells on), best first in each.
-  const byScore = (a: { score: number }, b: { score: number }) => b.score - a.score;
-  const headings = topics.filter((t) => t.heading).sort(byScore);
-  const phrases = topics.filter((t) => !t.heading).sort(byScore);
-  const interleaved = Array.from({ length: Math.max(headings.length, phrases.length) }, (_, i) => [headings[i], phrases[i]])
-    .flat()
-    .filter((t): t is (typeof topics)[number] => t !== undefined);
+  // A key term recurs: named in one sentence only, a run of words is as likely a fragment as a topic.
+  // A short document may name everything once; its phrases then come after everything else.
+  const byMentions = [...phrases.values()].sort((a, b) => Math.min(b.sentences.size, 2) - Math.min(a.sentences.size, 2) || b.score - a.score);
+  const keyTerms = byMentions.filter((p, i) => p.sentences.size >= 2 || headings.length + captions.length + i < max);
 
+  const byScore = (a: Topic, b: Topic) => b.score - a.score;
+  const oneDocument = new Set(passages.map((p) => p.documentId)).size === 1;
+  const kinds: [Topic[], (topic: string, oneDocument?: boolean) => string][] = [
+    [headings.sort(byScore), templates.heading],
+    [keyTerms, templates.topic[0]],
+    [captions, templates.caption ?? templates.heading],
+  ];
   const questions: string[] = [];
   const usedKeys: string[] = [];
-  for (const topic of interleaved) {
-    if (questions.length === max) break;
-    // "deposit" adds nothing after "security deposit"; nor the reverse.
-    if (usedKeys.some((k) => k.includes(topic.key) || topic.key.includes(k))) continue;
-    usedKeys.push(topic.key);
-    const template = topic.heading ? templates.heading : templates.topic[questions.length % templates.topic.length];
-    questions.push(template(topic.text));
+  // Round robin over the kinds, best first in each, so one kind does not crowd out the others.
+  for (let round = 0; questions.length < max && kinds.some(([topics]) => topics.length > round); round++) {
+    for (const [topics, template] of kinds) {
+      const topic = topics[round];
+      if (!topic || questions.length === max) continue;
+      // "deposit" adds nothing after "security deposit"; nor the reverse.
+      if (!topic.key || usedKeys.some((k) => k.includes(topic.key) || topic.key.includes(k))) continue;
+      usedKeys.push(topic.key);
+      questions.push(template(topic.text, oneDocument));
+    }
   }
   return questions;
+}
+
+interface Topic {
+  text: string;
+  key: string;
+  score: number;
+}
+
+/** "Table 1: Speedups over…", "Figure 3. Warm-up", "Fig. 2 –": a caption names what it labels. */
+const CAPTION = /^(table|figure|fig\.)\s+(\d{1,3})\s*[.:–—-]\s*\p{L}/iu;
+
+/**
+ * The lines of a passage that stand as a paragraph of their own (a blank line, or the passage's
+ * edge, before and after): headings and captions are set apart like that, while a line cut from
+ * the middle of a paragraph is not.
+ */
+function ownLines(text: string): string[] {
+  return text.split(/\n\s*\n/).flatMap((paragraph) => {
+    const lines = paragraph.trim().split("\n").map((line) => line.trim());
+    // A caption opens its paragraph even when it runs over several lines.
+    if (lines.length === 1 || CAPTION.test(lines[0])) return lines[0] ? [lines[0]] : [];
+    return [];
+  });
+}
+
+const stripNumbering = (line: string) => line.replace(/^(?:[\dIVX]+(?:\.\d+)*\.?|§)\s+/u, "").trim();
+
+/** Section names that label the apparatus of a document rather than anything a reader asks about. */
+const APPARATUS = new Set(
+  "abstract contents index references bibliography acknowledgements acknowledgments notes endnotes footnotes copyright appendix summary introduction overview preface foreword conclusion conclusions".split(" "),
+);
+/** Words a heading does not end on: a line that does was cut mid-sentence. */
+const DANGLING = new Set("a an the of to in on at by for with from and or but as is are was were be that which who than this these its their our".split(" "));
+
+/**
+ * A section heading: a short label that starts with a capital (after its number), ends on a word
+ * a heading ends on, holds no sentence break, table cell, figure, code or link, and is not the
+ * apparatus of the document ("References") or a running head ("50 FREE CULTURE").
+ */
+function isSectionHeading(line: string): boolean {
+  const label = stripNumbering(line);
+  const words = label.split(/\s+/);
+  if (words.length === 0 || words.length > 8 || !/\p{L}{3}/u.test(label)) return false;
+  if (!/^\p{Lu}/u.test(label)) return false;
+  // Any sentence punctuation, even at the end, makes it a sentence or a byline ("Presented by …, engineer").
+  if (/[|{}<>=;\\_#@$%^*~`[\]…]|https?:|www\./.test(label) || /[.,:;!?]/.test(label)) return false;
+  if (/\d/.test(label)) return false;
+  if (DANGLING.has(words[words.length - 1].toLowerCase())) return false;
+  if (APPARATUS.has(label.toLowerCase())) return false;
+  // Four or more capitalised words and no other is a list of names (the authors under a title).
+  if (words.length >= 4 && words.every((w) => /^\p{Lu}/u.test(w))) return false;
+  return true;
 }
 
 /**
@@ -120,8 +184,14 @@ function nounPhrases(sentence: string): string[] {
     // The phrase is what follows the function word; a longer run has usually run on into a verb ("archives contain").
     let phrase = run.slice(0, 3);
     while (phrase.length > 0 && QUANTIFIERS.has(phrase[0].toLowerCase())) phrase = phrase.slice(1);
-    while (phrase.length > 0 && /ed$/i.test(phrase[phrase.length - 1])) phrase = phrase.slice(0, -1);
-    if (phrase.length >= 2 || (phrase.length === 1 && phrase[0].length >= 6)) phrases.push(phrase.join(" "));
+    while (phrase.length > 0 && (/ed$/i.test(phrase[phrase.length - 1]) || PARTICLES.has(phrase[phrase.length - 1].toLowerCase()))) phrase = phrase.slice(0, -1);
+    // Without a tagger "trust recommends" and "creek stays" look like "bird counts": a phrase that
+    // ends on a word in -s after another word is left out, since a verb there reads as nonsense.
+    const inner = phrase.findIndex((word, i) => i < phrase.length - 1 && /[^su]s$/i.test(word));
+    if (inner >= 0) phrase = phrase.slice(0, inner + 1);
+    const endsLikeAVerb = phrase.length >= 2 && /[^su]s$/i.test(phrase[phrase.length - 1]) && /^\p{Ll}/u.test(phrase[phrase.length - 1]);
+    const worthAsking = phrase.length >= 2 || (phrase.length === 1 && phrase[0].length >= 6 && !PRONOUNS.has(phrase[0].toLowerCase()));
+    if (worthAsking && !endsLikeAVerb) phrases.push(phrase.join(" "));
     run = [];
   };
   for (const token of tokens) {
@@ -130,7 +200,8 @@ function nounPhrases(sentence: string): string[] {
     const isStop = isWord && words(bare).some((w) => STOP_WORD_SET.has(foldDiacritics(w)));
     if (!isWord || isStop || bare.length < 3 || /ly$/.test(bare)) {
       flush();
-      previousWasStop = isStop;
+      // After "to", "will" or "can" comes a verb ("to discuss key areas"), not a noun phrase.
+      previousWasStop = isStop && !BEFORE_VERBS.has(bare.toLowerCase());
       continue;
     }
     // Common verbs end a noun phrase ("the archives contain…"); -ly adverbs were dropped above.
@@ -154,16 +225,9 @@ const COMMON_VERBS = new Set(
     "connect connects depend depends continue continues receive receives cover covers mean means set sets"
   ).split(" "),
 );
+const BEFORE_VERBS = new Set("to will would can could may might must shall should do does did not".split(" "));
+/** Words that end a verb phrase, not a noun phrase ("thrown away", "set out"). */
+const PARTICLES = new Set("away out off back again also down here there thrown done gone known seen taken given written".split(" "));
+const PRONOUNS = new Set("nothing something everything anything nobody somebody everybody anybody another others itself himself herself themselves".split(" "));
 const QUANTIFIERS = new Set(["many", "several", "various", "few", "numerous", "multiple", "certain"]);
 const STOP_WORD_SET = new Set(Object.values(STOP_WORDS_BY_LANGUAGE).flat().map(foldDiacritics));
-
-/**
- * A heading worth asking about: a short label with words in it. A reference
- * list's entry ("[1] LuaJIT roadmap 2008 - http://…") looks like a line on
- * its own but names no section.
- */
-function isTopicLabel(line: string, heading: string): boolean {
-  if (!/\p{L}{3}/u.test(heading)) return false;
-  if (/^\s*\[\d+\]/.test(line) || /https?:\/\/|www\./i.test(line)) return false;
-  return heading.split(/\s+/).length <= 8;
-}

@@ -52,6 +52,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly chunkByIdStmt: Database.Statement;
   private readonly pageStmt: Database.Statement;
   private readonly listStmt: Database.Statement;
+  private readonly atStmt: Database.Statement;
   private readonly chunkRefStmt: Database.Statement;
   private readonly chunkIdStmt: Database.Statement;
   private readonly vectors: VectorSegments;
@@ -77,6 +78,10 @@ export class SqliteSearchIndex implements SearchIndex {
     this.listStmt = db.prepare(
       "SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks WHERE document_id = ? ORDER BY ordinal",
     );
+    // A seek on chunks_document per document; the positions are a JSON array parameter.
+    this.atStmt = db.prepare(`
+      SELECT chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids FROM chunks
+      WHERE document_id = @documentId AND ordinal IN (SELECT value FROM json_each(@ordinals)) ORDER BY ordinal`);
     this.documentOfChunkStmt = db.prepare("SELECT document_id FROM chunks WHERE chunk_id = ?").pluck();
     this.deleteDocumentStmt = db.prepare("DELETE FROM chunks WHERE document_id = ?");
     this.ownerDocumentsStmt = db.prepare("SELECT DISTINCT document_id FROM chunks WHERE owner_id = ?").pluck();
@@ -184,6 +189,12 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async listChunks(documentId: string): Promise<IndexedChunk[]> {
     return (this.listStmt.all(documentId) as ChunkRow[]).map(fromRow);
+  }
+
+  async chunksAt(documentId: string, ordinals: number[]): Promise<IndexedChunk[]> {
+    const wanted = [...new Set(ordinals.filter(Number.isInteger))];
+    if (!documentId || wanted.length === 0) return [];
+    return (this.atStmt.all({ documentId, ordinals: JSON.stringify(wanted) }) as ChunkRow[]).map(fromRow);
   }
 
   async upsertVectors(space: string, vectors: ChunkVector[]): Promise<void> {

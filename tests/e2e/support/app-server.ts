@@ -12,6 +12,8 @@ export type AppServer = {
   url: string;
   port: number;
   dataDir: string;
+  /** The server's own process (with web processes, their supervisor). */
+  pid: number;
   /** Everything the server printed so far (for failure messages). */
   output: () => string;
   stop: () => Promise<void>;
@@ -100,5 +102,5 @@ export async function startAppServer(options: { env?: Record<string, string>; re
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, dataDir, output: () => log, stop };
+  return { url, port, dataDir, pid: child.pid ?? 0, output: () => log, stop };
 }

@@ -1,0 +1,63 @@
+import "reflect-metadata";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CheckoutService } from "#application/billing/checkout";
+import { signedInUser } from "../../tests/support/route-session";
+import { startRazorpayReplay, type RazorpayReplay } from "../../tests/support/payment-replay-servers";
+import { createTestRuntime } from "../../tests/support/test-runtime";
+import { settle } from "../../tests/support/library-fixtures";
+import { loader as paymentSuccess } from "./_app.payment.success";
+
+/**
+ * The buyer's return from Razorpay's checkout by GET (issue 30 item 8): a
+ * missing or forged signature is a payment that did not go through, shown on
+ * the spec's failure screen, never a 500.
+ */
+const RAZORPAY = { keyId: "rzp_test_return", keySecret: "razorpay-key-secret", webhookSecret: "razorpay-webhook-secret" };
+let env: Awaited<ReturnType<typeof createTestRuntime>>;
+let razorpay: RazorpayReplay;
+let buyer: { id: string; cookie: string };
+
+beforeAll(async () => {
+  razorpay = await startRazorpayReplay(RAZORPAY);
+  env = await createTestRuntime({
+    env: { RAZORPAY_KEY_ID: RAZORPAY.keyId, RAZORPAY_KEY_SECRET: RAZORPAY.keySecret, RAZORPAY_WEBHOOK_SECRET: RAZORPAY.webhookSecret, RAZORPAY_API_URL: razorpay.url },
+  });
+  globalThis.__docuchatRuntime = Promise.resolve(env.runtime);
+  buyer = await signedInUser(env.runtime, "returning");
+  await settle(env.runtime);
+});
+afterAll(async () => {
+  globalThis.__docuchatRuntime = undefined;
+  await env?.cleanup();
+  await razorpay?.close();
+});
+
+async function returnTo(query: string): Promise<Response> {
+  const request = new Request(`http://localhost/payment/success?${query}`, { headers: { Cookie: buyer.cookie } });
+  return paymentSuccess({ request, params: {}, context: {} }).then(
+    () => new Response(null, { status: 200 }),
+    (thrown: unknown) => (thrown instanceof Response ? thrown : new Response(String(thrown), { status: 500 })),
+  );
+}
+
+describe("returning to /payment/success from Razorpay", () => {
+  it("shows the failure screen for the buyer's own order when the signature is missing or forged", async () => {
+    const checkout = env.runtime.container.get(CheckoutService);
+    const ctx = { requestId: "return", clientAddress: "127.0.0.1", actorId: buyer.id };
+    const started = await checkout.start(buyer.id, { planId: "pine-monthly", requestKey: "key-return-01", email: null }, { publicUrl: "http://app.test" }, ctx);
+    const { handler } = razorpay.pay(started.providerOrderId);
+    for (const query of [
+      `order=${started.orderId}`,
+      `order=${started.orderId}&razorpay_payment_id=${handler.razorpay_payment_id}&razorpay_order_id=${handler.razorpay_order_id}&razorpay_signature=${"0".repeat(64)}`,
+    ]) {
+      const response = await returnTo(query);
+      expect(response.status, query).toBe(302);
+      expect(response.headers.get("Location")).toBe(`/payment/failed?order=${started.orderId}`);
+    }
+    expect((await checkout.order(buyer.id, started.orderId)).status).toBe("created");
+  });
+
+  it("answers 404 for an order that is not the buyer's", async () => {
+    expect((await returnTo("order=0190aaaa-0000-7000-8000-000000000000")).status).toBe(404);
+  });
+});

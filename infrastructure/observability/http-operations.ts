@@ -1,0 +1,92 @@
+import { timingSafeEqual } from "node:crypto";
+import { type AgnosticRouteObject as RouteObject, matchRoutes } from "@remix-run/router";
+import type { NextFunction, Request, Response } from "express";
+import { classifyAddress } from "../egress/address-policy";
+import type { AppRuntime } from "../container";
+import { askPrimary } from "./primary-channel";
+import { checkReadiness } from "./readiness";
+
+interface BuildRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+}
+
+/** Served by server.mjs itself, beside the app's routes. */
+const OPERATOR_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * The route pattern a path matched in the Remix build ("/workspace/:id"), so
+ * request metrics never carry an id. The tree is built once per build; what
+ * matches no route of the app is "unmatched".
+ */
+export function routePatternOf(routes: Record<string, BuildRoute | undefined>): (pathname: string) => string {
+  const all = Object.values(routes).filter((route): route is BuildRoute => route !== undefined);
+  const childrenOf = (parentId: string | undefined): RouteObject[] =>
+    all
+      .filter((route) => route.parentId === parentId)
+      .map((route) => (route.index ? { id: route.id, path: route.path, index: true } : { id: route.id, path: route.path, children: childrenOf(route.id) }));
+  const tree = childrenOf(undefined);
+  return (pathname) => {
+    if (OPERATOR_PATHS.has(pathname)) return pathname;
+    if (pathname.startsWith("/build/")) return "/build/*";
+    const matches = matchRoutes(tree, pathname);
+    if (!matches) return "unmatched";
+    const pattern = matches.map((match) => match.route.path ?? "").filter(Boolean).join("/").replace(/\/+/g, "/");
+    return `/${pattern}`.replace(/\/+/g, "/");
+  };
+}
+
+/** The operators' routes and the request meter, mounted by server.mjs (issue 32). */
+export function httpOperations(runtime: AppRuntime, build: { routes: Record<string, BuildRoute | undefined> }, role: "app" | "web") {
+  const { metrics, readinessSources } = runtime.operations;
+  const patternOf = routePatternOf(build.routes);
+  const token = runtime.config.operations.metricsToken;
+  const inCluster = role === "web" && typeof process.send === "function";
+
+  /** Counts every request with its route pattern, method and status, and times it (RED). */
+  const measureRequests = (req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    res.once("finish", () => {
+      const route = patternOf(req.path);
+      metrics.requestServed(route, METHODS.has(req.method) ? req.method : "OTHER", res.statusCode, (performance.now() - started) / 1000);
+    });
+    next();
+  };
+
+  /** With METRICS_TOKEN: its bearer token; without: clients on this machine only (a scraper beside the app). */
+  const allowed = (req: Request): boolean => {
+    if (!token) return classifyAddress(req.socket.remoteAddress ?? "") === "loopback";
+    const given = Buffer.from(req.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "");
+    const expected = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  const metricsRoute = async (req: Request, res: Response) => {
+    if (!allowed(req)) {
+      res.status(token ? 401 : 404).set(token ? { "WWW-Authenticate": "Bearer" } : {}).type("text/plain").send(token ? "Unauthorized" : "Not Found");
+      return;
+    }
+    try {
+      // In the cluster the primary sums every process's registry; one process answers its own.
+      const text = inCluster ? ((await askPrimary("metrics", 10_000)) as { text: string }).text : await metrics.text();
+      res.set("Cache-Control", "no-store").type(metrics.contentType).send(text);
+    } catch (error) {
+      runtime.logger.error({ err: error }, "metrics could not be gathered");
+      res.status(503).type("text/plain").send("Metrics are unavailable right now.");
+    }
+  };
+
+  const readinessRoute = async (_req: Request, res: Response) => {
+    const readiness = await checkReadiness({
+      ...readinessSources,
+      backgroundAlive: inCluster ? async () => ((await askPrimary("background", 2_000)) as { alive: boolean }).alive : async () => true,
+      onFailure: (check, error) => runtime.logger.warn({ check, err: error }, "readiness check failed"),
+    });
+    res.status(readiness.ready ? 200 : 503).set("Cache-Control", "no-store").json(readiness);
+  };
+
+  return { measureRequests, metricsRoute, readinessRoute };
+}

@@ -1,0 +1,61 @@
+import type Database from "better-sqlite3";
+import type { BlobStore } from "#application/ports/blob-store";
+import type { EventStore } from "#application/ports/event-store";
+import type { ReadModelStore } from "#application/ports/read-model-store";
+import { CHECKPOINT_COLLECTION } from "../embedded/projection-runner";
+import { measureIngestionFromLog } from "./ingestion-metrics";
+import { projectorLags, registerBackgroundState } from "./operational-state";
+import { type ProcessRole, PrometheusMetrics } from "./prometheus-metrics";
+import type { ReadinessSources, StoreProbe } from "./readiness";
+
+export interface Operations {
+  metrics: PrometheusMetrics;
+  /** What /readyz checks in this process (the background process's liveness is asked of the primary). */
+  readinessSources: Omit<ReadinessSources, "backgroundAlive" | "onFailure">;
+  stop(): Promise<void>;
+}
+
+export interface OperationsSources {
+  role: ProcessRole;
+  contextOf(streamId: string): string;
+  events: EventStore;
+  readModels: ReadModelStore;
+  blobs: BlobStore;
+  /** Every embedded SQLite database the process opened (probed with a pragma). */
+  sqliteDatabases: () => { name: string; db: Database.Database }[];
+  workflowsDb: Database.Database | null;
+  dataDir: string;
+  checkpointNames: readonly string[];
+  maxProjectorLagSeconds: number;
+}
+
+/**
+ * Metrics and readiness for one process (issue 32). Every process counts what
+ * it serves and decides; only the one that runs the background work reports
+ * its state (projector lag, workflow runs, the job queue) and measures
+ * ingestion from the log, so the cluster's sum counts each once.
+ */
+export function startOperations(sources: OperationsSources): Operations {
+  const metrics = new PrometheusMetrics(sources.role, sources.contextOf);
+  const runsBackgroundWork = sources.role === "app" || sources.role === "background";
+  if (sources.role === "web" || sources.role === "background") metrics.reportToPrimary();
+  const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames);
+  let ingestion: { stop(): Promise<void> } | null = null;
+  if (runsBackgroundWork) {
+    registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir });
+    ingestion = measureIngestionFromLog(sources.events, metrics);
+  }
+  const stores: StoreProbe[] = [
+    { name: "events", check: () => sources.events.headPosition() },
+    { name: "read-models", check: () => sources.readModels.collection(CHECKPOINT_COLLECTION).get("readiness") },
+    { name: "blobs", check: () => sources.blobs.head("readiness/probe") },
+    ...sources.sqliteDatabases().map(({ name, db }) => ({ name, check: async () => db.pragma("data_version", { simple: true }) })),
+  ];
+  return {
+    metrics,
+    readinessSources: { stores, projectorLags: lags, maxProjectorLagSeconds: sources.maxProjectorLagSeconds },
+    async stop() {
+      await ingestion?.stop();
+    },
+  };
+}

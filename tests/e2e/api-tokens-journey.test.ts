@@ -1,0 +1,85 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppServer, type AppServer } from "./support/app-server";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { signUpNewUser } from "./support/library";
+
+/**
+ * Settings → API Tokens in Chromium (issue 31): a token is created, shown and
+ * copied once, works as a bearer token, is gone from the page on the next
+ * visit, and stops working when revoked. The API reference renders from our
+ * own assets under its Content-Security-Policy.
+ */
+let app: AppServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  // One process: this journey needs no second web process, and starts sooner on a busy machine.
+  app = await startAppServer({ env: { WEB_PROCESSES: "0" }, readyTimeoutMs: 120_000 });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const whoAmI = (token: string) => fetch(`${app.url}/api/v1/token`, { headers: { Authorization: `Bearer ${token}` } });
+
+describe("personal access tokens (Chromium)", () => {
+  it("creates a token, copies it once, and revokes it", async () => {
+    const { storageState } = await signUpNewUser(browser, app.url);
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState, permissions: ["clipboard-read", "clipboard-write"] });
+    const page = await context.newPage();
+    await gotoHydrated(page, `${app.url}/profile/api-tokens`);
+    await page.getByTestId("token-name").fill("Report uploader");
+    await page.getByTestId("token-expiry").selectOption("90");
+    await page.getByTestId("permission-ask").check();
+    await page.getByTestId("create-token").click();
+    const shown = page.getByTestId("new-token-value");
+    await shown.waitFor();
+    const token = await shown.inputValue();
+    expect(token).toMatch(/^dcp_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+    await page.getByTestId("copy-token").click();
+    await page.getByTestId("toast").filter({ hasText: "Token copied" }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, "api-tokens-created-1440");
+
+    const answer = await whoAmI(token);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ workspace_ids: null, permissions: ["read", "ask"] });
+
+    // Shown once: the next visit lists the token, never its value.
+    await gotoHydrated(page, `${app.url}/profile/api-tokens`);
+    expect(await page.content()).not.toContain(token.slice(-43));
+    const row = page.getByTestId("token-row").filter({ hasText: "Report uploader" });
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).not.toContain("Never"); // its use just now is its last use
+
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, "api-tokens-list-390");
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    await row.getByTestId("revoke-token").click();
+    await row.getByText("Revoked").waitFor();
+    expect((await whoAmI(token)).status).toBe(401);
+    await context.close();
+  });
+
+  it("the API reference renders from our own assets, asking for nothing elsewhere", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    const foreign: string[] = [];
+    page.on("console", (message) => /Content Security Policy/i.test(message.text()) && refused.push(message.text()));
+    page.on("response", (response) => !response.url().startsWith(app.url) && !/^(data|blob):/.test(response.url()) && foreign.push(response.url()));
+    await page.goto(`${app.url}/api/docs`);
+    await page.getByText("Upload a file", { exact: false }).first().waitFor({ timeout: 30_000 });
+    await page.getByText("DocuChat API", { exact: false }).first().waitFor();
+    await screenshot(page, "api-docs-1440");
+    // Configured for our own assets only, the reference asks for nothing the policy has to refuse.
+    expect(refused).toEqual([]);
+    expect(foreign).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,207 @@
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpSession } from "../support/http-session";
+import { parsePrometheusText, series, total } from "../support/prometheus-text";
+import { form, pageCsrf, signUpOverHttp } from "./support/accounts";
+import { freePort, ROOT, startAppServer, type AppServer } from "./support/app-server";
+
+/**
+ * The built app as `npm start` runs it: a primary, a background process and two
+ * web processes. Operators scrape one /metrics for all of them, and /readyz
+ * follows the background process (issue 32).
+ */
+const TOKEN = "metrics-token-for-the-operations-test";
+
+/** The cluster process of `role` the primary `pid` forked (DOCUCHAT_PROCESS in its environment). */
+function childOfRole(pid: number, role: "web" | "background"): number | null {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+      if (parent !== pid) continue;
+      if (readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(`DOCUCHAT_PROCESS=${role}`)) return Number(entry);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return null;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("operating the clustered app", () => {
+  let app: AppServer;
+
+  beforeAll(async () => {
+    app = await startAppServer({ env: { WEB_PROCESSES: "2", METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(async () => app?.stop());
+
+  const scrape = async () => {
+    const response = await fetch(`${app.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    return parsePrometheusText(await response.text());
+  };
+
+  it("serves the whole cluster's metrics to the holder of the token, and by route pattern, never by user", async () => {
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${app.url}/metrics`, { headers: { Authorization: "Bearer wrong" } })).status).toBe(401);
+
+    const username = `ops${Date.now().toString(36)}`;
+    await signUpOverHttp(new HttpSession(), app.url, { username, email: `${username}@example.com`, password: "Reader#2024" });
+    const samples = await scrape();
+
+    expect(total(series(samples, "docuchat_http_request_duration_seconds_count", { route: "/signup", method: "POST", process: "web" }))).toBeGreaterThanOrEqual(2);
+    expect(total(series(samples, "docuchat_commands_total", { context: "identity", outcome: "accepted", process: "web" }))).toBeGreaterThan(0);
+    // Both kinds of process answered the primary: memory of each, background state from the background process.
+    expect(series(samples, "process_resident_memory_bytes", { process: "web" })).toHaveLength(1);
+    expect(series(samples, "process_resident_memory_bytes", { process: "background" })).toHaveLength(1);
+    expect(series(samples, "nodejs_eventloop_lag_p99_seconds", { process: "background" })).toHaveLength(1);
+    expect(series(samples, "docuchat_projector_lag_events", { projector: "identity.users", process: "background" })).toHaveLength(1);
+    expect(series(samples, "docuchat_workflow_runs", { process: "background" }).length).toBeGreaterThan(0);
+
+    const labelValues = samples.flatMap((s) => Object.values(s.labels));
+    expect(labelValues.filter((v) => v.includes(username))).toEqual([]);
+    expect(labelValues.filter((v) => /[0-9a-f]{8}-[0-9a-f]{4}-/.test(v))).toEqual([]);
+  });
+
+  it("is scraped by a real Prometheus, where every dashboard panel and alert rule finds data", async () => {
+    const rules = path.join(ROOT, "docker", "prometheus", "alerts.yml");
+    expect(execFileSync("promtool", ["check", "rules", rules], { encoding: "utf8" })).toMatch(/SUCCESS: \d+ rules found/);
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), "docuchat-prometheus-"));
+    const port = await freePort();
+    writeFileSync(path.join(dir, "token"), TOKEN);
+    writeFileSync(
+      path.join(dir, "prometheus.yml"),
+      [
+        "global: { scrape_interval: 1s, evaluation_interval: 1s }",
+        `rule_files: ["${rules}"]`,
+        "scrape_configs:",
+        "  - job_name: docuchat",
+        `    authorization: { credentials_file: "${path.join(dir, "token")}" }`,
+        `    static_configs: [{ targets: ["127.0.0.1:${app.port}"] }]`,
+      ].join("\n"),
+    );
+    const prometheus = spawn("prometheus", [`--config.file=${path.join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
+    try {
+      const query = async (expr: string) => {
+        const response = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expr)}`).catch(() => null);
+        const body = response ? ((await response.json()) as { status: string; error?: string; data?: { result: unknown[] } }) : null;
+        return body;
+      };
+      await until("Prometheus to scrape the app", async () => ((await query('up{job="docuchat"} == 1'))?.data?.result.length ? true : null));
+      // A little traffic, and enough scrapes for rate() over them.
+      for (let i = 0; i < 5; i++) {
+        await fetch(`${app.url}/login`);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+
+      const dashboard = JSON.parse(readFileSync(path.join(ROOT, "docker", "grafana", "dashboards", "docuchat.json"), "utf8")) as { panels: { title: string; targets: { expr: string }[] }[] };
+      const panelQueries = dashboard.panels.flatMap((panel) => panel.targets.map((target) => ({ what: `panel "${panel.title}"`, expr: target.expr })));
+      // An alert's expression is a measure compared with a threshold: the measure must find data (the comparison is empty while all is well).
+      const alertQueries = [...readFileSync(rules, "utf8").matchAll(/- alert: (\S+)\n\s+expr: (.+)/g)].map(([, name, expr]) => ({
+        what: `alert ${name}`,
+        expr: expr.replace(/\s*(>|<|>=|<=|==|!=)\s*[\d.e+-]+\s*$/, ""),
+      }));
+      expect(panelQueries.length).toBeGreaterThanOrEqual(15);
+      expect(alertQueries.length).toBeGreaterThanOrEqual(6);
+      const empty: string[] = [];
+      for (const { what, expr } of [...panelQueries, ...alertQueries]) {
+        const body = await query(expr);
+        if (body?.status !== "success" || !body.data?.result.length) empty.push(`${what}: ${expr} -> ${body?.error ?? "no data"}`);
+      }
+      expect(empty).toEqual([]);
+    } finally {
+      prometheus.kill("SIGTERM");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("is not ready while the background process is down, and ready again once the primary has restarted it", async () => {
+    const ready = await fetch(`${app.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, checks: { background: "ok", projectors: "ok", "store:events.db": "ok" } });
+
+    const background = childOfRole(app.pid, "background");
+    expect(background).not.toBeNull();
+    process.kill(background!, "SIGKILL");
+
+    const down = await until("readiness to fail", async () => {
+      const response = await fetch(`${app.url}/readyz`);
+      return response.status === 503 ? ((await response.json()) as { checks: Record<string, string> }) : null;
+    });
+    expect(down.checks.background).toBe("down");
+    // Liveness stays: the web processes still serve.
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+
+    await until("readiness to recover", async () => ((await fetch(`${app.url}/readyz`)).status === 200 ? true : null));
+    expect(childOfRole(app.pid, "background")).not.toBe(background);
+  });
+});
+
+describe("stopping the app while an answer streams", () => {
+  let app: AppServer;
+  beforeAll(async () => {
+    app = await startAppServer({ env: { WEB_PROCESSES: "1" } });
+  });
+  afterAll(async () => app?.stop());
+
+  it("finishes the answer to its end before the process stops on SIGTERM", async () => {
+    const session = new HttpSession();
+    const username = `halt${Date.now().toString(36)}`;
+    await signUpOverHttp(session, app.url, { username, email: `${username}@example.com`, password: "Reader#2024" });
+    const csrf = await pageCsrf(session, `${app.url}/workspace/create`);
+    const json = (body: unknown): RequestInit => ({ method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf } });
+
+    const text = Buffer.from(
+      "The Nile is the longest river in Africa. It flows north through eleven countries before it reaches the Mediterranean Sea. " +
+        "Its waters fed the farms of ancient Egypt, and the yearly flood laid down the black soil the Egyptians named their land after.",
+    );
+    const registered = (await (await session.request(`${app.url}/api/documents`, json({ document_name: "nile.txt", document_type: "text/plain", document_size: text.length, page_count: 1, media_type: "document", document_source: "file" }))).json()) as { url: string; document_id: string };
+    const put = await session.request(new URL(registered.url, app.url).href, { method: "PUT", body: text, headers: { "Content-Type": "text/plain", "X-CSRF-Token": csrf } });
+    expect(put.ok).toBe(true);
+    await until("the document to be ACTIVE", async () => {
+      const { documents } = (await (await session.request(`${app.url}/api/documents?limit=10`)).json()) as { documents: { document_id: string; status: string }[] };
+      return documents.find((d) => d.document_id === registered.document_id)?.status === "ACTIVE" ? true : null;
+    });
+    const created = await session.request(`${app.url}/workspace/create`, form({ csrf, name: "Rivers", description: "", type: "Conversation", documentId: registered.document_id }));
+    const workspaceId = /\/workspace\/([^/]+)/.exec(created.headers.get("location") ?? "")?.[1];
+    expect(workspaceId).toBeTruthy();
+    const conversationId = await until("the workspace's first conversation", async () => {
+      const response = await session.request(`${app.url}/api/conversations?workspace_id=${workspaceId}`);
+      const body = response.ok ? ((await response.json()) as { conversations: { id: string }[] }) : null;
+      return body?.conversations[0]?.id ?? null;
+    });
+
+    const answer = await session.request(`${app.url}/api/conversations/${conversationId}/messages_stream`, json({ text: "Where does the Nile flow, and what did its flood give Egypt?" }));
+    expect(answer.status).toBe(200);
+    const reader = answer.body!.getReader();
+    const decoder = new TextDecoder();
+    let streamed = decoder.decode((await reader.read()).value, { stream: true });
+    // The operator stops the app while the answer is on its way.
+    process.kill(app.pid, "SIGTERM");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      streamed += decoder.decode(value, { stream: true });
+    }
+    const [said, end] = streamed.split("[END]");
+    expect(end, streamed).toBeDefined();
+    expect(JSON.parse(end!)).toMatchObject({ message_id: expect.any(String), conversation_id: conversationId });
+    expect(said!.trim()).toMatch(/[.!?)\]]$/);
+    // And it did stop: nothing answers any more.
+    await until("the app to stop", async () => (await fetch(`${app.url}/healthz`).then(() => null, () => true)));
+  });
+});
