@@ -133,8 +133,7 @@ export function BotAnswer({ versions, index, onSelectVersion, documents, onOpenC
 
         {message.status === "complete" && message.model === OFFLINE_MODEL_ID ? (
           <p className="dc-chat-offline-note" data-testid="offline-note">
-            Quoted from your documents by the offline model. For answers in a model&apos;s own words, add your own provider key in{" "}
-            <a href="/profile/chat-settings">Chat Settings</a>, or ask whoever runs this service to set one up.
+            Quoted from your documents by the offline model. <a href="/profile/chat-settings">Add your key</a> or ask your admin for a model.
           </p>
         ) : null}
 
