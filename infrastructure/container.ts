@@ -59,7 +59,9 @@ import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./produ
 import { KafkaRelay } from "./production/kafka-relay";
 import { QdrantSearchIndex } from "./production/qdrant-search-index";
 import { TemporalWorkflowEngine } from "./production/temporal/temporal-workflow-engine";
-import { countCommandsOn } from "#application/shared/aggregate";
+import { countCommandsOn, traceCommandsOn } from "#application/shared/aggregate";
+import { noTracing, type Tracing } from "#application/ports/tracing";
+import { tracedModel, tracedProviders, tracedSearchIndex } from "./observability/traced-ports";
 import { type Operations, startOperations } from "./observability/operations";
 import { measuredModel, measuredProviders } from "./observability/measured-models";
 import { scheduleBackups } from "./embedded/backup/backup-schedule";
@@ -108,6 +110,8 @@ export interface AppRuntime {
   activities: ActivityRegistry;
   /** Metrics and readiness (issue 32). */
   operations: Operations;
+  /** Traces (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; issue 32). */
+  tracing: Tracing;
   get<T>(token: symbol): T;
   stop(): Promise<void>;
 }
@@ -130,7 +134,12 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const searchIndex: SearchIndex = sqliteSearch
     ? sqliteSearch
     : new QdrantSearchIndex({ url: config.raw.QDRANT_URL!, apiKey: config.raw.QDRANT_API_KEY, collection: config.raw.QDRANT_COLLECTION });
-  const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger);
+  // The OpenTelemetry SDK is loaded only when traces are configured: off, tracing costs a function call.
+  const openTelemetry = config.operations.tracing
+    ? new (await import("./observability/opentelemetry-tracing")).OpenTelemetryTracing(config.operations.tracing, role)
+    : null;
+  const tracing: Tracing = openTelemetry ?? noTracing;
+  const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger, { tracing });
   const settings: AppSettings = {
     productName: config.productName,
     adminUsernames: config.adminUsernames,
@@ -150,6 +159,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
   const stoppers: (() => Promise<void>)[] = [];
+  // Stopped last: the spans of everything that stops before it are still sent.
+  if (openTelemetry) stoppers.push(() => openTelemetry.stop());
   const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
   const operations = startOperations({
     role,
@@ -165,12 +176,14 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   });
   stoppers.push(() => operations.stop());
   countCommandsOn(eventStore, operations.metrics);
+  traceCommandsOn(eventStore, tracing);
   const container = new Container({ defaultScope: "Singleton" });
   const constant = (token: symbol, value: unknown) => container.bind(token).toConstantValue(value);
   constant(TOKENS.Config, settings);
   constant(TOKENS.Logger, logger);
   constant(TOKENS.Clock, clock);
   constant(TOKENS.Metrics, operations.metrics);
+  constant(TOKENS.Tracing, tracing);
   constant(TOKENS.Ids, uuidV7Ids);
   constant(TOKENS.EventStore, eventStore);
   constant(TOKENS.SubjectKeys, subjectKeys);
@@ -191,7 +204,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   };
   constant(TOKENS.ProjectionWaiter, readYourWrites);
   constant(TOKENS.BlobStore, stores.blobs);
-  constant(TOKENS.SearchIndex, searchIndex);
+  constant(TOKENS.SearchIndex, tracedSearchIndex(searchIndex, tracing));
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
   const secretHasher = new HmacSecretHasher(config.appSecret);
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
@@ -219,10 +232,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  constant(TOKENS.BuiltInModel, measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics));
+  constant(TOKENS.BuiltInModel, tracedModel(measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics), tracing));
   if (builtInEmbedder) constant(TOKENS.BuiltInEmbedder, builtInEmbedder);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  constant(TOKENS.ModelProviders, measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics));
+  constant(TOKENS.ModelProviders, tracedProviders(measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics), tracing));
   if (options.allowances) constant(TOKENS.AllowancePolicy, options.allowances);
   // SMTP when SMTP_URL is set; otherwise the dev mailbox (and /dev/mailbox) is the mailer.
   if (config.adapters.mail === "smtp") {
@@ -307,7 +320,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       stoppers.push(() => embeddedEngine.stop());
     }
     // Reactors start workflows, so they run once the engine is there.
-    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors.map(resolve)), logger);
+    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors.map(resolve)), logger, { tracing });
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
@@ -338,6 +351,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     logger,
     activities,
     operations,
+    tracing,
     get: <T>(token: symbol) => container.get<T>(token),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();

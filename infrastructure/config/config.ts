@@ -113,6 +113,9 @@ const schema = z.object({
   BACKUP_DIR: z.string().min(1).optional(),
   /** How many scheduled backups are kept; older ones are deleted after a new one is written. */
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  // OpenTelemetry's own variable names, so a collector set up for other services is named the same way here.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrlWithScheme(/^https?:\/\//, "must start with http:// or https:// (an OTLP/HTTP collector, usually port 4318)"),
+  OTEL_SERVICE_NAME: z.string().min(1).default("docuchat"),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -122,6 +125,8 @@ export interface OperationsConfig {
   metricsToken: string | null;
   maxProjectorLagSeconds: number;
   backup: { intervalHours: number; dir: string; keep: number };
+  /** null: no traces (the default); spans are sent to `<endpoint>/v1/traces` as OTLP/HTTP JSON. */
+  tracing: { endpoint: string; serviceName: string } | null;
 }
 
 export interface AppConfig {
@@ -248,6 +253,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       metricsToken: env.METRICS_TOKEN ?? null,
       maxProjectorLagSeconds: env.READINESS_MAX_PROJECTOR_LAG_SECONDS,
       backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "..", "backups")), keep: env.BACKUP_KEEP },
+      tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : null,
     },
     publicUrl,
     mailFrom: env.MAIL_FROM ?? `${env.PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
