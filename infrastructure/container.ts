@@ -282,7 +282,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does; a web process only records them.
   const needsEmbeddedEngine = role !== "worker" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");
   const embeddedEngine = needsEmbeddedEngine
-    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger, executes: runsBackgroundWork })
+    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger, executes: runsBackgroundWork, tracing })
     : null;
   const workflows: WorkflowEngine =
     config.adapters.workflows === "temporal"

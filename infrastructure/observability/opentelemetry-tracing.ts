@@ -100,5 +100,9 @@ export class OpenTelemetryTracing implements Tracing {
   /** Sends the spans still batched (on stop, so the last requests' traces are not lost). */
   async stop(): Promise<void> {
     await this.sdk.shutdown();
+    // The SDK registers itself as OpenTelemetry's global; a runtime started after this one (tests) registers its own.
+    trace.disable();
+    propagation.disable();
+    context.disable();
   }
 }

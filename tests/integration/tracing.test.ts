@@ -5,6 +5,8 @@ import path from "node:path";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConversationService } from "#application/conversation/conversation-service";
+import { LibraryService } from "#application/library/library-service";
+import { INGESTION_STEPS } from "#workflows/ingestion";
 import type { EventStore } from "#application/ports/event-store";
 import type { WorkflowEngine } from "#application/ports/workflow";
 import type { RequestContext } from "#application/shared/request-context";
@@ -115,6 +117,36 @@ describe("traces", () => {
     // A line logged while the request is served names its trace beside its request.
     const line = logged.split("\n").filter(Boolean).map((text) => JSON.parse(text) as { msg: string; requestId?: string; traceId?: string }).find((entry) => entry.msg === "asking");
     expect(line).toMatchObject({ requestId: "question-request", traceId: request.traceId });
+  });
+
+  it("follow an upload from its request through every ingestion activity", async () => {
+    receiver = await startOtlpReceiver();
+    env = await createTestRuntime({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    const { runtime } = env;
+    const library = runtime.container.get(LibraryService);
+    const body = Buffer.from("Saturn has rings of ice and rock.");
+    const registered = await library.registerUpload("carol", { document_name: "saturn.txt", document_type: "text/plain", document_size: body.length, page_count: 1 }, ctxFor("carol"));
+    const token = new URL(registered.url, "http://x").searchParams.get("token")!;
+
+    const app = express();
+    app.use(httpOperations(runtime, { routes: { "routes/upload": { id: "routes/upload", path: "upload" } } }, "app").traceRequests);
+    app.put("/upload", async (_req, res) => {
+      await library.receiveUpload(registered.document_id, token, body, "text/plain", ctxFor("carol"));
+      res.status(204).end();
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    expect((await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`, { method: "PUT" })).status).toBe(204);
+    await new Promise((resolve) => server.close(resolve));
+    const run = await runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`ingestion-${registered.document_id}`, 30_000);
+    expect(run?.status).toBe("completed");
+    await env.cleanup();
+    env = undefined;
+
+    const request = receiver.spans.find((span) => span.name === "PUT /upload")!;
+    expect(request).toBeDefined();
+    const activities = receiver.spans.filter((span) => span.traceId === request.traceId && span.name.startsWith("activity ")).map((span) => span.name);
+    expect(activities).toEqual(INGESTION_STEPS.map((step) => `activity ${step}`));
   });
 
   it("are off unless a collector is configured: events carry no trace context", async () => {
