@@ -136,7 +136,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     : new QdrantSearchIndex({ url: config.raw.QDRANT_URL!, apiKey: config.raw.QDRANT_API_KEY, collection: config.raw.QDRANT_COLLECTION });
   // The OpenTelemetry SDK is loaded only when traces are configured: off, tracing costs a function call.
   const openTelemetry = config.operations.tracing
-    ? new (await import("./observability/opentelemetry-tracing")).OpenTelemetryTracing(config.operations.tracing, role)
+    ? await (await import("./observability/opentelemetry-tracing")).OpenTelemetryTracing.start(config.operations.tracing, role)
     : null;
   const tracing: Tracing = openTelemetry ?? noTracing;
   const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger, { tracing });

@@ -1,7 +1,5 @@
 import { type Attributes, type Context, context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { NodeSDK } from "@opentelemetry/sdk-node";
-import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { NodeSDK } from "@opentelemetry/sdk-node";
 import type { OpenSpan, SpanAttributes, SpanOptions, TraceCarrier, Tracing } from "#application/ports/tracing";
 
 export interface TracingConfig {
@@ -33,14 +31,21 @@ function failed(span: Span, error: unknown): void {
  */
 export class OpenTelemetryTracing implements Tracing {
   readonly enabled = true;
-  private readonly sdk: NodeSDK;
-  private readonly tracer;
+  private readonly tracer = trace.getTracer("docuchat");
 
-  constructor(
-    config: TracingConfig,
+  private constructor(
+    private readonly sdk: NodeSDK,
     private readonly role: string,
-  ) {
-    this.sdk = new NodeSDK({
+  ) {}
+
+  /** The SDK's packages are imported here, not at the top: without traces configured they are never loaded. */
+  static async start(config: TracingConfig, role: string): Promise<OpenTelemetryTracing> {
+    const [{ NodeSDK }, { OTLPTraceExporter }, { BatchSpanProcessor }] = await Promise.all([
+      import("@opentelemetry/sdk-node"),
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/sdk-trace-base"),
+    ]);
+    const sdk = new NodeSDK({
       serviceName: config.serviceName,
       autoDetectResources: false,
       spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${config.endpoint.replace(/\/+$/, "")}/v1/traces` }))],
@@ -49,8 +54,8 @@ export class OpenTelemetryTracing implements Tracing {
       metricReaders: [],
       logRecordProcessors: [],
     });
-    this.sdk.start();
-    this.tracer = trace.getTracer("docuchat");
+    sdk.start();
+    return new OpenTelemetryTracing(sdk, role);
   }
 
   private parentOf(options: SpanOptions): Context {
