@@ -167,7 +167,7 @@ async function serve(role) {
   app.disable("x-powered-by");
   // Operations (issue 32): every request counted by route pattern; /metrics (token or loopback) and /readyz.
   const operations = entry.httpOperations(runtime, build, role);
-  app.use(inFlight.track, operations.measureRequests);
+  app.use(inFlight.track, operations.measureRequests, operations.traceRequests);
   app.get("/metrics", operations.metricsRoute);
   app.get("/readyz", operations.readinessRoute);
   app.use(

@@ -16,6 +16,7 @@ export const TOKENS = {
   ProjectionRunner: Symbol.for("ProjectionRunner"),
   /** What operators count (application/ports/metrics.ts). */
   Metrics: Symbol.for("Metrics"),
+  Tracing: Symbol.for("Tracing"),
   ProjectionWaiter: Symbol.for("ProjectionWaiter"),
   WorkflowEngine: Symbol.for("WorkflowEngine"),
   JobQueue: Symbol.for("JobQueue"),

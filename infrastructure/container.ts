@@ -62,7 +62,9 @@ import { BullmqJobQueue, BullmqJobWorker, redisConnectionFromUrl } from "./produ
 import { KafkaRelay } from "./production/kafka-relay";
 import { QdrantSearchIndex } from "./production/qdrant-search-index";
 import { TemporalWorkflowEngine } from "./production/temporal/temporal-workflow-engine";
-import { countCommandsOn } from "#application/shared/aggregate";
+import { countCommandsOn, traceCommandsOn } from "#application/shared/aggregate";
+import { noTracing, type Tracing } from "#application/ports/tracing";
+import { tracedModel, tracedProviders, tracedSearchIndex } from "./observability/traced-ports";
 import { type Operations, startOperations } from "./observability/operations";
 import { measuredModel, measuredProviders } from "./observability/measured-models";
 import { scheduleBackups } from "./embedded/backup/backup-schedule";
@@ -111,6 +113,8 @@ export interface AppRuntime {
   activities: ActivityRegistry;
   /** Metrics and readiness (issue 32). */
   operations: Operations;
+  /** Traces (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; issue 32). */
+  tracing: Tracing;
   get<T>(token: symbol): T;
   stop(): Promise<void>;
 }
@@ -133,7 +137,12 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const searchIndex: SearchIndex = sqliteSearch
     ? sqliteSearch
     : new QdrantSearchIndex({ url: config.raw.QDRANT_URL!, apiKey: config.raw.QDRANT_API_KEY, collection: config.raw.QDRANT_COLLECTION });
-  const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger);
+  // The OpenTelemetry SDK is loaded only when traces are configured: off, tracing costs a function call.
+  const openTelemetry = config.operations.tracing
+    ? await (await import("./observability/opentelemetry-tracing")).OpenTelemetryTracing.start(config.operations.tracing, role)
+    : null;
+  const tracing: Tracing = openTelemetry ?? noTracing;
+  const projections = new ProjectionRunner(eventStore, readModels, options.projectors ?? allProjectors, logger, { tracing });
   const settings: AppSettings = {
     productName: config.productName,
     adminUsernames: config.adminUsernames,
@@ -154,6 +163,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
   const stoppers: (() => Promise<void>)[] = [];
+  // Stopped last: the spans of everything that stops before it are still sent.
+  if (openTelemetry) stoppers.push(() => openTelemetry.stop());
   const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
   const operations = startOperations({
     role,
@@ -169,12 +180,14 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   });
   stoppers.push(() => operations.stop());
   countCommandsOn(eventStore, operations.metrics);
+  traceCommandsOn(eventStore, tracing);
   const container = new Container({ defaultScope: "Singleton" });
   const constant = (token: symbol, value: unknown) => container.bind(token).toConstantValue(value);
   constant(TOKENS.Config, settings);
   constant(TOKENS.Logger, logger);
   constant(TOKENS.Clock, clock);
   constant(TOKENS.Metrics, operations.metrics);
+  constant(TOKENS.Tracing, tracing);
   constant(TOKENS.Ids, uuidV7Ids);
   constant(TOKENS.EventStore, eventStore);
   constant(TOKENS.SubjectKeys, subjectKeys);
@@ -195,7 +208,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   };
   constant(TOKENS.ProjectionWaiter, readYourWrites);
   constant(TOKENS.BlobStore, stores.blobs);
-  constant(TOKENS.SearchIndex, searchIndex);
+  constant(TOKENS.SearchIndex, tracedSearchIndex(searchIndex, tracing));
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
   const secretHasher = new HmacSecretHasher(config.appSecret);
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
@@ -223,10 +236,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  const offlineModel = measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics);
+  const offlineModel = tracedModel(measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics), tracing);
   constant(TOKENS.BuiltInModel, offlineModel);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  const providers = measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics);
+  const providers = tracedProviders(measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics), tracing);
   constant(TOKENS.ModelProviders, providers);
   constant(
     TOKENS.ProductKeyset,
@@ -285,7 +298,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does; a web process only records them.
   const needsEmbeddedEngine = role !== "worker" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");
   const embeddedEngine = needsEmbeddedEngine
-    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger, executes: runsBackgroundWork })
+    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger, executes: runsBackgroundWork, tracing })
     : null;
   const workflows: WorkflowEngine =
     config.adapters.workflows === "temporal"
@@ -323,7 +336,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
       stoppers.push(() => embeddedEngine.stop());
     }
     // Reactors start workflows, so they run once the engine is there.
-    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors.map(resolve)), logger);
+    const reactors = createReactorRunner(eventStore, readModels, contextModules.flatMap((module) => module.reactors.map(resolve)), logger, { tracing });
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
@@ -357,6 +370,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     logger,
     activities,
     operations,
+    tracing,
     get: <T>(token: symbol) => container.get<T>(token),
     async stop() {
       for (const stop of stoppers.reverse()) await stop();

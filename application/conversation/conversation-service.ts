@@ -7,6 +7,7 @@ import { type Egress, EgressError } from "#application/ports/egress";
 import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { AnswerEvent, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
+import type { Tracing } from "#application/ports/tracing";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SearchIndex } from "#application/ports/search-index";
@@ -78,6 +79,7 @@ export class ConversationService {
     @inject(TOKENS.Egress) private readonly egress: Egress,
     @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
+    @inject(TOKENS.Tracing) private readonly tracing: Tracing,
   ) {
     this.conversations = new Aggregate(events, ids, conversationAggregate);
   }
@@ -230,15 +232,19 @@ export class ConversationService {
     const guard = new EndMarkerGuard();
     try {
       const names = new Map(workspace.documents.map((d) => [d.documentId, citedName(d.documentName, d.documentSource)]));
-      const passages: Passage[] = await retrievePassages({
-        index: this.search,
-        question: selectedText ? `${selectedText} ${question}` : question,
-        alternateQueries: await alternateQueries(model, question, history, signal),
-        documentIds: workspace.documentIds,
-        readable: this.readableScope(ownerId),
-        limit: PASSAGES_PER_ANSWER,
-        vectors: this.denseSearch(ownerId, workspace),
-        documentName: (id) => names.get(id),
+      const passages: Passage[] = await this.tracing.inSpan("retrieve passages", { attributes: { "docuchat.documents": workspace.documentIds.length } }, async (span) => {
+        const found = await retrievePassages({
+          index: this.search,
+          question: selectedText ? `${selectedText} ${question}` : question,
+          alternateQueries: await alternateQueries(model, question, history, signal),
+          documentIds: workspace.documentIds,
+          readable: this.readableScope(ownerId),
+          limit: PASSAGES_PER_ANSWER,
+          vectors: this.denseSearch(ownerId, workspace),
+          documentName: (id) => names.get(id),
+        });
+        span.set({ "docuchat.passages": found.length });
+        return found;
       });
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
       const stream: AsyncIterable<AnswerEvent> = answering.streamAnswer(

@@ -15,6 +15,9 @@ export interface EventMetadata {
   impersonationId?: string;
   /** Whose personal data the event's `data.personal` holds (crypto-shredding, ARCHITECTURE §7). */
   subjectId?: string;
+  /** W3C trace context of the command that appended it, while tracing is on: its projectors join that trace. */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export interface NewEvent {

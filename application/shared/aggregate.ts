@@ -5,6 +5,7 @@ import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from "#applic
 import { WrongExpectedVersionError } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import { noMetrics, type OperationsMetrics } from "#application/ports/metrics";
+import { noTracing, type Tracing } from "#application/ports/tracing";
 import { refuseDuringImpersonation } from "./impersonation-guard";
 import { RecentAggregates } from "./recent-aggregates";
 
@@ -74,6 +75,13 @@ export function countCommandsOn(store: EventStore, metrics: OperationsMetrics): 
   metricsByStore.set(store, metrics);
 }
 
+/** Likewise the tracing each event store's commands are traced with (off unless the runtime sets it). */
+const tracingByStore = new WeakMap<EventStore, Tracing>();
+
+export function traceCommandsOn(store: EventStore, tracing: Tracing): void {
+  tracingByStore.set(store, tracing);
+}
+
 /**
  * The one write path (ARCHITECTURE §3): load (read, upcast, validate, fold),
  * refuse during impersonation, decide, validate the new events, append with
@@ -111,6 +119,17 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
   }
 
   async handle(id: string, command: Command, context: CommandContext<Event, State>): Promise<CommandResult<Event, State>> {
+    const tracing = tracingByStore.get(this.store) ?? noTracing;
+    if (!tracing.enabled) return this.decideAndAppend(id, command, context, tracing);
+    const commandType = (command as { type?: string }).type ?? "unknown";
+    return tracing.inSpan(`command ${commandType}`, { attributes: { "docuchat.command": commandType, "docuchat.stream": this.definition.streamId(id) } }, async (span) => {
+      const result = await this.decideAndAppend(id, command, context, tracing);
+      span.set({ "docuchat.events": result.events.map((event) => event.type).join(","), "docuchat.position": result.position });
+      return result;
+    });
+  }
+
+  private async decideAndAppend(id: string, command: Command, context: CommandContext<Event, State>, tracing: Tracing): Promise<CommandResult<Event, State>> {
     refuseDuringImpersonation(context.metadata, context);
     const { decider, events: schemas } = this.definition;
     const streamId = this.definition.streamId(id);
@@ -150,15 +169,22 @@ export class Aggregate<Command, Event extends DomainEvent, State> {
         metrics.commandHandled(streamId, commandType, "unchanged");
         return { events: [], position: 0, streamVersion: loaded.version, state: loaded.state, after: loaded };
       }
-      const toAppend: NewEvent[] = decided.map((event, index) => ({
-        eventId: context.eventIds?.(index) ?? this.ids.next(),
-        type: event.type,
-        schemaVersion: writeEvent(schemas, event).schemaVersion,
-        data: event.data,
-        metadata: context.metadata,
-      }));
+      const expected = loaded.version < 0 ? "no_stream" : loaded.version;
+      const types = decided.map((event) => event.type).join(",");
       try {
-        const result = await this.store.append(streamId, toAppend, loaded.version < 0 ? "no_stream" : loaded.version);
+        const result = await tracing.inSpan(`append ${types}`, { attributes: { "docuchat.stream": streamId, "docuchat.events": types } }, () => {
+          // The append's own span is what the events carry: whoever projects them continues the trace from it.
+          const carried = tracing.carrier();
+          const metadata = carried ? { ...context.metadata, ...carried } : context.metadata;
+          const toAppend: NewEvent[] = decided.map((event, index) => ({
+            eventId: context.eventIds?.(index) ?? this.ids.next(),
+            type: event.type,
+            schemaVersion: writeEvent(schemas, event).schemaVersion,
+            data: event.data,
+            metadata,
+          }));
+          return this.store.append(streamId, toAppend, expected);
+        });
         const state = decided.reduce(decider.evolve, loaded.state);
         const after = { state, version: result.nextExpectedVersion, events: [...loaded.events, ...decided] };
         // An append answered as the retry of an earlier one (same event ids) may sit at another version than ours.

@@ -131,6 +131,9 @@ const schema = z.object({
   PRODUCT_KEYSET_OFFLINE_FALLBACK: z.enum(["true", "false"]).default("false"),
   /** How long the operator's provider may take to start an answer before the user is told it did not answer. */
   PRODUCT_KEYSET_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  // OpenTelemetry's own variable names, so a collector set up for other services is named the same way here.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrlWithScheme(/^https?:\/\//, "must start with http:// or https:// (an OTLP/HTTP collector, usually port 4318)"),
+  OTEL_SERVICE_NAME: z.string().min(1).default("docuchat"),
 });
 
 function productKeysetScope<S extends "TEXT" | "IMAGE" | "EMBEDDING">(scope: S) {
@@ -153,6 +156,8 @@ export interface OperationsConfig {
   metricsToken: string | null;
   maxProjectorLagSeconds: number;
   backup: { intervalHours: number; dir: string; keep: number };
+  /** null: no traces (the default); spans are sent to `<endpoint>/v1/traces` as OTLP/HTTP JSON. */
+  tracing: { endpoint: string; serviceName: string } | null;
 }
 
 export interface AppConfig {
@@ -336,6 +341,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       metricsToken: env.METRICS_TOKEN ?? null,
       maxProjectorLagSeconds: env.READINESS_MAX_PROJECTOR_LAG_SECONDS,
       backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "..", "backups")), keep: env.BACKUP_KEEP },
+      tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : null,
     },
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     publicUrl,

@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent, Subscription } from "#application/ports/event-store";
 import type { Projector, ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
+import { noTracing, type Tracing } from "#application/ports/tracing";
 
 export const CHECKPOINT_COLLECTION = "projection_checkpoints";
 
@@ -30,6 +31,8 @@ export interface ProjectionRunnerOptions {
    * another stream) and store the checkpoint after: at least once, so they are idempotent.
    */
   transactional?: boolean;
+  /** Each event that carries a trace context is projected in a span of that trace. */
+  tracing?: Tracing;
 }
 
 const silentLogger: ProjectionLogger = { info: () => undefined, error: () => undefined };
@@ -62,6 +65,7 @@ export class ProjectionRunner implements ProjectionWaiter {
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private readonly transactional: boolean;
+  private readonly tracing: Tracing;
   private stopped = false;
 
   constructor(
@@ -74,6 +78,7 @@ export class ProjectionRunner implements ProjectionWaiter {
     this.retryBaseMs = options.retryBaseMs ?? 500;
     this.retryMaxMs = options.retryMaxMs ?? 30_000;
     this.transactional = options.transactional ?? true;
+    this.tracing = options.tracing ?? noTracing;
     const names = new Set<string>();
     for (const projector of projectors) {
       if (names.has(projector.name)) throw new Error(`Duplicate projector name: ${projector.name}`);
@@ -116,6 +121,14 @@ export class ProjectionRunner implements ProjectionWaiter {
   private async apply(state: RunningProjector, event: RecordedEvent): Promise<void> {
     // A redelivery (e.g. after a restart racing a checkpoint) is skipped; projectors are idempotent anyway.
     if (event.position <= state.position) return;
+    const { traceparent, tracestate } = event.metadata;
+    if (!this.tracing.enabled || !traceparent) return this.project(state, event);
+    // Projectors run in the background process: the trace continues from the append that wrote the event.
+    const attributes = { "docuchat.projector": state.projector.name, "docuchat.event": event.type, "docuchat.position": event.position };
+    return this.tracing.inSpan(`project ${state.projector.name}`, { kind: "consumer", parent: { traceparent, tracestate }, attributes }, () => this.project(state, event));
+  }
+
+  private async project(state: RunningProjector, event: RecordedEvent): Promise<void> {
     const { projector } = state;
     if (this.transactional) {
       // The projector's writes and its checkpoint commit together: a crash leaves both or neither.

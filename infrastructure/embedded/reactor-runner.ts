@@ -37,7 +37,7 @@ export function createReactorRunner(
   readModels: ReadModelStore,
   reactors: readonly Reactor[],
   logger?: ProjectionLogger,
-  options: Pick<ProjectionRunnerOptions, "retryBaseMs" | "retryMaxMs"> = {},
+  options: Pick<ProjectionRunnerOptions, "retryBaseMs" | "retryMaxMs" | "tracing"> = {},
 ): ProjectionRunner {
   return new ProjectionRunner(eventStore, readModels, reactors.map((reactor) => asSubscriber(reactor, logger)), logger, { ...options, transactional: false });
 }

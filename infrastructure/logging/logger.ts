@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { context, trace } from "@opentelemetry/api";
 import pino, { type Logger } from "pino";
 
 /** Carries the request id through async calls so every log line of a request names it. */
@@ -11,7 +12,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: undefined,
       mixin: () => {
         const ctx = logContext.getStore();
-        return ctx ? { requestId: ctx.requestId } : {};
+        const traceId = currentTraceId();
+        return { ...(ctx ? { requestId: ctx.requestId } : {}), ...(traceId ? { traceId } : {}) };
       },
       // Secrets never reach the log, whatever a caller passes; nor do personal fields, which a purge could not remove from it.
       redact: {
@@ -24,4 +26,12 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
     destination,
   );
+}
+
+/** The trace of the span current where a line is written (none while tracing is off: no span is ever current then). */
+function currentTraceId(): string | undefined {
+  const span = trace.getSpan(context.active());
+  if (!span) return undefined;
+  const spanContext = span.spanContext();
+  return trace.isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
 }

@@ -42,6 +42,7 @@ export function routePatternOf(routes: Record<string, BuildRoute | undefined>): 
 /** The operators' routes and the request meter, mounted by server.mjs (issue 32). */
 export function httpOperations(runtime: AppRuntime, build: { routes: Record<string, BuildRoute | undefined> }, role: "app" | "web") {
   const { metrics, readinessSources } = runtime.operations;
+  const { tracing } = runtime;
   const patternOf = routePatternOf(build.routes);
   const token = runtime.config.operations.metricsToken;
   const inCluster = role === "web" && typeof process.send === "function";
@@ -54,6 +55,25 @@ export function httpOperations(runtime: AppRuntime, build: { routes: Record<stri
       metrics.requestServed(route, METHODS.has(req.method) ? req.method : "OTHER", res.statusCode, (performance.now() - started) / 1000);
     });
     next();
+  };
+
+  /**
+   * Each request is the root of its trace (or continues a caller's `traceparent`), current for everything
+   * the request does; named by its route pattern once it is known. Probes and built assets are not traced.
+   */
+  const traceRequests = (req: Request, res: Response, next: NextFunction) => {
+    if (!tracing.enabled || OPERATOR_PATHS.has(req.path) || req.path.startsWith("/build/")) return next();
+    const traceparent = req.get("traceparent");
+    const parent = traceparent ? { traceparent, tracestate: req.get("tracestate") } : undefined;
+    tracing.openSpan(`${req.method} request`, { kind: "server", parent, attributes: { "http.request.method": req.method } }, (span) => {
+      res.once("close", () => {
+        const route = patternOf(req.path);
+        span.rename(`${req.method} ${route}`);
+        span.set({ "http.route": route, "http.response.status_code": res.statusCode });
+        span.end(res.statusCode >= 500 ? new Error(`HTTP ${res.statusCode}`) : undefined);
+      });
+      next();
+    });
   };
 
   /** With METRICS_TOKEN: its bearer token; without: clients on this machine only (a scraper beside the app). */
@@ -88,5 +108,5 @@ export function httpOperations(runtime: AppRuntime, build: { routes: Record<stri
     res.status(readiness.ready ? 200 : 503).set("Cache-Control", "no-store").json(readiness);
   };
 
-  return { measureRequests, metricsRoute, readinessRoute };
+  return { measureRequests, traceRequests, metricsRoute, readinessRoute };
 }

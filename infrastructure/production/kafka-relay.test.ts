@@ -70,10 +70,12 @@ describe("KafkaRelay", () => {
     expect(contextOfStream("standalone")).toBe("standalone");
   });
 
-  it("publishes history and live events once, to the context's topic, keyed by stream id, with the event id header", async () => {
+  it("publishes history and live events once, to the context's topic, keyed by stream id, with the event id header and any trace context", async () => {
     const { eventStore, readModels } = stores();
     await eventStore.append("user-1", [event("UserRegistered")], "no_stream");
-    await eventStore.append("document-9", [event("DocumentUploaded")], "no_stream");
+    // Appended inside a trace: consumers continue it from the message's traceparent header.
+    const traced = event("DocumentUploaded");
+    await eventStore.append("document-9", [{ ...traced, metadata: { ...traced.metadata, traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" } }], "no_stream");
     const producer = new RecordingProducer();
     const relay = new KafkaRelay({ eventStore, checkpoints: readModels, producer, contexts: { user: "identity", document: "library" } });
     cleanups.push(() => relay.stop());
@@ -87,6 +89,8 @@ describe("KafkaRelay", () => {
       ["docuchat.identity", "user-1", "EmailVerified"],
     ]);
     expect(messages[0].headers?.["event-id"]).toBe(messages[0].value.eventId);
+    expect(messages[0].headers?.traceparent).toBeUndefined();
+    expect(messages[1].headers?.traceparent).toBe("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
     expect(messages[0].value).toMatchObject({ streamId: "user-1", streamVersion: 0, context: "identity", schemaVersion: 1 });
     expect(producer.records.every((r) => r.acks === -1)).toBe(true);
     expect(relay.position).toBe(await eventStore.headPosition());

@@ -154,6 +154,9 @@ export class KafkaRelay {
             "event-type": event.type,
             "schema-version": String(event.schemaVersion),
             "correlation-id": event.metadata.correlationId,
+            // W3C trace context where the event was traced, under the header name Kafka's tracing conventions use.
+            ...(event.metadata.traceparent ? { traceparent: event.metadata.traceparent } : {}),
+            ...(event.metadata.tracestate ? { tracestate: event.metadata.tracestate } : {}),
           },
         },
       ],

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { Clock } from "#application/ports/clock";
+import { noTracing, type TraceCarrier, type Tracing } from "#application/ports/tracing";
 import type {
   ActivityRegistry,
   WorkflowDefinition,
@@ -45,6 +46,8 @@ export interface EmbeddedWorkflowEngineOptions {
   executes?: boolean;
   /** Runs executed at the same time, across different workflows (default 8). */
   maxConcurrentRuns?: number;
+  /** A run started inside a trace runs its activities in spans of that trace. */
+  tracing?: Tracing;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -65,6 +68,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   private readonly changeCheckMs: number;
   private readonly executes: boolean;
   private readonly maxConcurrentRuns: number;
+  private readonly tracing: Tracing;
   /** At most one execution per run: the promise of the one in flight. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Runs woken while executing; they execute again right after. */
@@ -82,6 +86,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
     this.changeCheckMs = Math.min(options.changeCheckMs ?? 10, this.tickMs);
     this.executes = options.executes ?? true;
     this.maxConcurrentRuns = options.maxConcurrentRuns ?? 8;
+    this.tracing = options.tracing ?? noTracing;
     // Jobs are runs too, so a restart must know their definition before anything is enqueued.
     for (const definition of [embeddedJobWorkflow, ...options.definitions]) this.register(definition);
   }
@@ -102,7 +107,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
 
   async start<I>(definition: WorkflowDefinition<I>, workflowId: string, input: I): Promise<void> {
     this.register(definition);
-    const created = this.store.insertRun(workflowId, definition.name, input, this.nowIso());
+    const created = this.store.insertRun(workflowId, definition.name, input, this.nowIso(), this.tracing.carrier());
     if (!created) return;
     this.ensureScheduler();
     this.kick(workflowId);
@@ -228,6 +233,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
       this.store,
       this.activities,
       this.clock,
+      this.tracing.enabled && run.trace_context ? { tracing: this.tracing, parent: JSON.parse(run.trace_context) as TraceCarrier, workflowType: run.type } : null,
     );
     let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {

@@ -1,4 +1,5 @@
 import type { Clock } from "#application/ports/clock";
+import type { TraceCarrier, Tracing } from "#application/ports/tracing";
 import type {
   ActivityOptions,
   ActivityRegistry,
@@ -59,6 +60,8 @@ export class ReplayContext implements WorkflowContext {
     private readonly store: RunStore,
     private readonly activities: ActivityRegistry,
     private readonly clock: Clock,
+    /** The trace the run was started in (null: not traced): each activity attempt is a span of it. */
+    private readonly traced: { tracing: Tracing; parent: TraceCarrier; workflowType: string } | null = null,
   ) {}
 
   /** True once any call suspended this execution (even if workflow code swallowed the sentinel). */
@@ -141,7 +144,10 @@ export class ReplayContext implements WorkflowContext {
     let value: unknown;
     try {
       if (!fn) throw new UnregisteredActivity(name);
-      value = await fn(input);
+      const traced = this.traced;
+      value = traced
+        ? await traced.tracing.inSpan(`activity ${name}`, { parent: traced.parent, attributes: { "docuchat.workflow": traced.workflowType, "docuchat.workflow_id": this.workflowId, "docuchat.attempt": attempt } }, () => fn(input))
+        : await fn(input);
     } catch (error) {
       const message = errorMessage(error);
       const nowIso = this.clock.now().toISOString();

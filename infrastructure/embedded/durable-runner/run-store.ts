@@ -1,3 +1,4 @@
+import type { TraceCarrier } from "#application/ports/tracing";
 import type Database from "better-sqlite3";
 import type { WorkflowRunInfo, WorkflowStatus } from "#application/ports/workflow";
 import { commitsElsewhere } from "#infrastructure/embedded/sqlite/open-database";
@@ -28,6 +29,8 @@ export interface RunRow {
   result: string | null;
   started_at: string;
   updated_at: string;
+  /** JSON of the starter's trace context (TraceCarrier), when it was traced. */
+  trace_context: string | null;
 }
 
 interface JournalRow {
@@ -59,8 +62,8 @@ export class RunStore {
     ensureDurableRunnerSchema(db);
     this.stmts = {
       insertRun: db.prepare(
-        `INSERT OR IGNORE INTO workflow_runs (workflow_id, type, input, status, started_at, updated_at)
-         VALUES (?, ?, ?, 'running', ?, ?)`,
+        `INSERT OR IGNORE INTO workflow_runs (workflow_id, type, input, status, started_at, updated_at, trace_context)
+         VALUES (?, ?, ?, 'running', ?, ?, ?)`,
       ),
       getRun: db.prepare(`SELECT * FROM workflow_runs WHERE workflow_id = ?`),
       listRuns: db.prepare(
@@ -119,8 +122,8 @@ export class RunStore {
   }
 
   /** Returns true when the run was created, false when one with that id already existed. */
-  insertRun(workflowId: string, type: string, input: unknown, nowIso: string): boolean {
-    return this.stmts.insertRun.run(workflowId, type, toJson(input), nowIso, nowIso).changes > 0;
+  insertRun(workflowId: string, type: string, input: unknown, nowIso: string, traceContext?: TraceCarrier): boolean {
+    return this.stmts.insertRun.run(workflowId, type, toJson(input), nowIso, nowIso, traceContext ? JSON.stringify(traceContext) : null).changes > 0;
   }
 
   getRun(workflowId: string): RunRow | undefined {

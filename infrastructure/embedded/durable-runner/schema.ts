@@ -53,4 +53,8 @@ CREATE INDEX IF NOT EXISTS workflow_signals_pending ON workflow_signals (workflo
 
 export function ensureDurableRunnerSchema(db: Database.Database): void {
   db.exec(SCHEMA);
+  // Added with traces (decision 216): the W3C trace context of whoever started the run, so its activities join that
+  // trace. A column added in place, so a data folder from before keeps its runs.
+  const columns = db.prepare(`PRAGMA table_info(workflow_runs)`).all() as { name: string }[];
+  if (!columns.some((column) => column.name === "trace_context")) db.exec(`ALTER TABLE workflow_runs ADD COLUMN trace_context TEXT`);
 }
