@@ -9,6 +9,9 @@ import type { z } from "zod";
  */
 const NOT_PERSONAL: Record<string, string> = {
   "AdminRoleGranted.grantedBy": "an account id, or 'bootstrap'",
+  "AnswerCompleted.answeredBy": "the id of the model that answered (decision 190)",
+  "AccessTokenUsed.at": "a time",
+  "AccessTokenRevoked.at": "a time",
   "AdminRoleRevoked.revokedBy": "an account id",
   "OrderCreated.currency": "an ISO currency code",
   "OrderCreated.checkoutUrl": "the provider's checkout address",
