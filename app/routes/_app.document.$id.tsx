@@ -1,6 +1,6 @@
 import { Button, Callout, DataList, Flex, Heading, Link as RadixLink, Text } from "@radix-ui/themes";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { AlertIcon, ChevronLeftIcon, ExternalIcon, FileIcon, SpeakerIcon, StopIcon, VideoIcon } from "#app/components/icons";
 import { throwAsPageError } from "#app/components/library/api.server";
@@ -57,6 +57,8 @@ const READ_ALOUD_CHARS = 9000;
 
 export default function DocumentDetailPage() {
   const { document: d, hasFile, transcript, readable } = useLoaderData<typeof loader>();
+  // A citation link from outside the workspace (the public API, MCP) opens the document at its page: /document/<id>?page=N.
+  const citedPage = Number(useSearchParams()[0].get("page")) || 1;
   const speech = useReadAloud("en-US");
   const tone = statusDisplay(d.status);
   const revalidator = useRevalidator();
@@ -104,6 +106,7 @@ export default function DocumentDetailPage() {
             <PdfPages
               name={d.name}
               maxPages={30}
+              firstPage={citedPage}
               className="dc-viewer__pages"
               load={async () => {
                 const response = await fetch(inlineUrl(d.id), { credentials: "same-origin" });

@@ -308,6 +308,16 @@ describe("the rough edges", () => {
     await context.close();
   });
 
+  it("a citation link from outside the workspace (/document/<id>?page=N, as the public API and MCP give) opens the document at its page", async () => {
+    const { context, page } = await contextFor(full.storageState);
+    await gotoHydrated(page, `${server.url}/document/${ids.pdf}?page=2`);
+    const firstDrawn = page.locator(".dc-viewer__pages canvas").first();
+    await firstDrawn.waitFor();
+    expect(await firstDrawn.getAttribute("aria-label")).toMatch(/^Page 2 of /);
+    await page.getByText("Showing pages 2–2 of 2.").waitFor();
+    await context.close();
+  });
+
   it("My Plan without a payment provider offers no Upgrade that cannot work", async () => {
     const { context, page } = await contextFor(full.storageState);
     await gotoHydrated(page, `${server.url}/profile/my-plan`);

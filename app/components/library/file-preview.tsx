@@ -52,15 +52,18 @@ export function PdfPages({
   name,
   load,
   maxPages,
+  firstPage = 1,
   className = "dc-preview__pages",
 }: {
   name: string;
   load: () => Promise<ArrayBuffer>;
   maxPages: number;
+  /** The page drawn first (a citation's page, `?page=N`); the ones before it are left out. */
+  firstPage?: number;
   className?: string;
 }) {
   const container = useRef<HTMLDivElement>(null);
-  const [state, setState] = useState<{ loading: boolean; error: string | null; pages: number }>({ loading: true, error: null, pages: 0 });
+  const [state, setState] = useState<{ loading: boolean; error: string | null; pages: number; first: number; last: number }>({ loading: true, error: null, pages: 0, first: 1, last: 0 });
   useEffect(() => {
     let cancelled = false;
     void (async () => {
@@ -71,7 +74,9 @@ export function PdfPages({
         const host = container.current;
         if (!host || cancelled) return;
         host.replaceChildren();
-        for (let n = 1; n <= Math.min(doc.numPages, maxPages) && !cancelled; n++) {
+        const first = Math.min(Math.max(1, Math.floor(firstPage) || 1), doc.numPages);
+        const last = Math.min(doc.numPages, first + maxPages - 1);
+        for (let n = first; n <= last && !cancelled; n++) {
           const page = await doc.getPage(n);
           const viewport = page.getViewport({ scale: 1.2 });
           const canvas = document.createElement("canvas");
@@ -84,17 +89,17 @@ export function PdfPages({
           const context = canvas.getContext("2d");
           if (context) await page.render({ canvas, canvasContext: context, viewport }).promise;
         }
-        if (!cancelled) setState({ loading: false, error: null, pages: doc.numPages });
+        if (!cancelled) setState({ loading: false, error: null, pages: doc.numPages, first, last });
         await task.destroy();
       } catch (error) {
-        if (!cancelled) setState({ loading: false, error: `Error loading PDF document: ${error instanceof Error ? error.message : "unknown"}!`, pages: 0 });
+        if (!cancelled) setState({ loading: false, error: `Error loading PDF document: ${error instanceof Error ? error.message : "unknown"}!`, pages: 0, first: 1, last: 0 });
       }
     })();
     return () => {
       cancelled = true;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [name]);
+  }, [name, firstPage]);
   return (
     <Flex direction="column" gap="2">
       {state.loading ? <Spinner /> : null}
@@ -104,9 +109,9 @@ export function PdfPages({
         </Text>
       ) : null}
       <div ref={container} className={className} tabIndex={0} role="group" aria-label={`Pages of ${name}`} />
-      {state.pages > maxPages ? (
+      {state.pages > 0 && (state.first > 1 || state.last < state.pages) ? (
         <Text size="1" color="gray">
-          Showing the first {maxPages} of {state.pages} pages. Download the document to read the rest.
+          {state.first === 1 ? `Showing the first ${state.last} of ${state.pages} pages.` : `Showing pages ${state.first}–${state.last} of ${state.pages}.`} Download the document to read the rest.
         </Text>
       ) : null}
     </Flex>
