@@ -166,13 +166,15 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   // Stopped last: the spans of everything that stops before it are still sent.
   if (openTelemetry) stoppers.push(() => openTelemetry.stop());
   const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
+  // The embedded databases in use (runtime and workflows always; the others unless a server replaces them).
+  const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
   const operations = startOperations({
     role,
     contextOf: contextOfStream,
     events: eventStore,
     readModels,
     blobs: stores.blobs,
-    sqliteDatabases: () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])].map((db) => ({ name: path.basename(db.name), db })),
+    sqliteDatabases: () => sqliteDatabases().map((db) => ({ name: path.basename(db.name), db })),
     workflowsDb: config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded" ? workflowsDb : null,
     dataDir: config.dataDir,
     checkpointNames: projectorNames,
@@ -212,8 +214,6 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
   const secretHasher = new HmacSecretHasher(config.appSecret);
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
-  // The embedded databases in use (runtime and workflows always; the others unless a server replaces them).
-  const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
   constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases));
   constant(TOKENS.PasswordHasher, options.passwordHasher ?? new ScryptPasswordHasher());
   constant(TOKENS.SecretHasher, secretHasher);
