@@ -35,9 +35,6 @@ export interface OperationsSources {
  * its state (projector lag, workflow runs, the job queue) and measures
  * ingestion from the log, so the cluster's sum counts each once.
  */
-/** Embedded databases behind the event store and read model ports, whose probes already reach them. */
-const PROBED_THROUGH_PORTS = new Set(["events.db", "read-models.db"]);
-
 export function startOperations(sources: OperationsSources): Operations {
   const metrics = new PrometheusMetrics(sources.role, sources.contextOf);
   const runsBackgroundWork = sources.role === "app" || sources.role === "background";
@@ -52,11 +49,7 @@ export function startOperations(sources: OperationsSources): Operations {
     { name: "events", check: () => sources.events.headPosition() },
     { name: "read-models", check: () => sources.readModels.collection(CHECKPOINT_COLLECTION).get("readiness") },
     { name: "blobs", check: () => sources.blobs.head("readiness/probe") },
-    // The event log's and read models' databases are already probed through their ports above.
-    ...sources
-      .sqliteDatabases()
-      .filter(({ name }) => !PROBED_THROUGH_PORTS.has(name))
-      .map(({ name, db }) => ({ name, check: async () => db.pragma("data_version", { simple: true }) })),
+    ...sources.sqliteDatabases().map(({ name, db }) => ({ name, check: async () => db.pragma("data_version", { simple: true }) })),
   ];
   return {
     metrics,
