@@ -63,10 +63,11 @@ function sameSpot(a: Fragment, b: Fragment): boolean {
  * height; on letter-spaced lines ("T I T L E", one fragment per letter) every letter stands apart,
  * so a space is a gap clearly wider than the usual gap between letters.
  */
-function wordGap(ordered: Fragment[], rtl: boolean): number {
-  const base = WORD_GAP * Math.min(...ordered.map((f) => f.size));
+function wordGap(ordered: Fragment[], rtl: boolean, smallest: number): number {
+  const base = WORD_GAP * smallest;
+  if (ordered.length < 4) return base;
   const singles = ordered.filter((f) => f.text.trim().length === 1).length;
-  if (ordered.length < 4 || singles < 0.6 * ordered.length) return base;
+  if (singles < 0.6 * ordered.length) return base;
   const gaps = ordered
     .slice(1)
     .map((f, i) => (rtl ? ordered[i].left - f.right : f.left - ordered[i].right))
@@ -78,9 +79,20 @@ function wordGap(ordered: Fragment[], rtl: boolean): number {
 
 /** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
 function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
-  const rtl = fragments.filter((f) => f.rtl).length * 2 > fragments.length;
-  const ordered = [...fragments].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
-  const spaceAbove = wordGap(ordered, rtl);
+  let rtlCount = 0;
+  let [left, top, right, bottom, size, smallest] = [Infinity, Infinity, -Infinity, -Infinity, -Infinity, Infinity];
+  for (const f of fragments) {
+    if (f.rtl) rtlCount++;
+    left = Math.min(left, f.left);
+    top = Math.min(top, f.top);
+    right = Math.max(right, f.right);
+    bottom = Math.max(bottom, f.bottom);
+    size = Math.max(size, f.size);
+    smallest = Math.min(smallest, f.size);
+  }
+  const rtl = rtlCount * 2 > fragments.length;
+  const ordered = fragments.length === 1 ? fragments : [...fragments].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
+  const spaceAbove = wordGap(ordered, rtl, smallest);
   let text = "";
   let previous: Fragment | undefined;
   for (const fragment of ordered) {
@@ -98,15 +110,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     text += piece;
     previous = fragment;
   }
-  return {
-    fragments: ordered,
-    left: Math.min(...ordered.map((f) => f.left)),
-    top: Math.min(...ordered.map((f) => f.top)),
-    right: Math.max(...ordered.map((f) => f.right)),
-    bottom: Math.max(...ordered.map((f) => f.bottom)),
-    size: Math.max(...ordered.map((f) => f.size)),
-    text: collapseLetterSpacing(text.replace(/\s+/g, " ").trim()),
-  };
+  return { fragments: ordered, left, top, right, bottom, size, text: collapseLetterSpacing(text.replace(/\s+/g, " ").trim()) };
 }
 
 interface Piece {
@@ -152,8 +156,8 @@ function findGutters(bands: Band[], pageWidth: number): { from: number; to: numb
       const from = Math.max(0, Math.floor(piece.left));
       const to = Math.min(width, Math.ceil(piece.right));
       for (let x = from; x < to; x++) coverage[x]++;
-      textLeft = Math.min(textLeft, piece.left);
-      textRight = Math.max(textRight, piece.right);
+      textLeft = Math.min(textLeft, from);
+      textRight = Math.max(textRight, to);
     }
   }
   // Full-width lines (a title, a wide figure caption) may cross a gutter; a few of them at most.

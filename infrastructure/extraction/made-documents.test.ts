@@ -26,7 +26,7 @@ const options = (overrides: Partial<PdfExtractionOptions> = {}): PdfExtractionOp
 });
 const withoutOcr = options({ ocrOptions: { command: "/nonexistent/tesseract", languages: "eng", timeoutMs: 120_000 } });
 
-/** The same expectations on the layouts of both PDF readers (decision 212): pdf.js's text items and poppler's words. */
+/** The same expectations on the layouts of both PDF readers (decision 212): pdf.js's text items and poppler's strings. */
 const READERS = {
   "pdf.js": extractPdf,
   poppler: async (bytes: Buffer, pdfOptions: PdfExtractionOptions) =>
@@ -49,9 +49,7 @@ describe.each(["pdf.js", "poppler"] as const)("read by %s", (extractor) => {
   const read = READERS[extractor];
 
   describe("a two-column paper compiled with LaTeX", () => {
-    // Poppler's boxes read the paper's "3 Design" as the cells "3 | Design" (no font size in its
-    // output: decision 212's open point); poppler.test.ts checks its words come in pdf.js's order.
-    it.skipIf(extractor === "poppler")("reads the title block, then each column top to bottom, on every page", async () => {
+    it("reads the title block, then each column top to bottom, on every page", async () => {
       const { pages } = await read(made("kestrel-paper.pdf"), options());
       const first = pages[0].text;
       const order = ["Kestrel: Tiered Speculation in a JavaScript Just-in-Time Compiler", "Abstract", "1 Introduction", "2 Background", "3 Design", "3.1 Tier-up policy"];
@@ -82,7 +80,7 @@ describe.each(["pdf.js", "poppler"] as const)("read by %s", (extractor) => {
       expect(broken).toEqual([]);
     });
 
-    it.skipIf(extractor === "poppler")("keeps the results table row by row", async () => {
+    it("keeps the results table row by row", async () => {
       const { pages } = await read(made("kestrel-paper.pdf"), options());
       const lines = pages[1].text.split("\n");
       expect(lines).toContain("Benchmark | Speedup | Compile time (ms)");
@@ -183,7 +181,7 @@ describe.each(["pdf.js", "poppler"] as const)("read by %s", (extractor) => {
       await expect(read(made("lichen-review-broken-fonts.pdf"), withoutOcr)).rejects.toMatchObject({ code: "UNREADABLE" });
     });
 
-    it.skipIf(!ocrTools || extractor === "poppler")("OCRs a scanned page when the OCR switch is on", { timeout: 120_000 }, async () => {
+    it.skipIf(!ocrTools)("OCRs a scanned page when the OCR switch is on", { timeout: 120_000 }, async () => {
       const result = await read(made("ferry-memo-scanned.pdf"), options({ ocr: true }));
       expect(result.pagesReadByOcr).toEqual([1]);
       const text = result.pages[0].text;

@@ -132,7 +132,9 @@ export async function rasterizePdfPage(
 ): Promise<string> {
   const page = String(pageNumber);
   try {
-    await run(command, ["-r", String(dpi), "-f", page, "-l", page, "-png", "-singlefile", pdfPath, outputPrefix], {
+    // The crop box, the page as the viewer shows it: OCR boxes line up with it, and a printer's
+    // slug or crop marks outside it are not read as the page's text.
+    await run(command, ["-r", String(dpi), "-cropbox", "-f", page, "-l", page, "-png", "-singlefile", pdfPath, outputPrefix], {
       timeout: timeoutMs,
       maxBuffer: 4 * 1024 * 1024,
     });

@@ -136,8 +136,19 @@ async function layoutOf(page: PDFPageProxy): Promise<PageLayout> {
 
 /** The document's own words, without the parts of words broken at line ends. */
 function documentVocabulary(layouts: PageLayout[]): Set<string> {
-  const lines = layouts.flatMap((l) => l.blocks.flatMap((b) => b.lines.map((line) => line.text.replace(/^\S+\s*|\s*\S+-$/g, ""))));
-  return vocabularyOf(lines);
+  // A line's text has single spaces; its first word may end a word from the line before, and a
+  // last word ending in a hyphen continues on the next. One text for the book: one pass, not one a line.
+  const inside: string[] = [];
+  for (const layout of layouts) {
+    for (const block of layout.blocks) {
+      for (const { text } of block.lines) {
+        const start = text.indexOf(" ");
+        if (start < 0) continue;
+        inside.push(text.slice(start + 1, text.endsWith("-") ? Math.max(start, text.lastIndexOf(" ")) : text.length));
+      }
+    }
+  }
+  return vocabularyOf([inside.join("\n")]);
 }
 
 export interface PdfExtractionOptions {

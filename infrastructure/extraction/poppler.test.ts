@@ -21,7 +21,7 @@ describe("PDF extraction through poppler", () => {
       expect(b.extractor).toBe("pdf.js");
       expect(a.pages.length).toBe(b.pages.length);
       expect(await poppler.countPages(bytes, "pdf")).toBe(b.pages.length);
-      // The same words in the same order (the paper's section numbers may read as a cell: decision 212).
+      // The same words in the same order.
       const words = (pages: { text: string }[]) => pages.map((p) => p.text.replace(/ \| /g, " ")).join("\n").split(/\s+/);
       expect(words(a.pages)).toEqual(words(b.pages));
     }

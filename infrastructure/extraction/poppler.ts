@@ -1,5 +1,5 @@
 /**
- * PDF page layouts read by poppler (`pdftotext -bbox`, Debian's poppler-utils) instead of pdf.js
+ * PDF page layouts read by poppler (`pdftohtml -xml`, Debian's poppler-utils) instead of pdf.js
  * (issue #33, decision 212). Poppler gives every word with its box on the displayed page; the
  * words become the same fragments pdf.js's text items become, so lines, columns, table rows,
  * reading order and everything judged across the document (running lines, hyphens, garbage text,
@@ -15,7 +15,7 @@ import { pageBlocks, type Fragment } from "#infrastructure/extraction/layout";
 import type { PageLayout } from "#infrastructure/extraction/pdf";
 
 export interface PopplerOptions {
-  /** Directory of pdftotext and pdfinfo, or "" for PATH. */
+  /** Directory of pdftohtml and pdfinfo, or "" for PATH. */
   binDir?: string;
   tempDir: string;
   /** Per child process. */
@@ -52,6 +52,28 @@ function poppler(command: string, args: string[], options: PopplerOptions): Prom
   });
 }
 
+/** PDF user-space boxes (x0 y0 x1 y1, y upwards) and the page's rotation, as pdfinfo prints them. */
+export interface PageGeometry {
+  media: number[];
+  crop: number[];
+  rotation: number;
+}
+
+/** The page count and each page's boxes (one pdfinfo run; it reads page dictionaries, not content). */
+async function documentGeometry(path: string, options: PopplerOptions): Promise<{ pageCount: number; pages: Map<number, PageGeometry> }> {
+  const info = await poppler("pdfinfo", ["-box", "-f", "1", "-l", "2147483647", path], options);
+  const pageCount = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
+  if (!Number.isInteger(pageCount) || pageCount < 0) throw new PopplerFailed("pdfinfo gave no page count");
+  const pages = new Map<number, PageGeometry>();
+  for (const [, page, field, values] of info.matchAll(/^Page\s+(\d+) (MediaBox|CropBox|rot):\s+(.*)$/gm)) {
+    const geometry = pages.get(Number(page)) ?? { media: [], crop: [], rotation: 0 };
+    if (field === "rot") geometry.rotation = ((Number(values) % 360) + 360) % 360;
+    else geometry[field === "MediaBox" ? "media" : "crop"] = values.trim().split(/\s+/).map(Number);
+    pages.set(Number(page), geometry);
+  }
+  return { pageCount, pages };
+}
+
 async function pageCountOf(path: string, options: PopplerOptions): Promise<number> {
   const info = await poppler("pdfinfo", [path], options);
   const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
@@ -81,7 +103,7 @@ async function withFile<T>(bytes: Buffer, options: PopplerOptions, work: (path: 
  */
 export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerOptions): Promise<PageLayout[]> {
   return withFile(bytes, options, async (path) => {
-    const pageCount = await pageCountOf(path, options);
+    const { pageCount, pages } = await documentGeometry(path, options);
     if (pageCount === 0) return [];
     const parallel = Math.max(1, options.parallel ?? Math.min(4, availableParallelism()));
     const processes = Math.max(1, Math.min(parallel, Math.floor(pageCount / MIN_PAGES_PER_PROCESS)));
@@ -90,68 +112,109 @@ export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerO
       ([first, last]) => first <= last,
     );
     const outputs = await Promise.all(
-      ranges.map(([first, last]) => poppler("pdftotext", ["-bbox", "-cropbox", "-enc", "UTF-8", "-f", String(first), "-l", String(last), path, "-"], options)),
+      ranges.map(([first, last]) =>
+        poppler("pdftohtml", ["-xml", "-stdout", "-i", "-q", "-hidden", "-nodrm", "-noroundcoord", "-zoom", String(ZOOM), "-f", String(first), "-l", String(last), path], options),
+      ),
     );
-    const layouts = outputs.flatMap(parseBboxPages);
-    if (layouts.length !== pageCount) throw new PopplerFailed(`pdftotext gave ${layouts.length} of ${pageCount} pages`);
+    const layouts = outputs.flatMap((xml) => parseXmlPages(xml, pages));
+    if (layouts.length !== pageCount) throw new PopplerFailed(`pdftohtml gave ${layouts.length} of ${pageCount} pages`);
     return layouts;
   });
 }
 
-const PAGE = /<page width="([\d.]+)" height="([\d.]+)">([\s\S]*?)<\/page>/g;
-const WORD = /<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)<\/word>/g;
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'", "&#39;": "'" };
-const unescape = (text: string) => (text.includes("&") ? text.replace(/&(?:amp|lt|gt|quot|apos|#39);/g, (e) => ENTITIES[e]) : text);
+/**
+ * pdftohtml's coordinates and font sizes are multiplied by the zoom; at 3 (its largest) font sizes,
+ * which it prints as whole numbers, are a third of a point apart. `-noroundcoord` keeps boxes exact.
+ */
+const ZOOM = 3;
+const ELEMENT =
+  /<page number="(\d+)" position="absolute" top="[-\d.]+" left="[-\d.]+" height="([\d.]+)" width="([\d.]+)">|<fontspec id="(\d+)" size="(-?\d+)"|<text top="([-\d.]+)" left="([-\d.]+)" width="([-\d.]+)" height="([-\d.]+)" font="(\d+)">([\s\S]*?)<\/text>|<\/page>/g;
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+/** Inline markup (<b>, <i>, <a href>) goes; entities become their characters. */
+const plainText = (xml: string) =>
+  (xml.includes("<") ? xml.replace(/<[^>]*>/g, "") : xml).replace(/&(#x?[\da-f]+|\w+);/gi, (whole, name: string) =>
+    name[0] === "#" ? String.fromCodePoint(name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1))) : (ENTITIES[name] ?? whole),
+  );
 
 /**
- * Boxes are on the crop box (`-cropbox`), the page as displayed, as pdf.js's viewport is. A word's
- * box runs from the font's descent to its ascent, 0.9 (Computer Modern) to 1.3 (Liberation) of the
- * font size that pdf.js gives and the layout's gap thresholds are measured in; poppler prints no
- * font size, and the box height is the nearest measure. 1 keeps the most pages of the corpus book
- * as pdf.js reads them (341–343 of 352); 0.9 mends the LaTeX paper's section numbers but splits a
- * LibreOffice table's header; a width-based estimate did worse on the book (decision 212).
+ * Text of dingbats alone (a printer's barcode, ornaments) holds no words; pdf.js gives none for
+ * ZapfDingbats, poppler gives its symbols, which would make a page look like a garbage text layer.
  */
-const BOX_PER_FONT_SIZE = 1;
-/** Words closer than this many box heights on one baseline are one run of text, as pdf.js's items are. */
-const RUN_GAP = 0.6;
+/** Single letters, each followed by one space. */
+const LETTER_SPACED = /^\p{L}(?: \p{L})+$/u;
+const ORNAMENTS = /^[\s\u2700-\u27BF]+$/;
 
-/** `pdftotext -bbox` output (XHTML: pages of words with boxes on the displayed page) as page layouts. */
-export function parseBboxPages(xhtml: string): PageLayout[] {
+/**
+ * pdftohtml draws the media box; pdf.js's viewport, the page a reader sees, is the crop box. The
+ * crop box's size and its corner's offset in pdftohtml's (rotated, top-left) coordinates.
+ */
+function cropOf(geometry: PageGeometry | undefined, width: number, height: number): { width: number; height: number; dx: number; dy: number } {
+  if (!geometry || geometry.media.length !== 4 || geometry.crop.length !== 4) return { width, height, dx: 0, dy: 0 };
+  const [mx0, my0, mx1, my1] = geometry.media;
+  // The crop box never reaches outside the media box (PDF 32000 §14.11.2).
+  const [cx0, cy0, cx1, cy1] = [Math.max(mx0, geometry.crop[0]), Math.max(my0, geometry.crop[1]), Math.min(mx1, geometry.crop[2]), Math.min(my1, geometry.crop[3])];
+  if (!(cx1 > cx0 && cy1 > cy0)) return { width, height, dx: 0, dy: 0 };
+  const [w, h] = [cx1 - cx0, cy1 - cy0];
+  switch (geometry.rotation) {
+    case 90:
+      return { width: h, height: w, dx: cy0 - my0, dy: cx0 - mx0 };
+    case 180:
+      return { width: w, height: h, dx: mx1 - cx1, dy: cy0 - my0 };
+    case 270:
+      return { width: h, height: w, dx: my1 - cy1, dy: mx1 - cx1 };
+    default:
+      return { width: w, height: h, dx: cx0 - mx0, dy: my1 - cy1 };
+  }
+}
+
+/**
+ * `pdftohtml -xml` output as page layouts. Poppler joins a line's characters into strings as
+ * pdf.js joins them into text items, breaking where a gap opens or the font changes, and prints
+ * each string's font size: the fragments are what pdf.js's items become, and the layout's gap
+ * thresholds (measured in font sizes) read both alike. Boxes are on the crop box, the page as
+ * displayed, as pdf.js's viewport is.
+ */
+export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeometry> = new Map()): PageLayout[] {
   const layouts: PageLayout[] = [];
-  for (const page of xhtml.matchAll(PAGE)) {
-    const width = Number(page[1]);
-    const height = Number(page[2]);
-    const fragments: Fragment[] = [];
-    for (const word of page[3].matchAll(WORD)) {
-      const left = Number(word[1]);
-      const top = Number(word[2]);
-      const right = Number(word[3]);
-      const bottom = Number(word[4]);
-      const boxWidth = right - left;
-      const boxHeight = bottom - top;
+  // Font ids run across the pages one process printed; each is declared on the page that first uses it.
+  const fontSizes = new Map<string, number>();
+  let page: { width: number; height: number; dx: number; dy: number; fragments: Fragment[] } | undefined;
+  for (const match of xml.matchAll(ELEMENT)) {
+    if (match[1] !== undefined) {
+      page = { ...cropOf(geometry.get(Number(match[1])), Number(match[3]) / ZOOM, Number(match[2]) / ZOOM), fragments: [] };
+    } else if (match[4] !== undefined) {
+      // The size is printed rounded to a third of a point; its lower edge keeps a LaTeX table's
+      // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
+      fontSizes.set(match[4], Math.max(0.5, Number(match[5]) - 0.5) / ZOOM);
+    } else if (match[6] !== undefined) {
+      if (!page) continue;
+      const text = plainText(match[11]);
+      const left = Number(match[7]) / ZOOM - page.dx;
+      const top = Number(match[6]) / ZOOM - page.dy;
+      const width = Number(match[8]) / ZOOM;
+      const height = Number(match[9]) / ZOOM;
+      if (!(height > 0) || text.trim() === "" || ORNAMENTS.test(text)) continue;
+      const size = fontSizes.get(match[10]) || height;
+      // Text that does not run across the displayed page (an axis label, a sideways page) is
+      // printed with no width: one fragment of its own, a box of a line's height at its start.
+      const horizontal = width > 0;
+      const right = left + (horizontal ? width : height);
+      const bottom = top + height;
       // Printer's marks and line numbers outside the crop box are not on the page a reader sees.
-      if (!(boxHeight > 0) || right <= 0 || bottom <= 0 || left >= width || top >= height) continue;
-      // Words set vertically on the displayed page (an axis label) are boxes taller than wide.
-      const vertical = [...word[5]].length > 2 && boxHeight > 1.5 * boxWidth;
-      const size = (vertical ? boxWidth : boxHeight) / BOX_PER_FONT_SIZE;
-      const text = unescape(word[5]);
-      const last = fragments[fragments.length - 1];
-      // Poppler prints words; the layout reads runs of words (pdf.js's items), whose spaces are
-      // certain, and measures only the wider gaps (columns, table cells, letter spacing).
-      if (
-        last?.horizontal && !vertical &&
-        Math.abs(last.top - top) < 0.2 * boxHeight && Math.abs(last.bottom - bottom) < 0.2 * boxHeight &&
-        left - last.right >= 0 && left - last.right < RUN_GAP * boxHeight
-      ) {
-        last.text += ` ${text}`;
-        last.right = right;
-        last.top = Math.min(last.top, top);
-        last.bottom = Math.max(last.bottom, bottom);
+      if (right <= 0 || bottom <= 0 || left >= page.width || top >= page.height) continue;
+      if (horizontal && LETTER_SPACED.test(text)) {
+        // "E N G U I N": poppler keeps letter-spaced text as one string with spaces, pdf.js as a
+        // fragment per letter, which is what the layout measures word gaps between.
+        const letters = text.split(" ");
+        const step = (right - left) / letters.length;
+        letters.forEach((letter, i) => page!.fragments.push({ text: letter, left: left + i * step, top, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false }));
         continue;
       }
-      fragments.push({ text, left, top, right, bottom, size, horizontal: !vertical, rtl: false });
+      page.fragments.push({ text, left, top, right, bottom, size, horizontal, rtl: false });
+    } else if (page) {
+      layouts.push({ blocks: pageBlocks(page.fragments, page.width), width: page.width, height: page.height });
+      page = undefined;
     }
-    layouts.push({ blocks: pageBlocks(fragments, width), width, height });
   }
   return layouts;
 }

@@ -6,12 +6,16 @@ import { englishWords, isEnglishWord } from "#infrastructure/extraction/english-
 
 const LIGATURES: Record<string, string> = { "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st" };
 
+/** Any character normalizeText changes; most text has none, and one test is cheaper than six replacements. */
+const NEEDS_NORMALIZING = /[\uFB00-\uFB06\uFF01-\uFF5E\u00A0\u2000-\u200D\u202F\u205F\u3000\u2010\u2011\u00AD\u2060\uFEFF]/;
+
 /**
  * Ligatures and presentation forms become their letters; every kind of space becomes a space;
  * invisible characters go. Full NFKC is not applied to everything: it would also turn "m²" into
  * "m2" and "½" into "1⁄2", which changes what a passage says.
  */
 export function normalizeText(text: string): string {
+  if (!NEEDS_NORMALIZING.test(text)) return text;
   return (
     text
       .replace(/[\uFB00-\uFB06]/g, (ch) => LIGATURES[ch] ?? ch)
@@ -51,7 +55,11 @@ function segmentWords(letters: string): string[] | undefined {
  * whose word gaps the PDF does not keep) reads as words when English words spell it exactly;
  * otherwise it is left as it is.
  */
+/** A cheap first look (four characters with one space between each), before the Unicode-aware pattern. */
+const MAYBE_LETTER_SPACED = /\S \S \S \S/;
+
 export function collapseLetterSpacing(text: string): string {
+  if (!MAYBE_LETTER_SPACED.test(text)) return text;
   return text.replace(LETTER_SPACED, (run) => segmentWords(run.replace(/ /g, ""))?.join(" ") ?? run);
 }
 
@@ -66,7 +74,7 @@ export interface Vocabulary {
 /** Words of a text, lower-cased, for telling which joined forms a document uses elsewhere. */
 export function vocabularyOf(texts: Iterable<string>): Set<string> {
   const words = new Set<string>();
-  for (const text of texts) for (const m of text.matchAll(/[\p{L}]+(?:-[\p{L}]+)*/gu)) words.add(m[0].toLowerCase());
+  for (const text of texts) for (const m of text.toLowerCase().matchAll(/[\p{L}]+(?:-[\p{L}]+)*/gu)) words.add(m[0]);
   return words;
 }
 

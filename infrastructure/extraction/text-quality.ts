@@ -62,7 +62,7 @@ export function judgeText(text: string): TextJudgement {
   // gives control characters: a page of mostly symbols is not language either. Dot leaders and
   // rules ("......", "-----") are left out of the count.
   const symbols = chars.replace(/([^\p{L}\p{N}])\1{2,}/gu, "");
-  const signs = symbols.length - (symbols.match(/[\p{L}\p{N}]/gu)?.length ?? 0);
+  const signs = symbols.replace(/[\p{L}\p{N}]+/gu, "").length;
   const symbolSoup = symbols.length >= MIN_CHARS ? signs > 0.5 * symbols.length : signs >= 3 && signs === symbols.length;
   const garbageCharacters = symbolSoup || (chars.length >= MIN_CHARS ? badShare > 0.05 : bad >= 3);
   // English pages read well over half as English words; other Latin-script languages share most
