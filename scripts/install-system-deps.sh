@@ -6,8 +6,9 @@
 #                  throw-away server), Prometheus (the operations journey),
 #                  plus what the app itself needs
 #   --runtime      only what the app needs: tesseract (OCR of images and scanned
-#                  pages) and poppler-utils (pdftoppm rasterizes pages for OCR;
-#                  pdftotext is the benchmark's reference), TeX Live, bubblewrap
+#                  pages) and poppler-utils (pdftohtml and pdfinfo read PDF text
+#                  and layout, pdftoppm rasterizes pages for OCR, pdftotext is
+#                  the benchmark's reference), TeX Live, bubblewrap
 #                  and pdftocairo (resumes compiled in a sandbox); ffmpeg,
 #                  pocketsphinx (+ pocketsphinx-en-us) and flite for speech.
 #                  Without root it only warns: the app runs, and OCR, compiling
@@ -25,7 +26,7 @@ if [ "$mode" = "tests" ]; then
 fi
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 compgen -G "/usr/share/tesseract-ocr/*/tessdata/eng.traineddata" >/dev/null || need+=(tesseract-ocr-eng)
-{ command -v pdftoppm >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1; } || need+=(poppler-utils)
+{ command -v pdftoppm >/dev/null 2>&1 && command -v pdftohtml >/dev/null 2>&1 && command -v pdfinfo >/dev/null 2>&1; } || need+=(poppler-utils)
 # LaTeX resumes: pdflatex (and the packages the template uses), compiled inside bubblewrap; pdftocairo (poppler-utils) draws the SVG preview.
 command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base)
 [ -d /usr/share/texlive/texmf-dist/tex/latex/booktabs ] || need+=(texlive-latex-recommended)

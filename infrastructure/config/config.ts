@@ -56,7 +56,7 @@ const schema = z.object({
   /** How long a registered upload waits for its file before it fails with 'The upload did not complete' (default 1 hour). */
   UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
   /** What reads PDF text and layout (decision 212): pdf.js, or poppler's pdftotext in child processes (pdf.js where poppler cannot read a file). */
-  PDF_EXTRACTOR: z.enum(["pdfjs", "poppler"]).default("pdfjs"),
+  PDF_EXTRACTOR: z.enum(["pdfjs", "poppler"]).default("poppler"),
   /** Address space of each poppler process (MiB). */
   PDF_EXTRACTOR_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
   /** Requests one personal access token may make per minute on /api/v1 and /mcp (decision 220). */

@@ -38,11 +38,11 @@ export interface TextExtractorOptions {
   maxArchiveEntries?: number;
   /** Per external command (one page's OCR, one conversion), default 2 minutes. */
   commandTimeoutMs?: number;
-  /** What reads PDF text and layout: pdf.js (default) or poppler's pdftotext, falling back to pdf.js (decision 212). */
+  /** What reads PDF text and layout: poppler's pdftohtml (default), falling back to pdf.js, or pdf.js alone (decision 212). */
   pdfExtractor?: "pdfjs" | "poppler";
   /** Address space of each poppler process, in MiB (default 1024). */
   popplerMemoryMb?: number;
-  /** Where pdftotext and pdfinfo are (default: on PATH). */
+  /** Where pdftohtml and pdfinfo are (default: on PATH). */
   popplerBinDir?: string;
 }
 
@@ -87,7 +87,7 @@ export class DocumentReader {
     this.rasterizeCommand = options.rasterizeCommand ?? "pdftoppm";
     this.officeCommand = options.officeCommand ?? "soffice";
     this.tempDir = options.tempDir ?? tmpdir();
-    if (options.pdfExtractor === "poppler") this.poppler = { tempDir: this.tempDir, timeoutMs: this.timeoutMs, memoryMb: options.popplerMemoryMb, binDir: options.popplerBinDir };
+    if (options.pdfExtractor !== "pdfjs") this.poppler = { tempDir: this.tempDir, timeoutMs: this.timeoutMs, memoryMb: options.popplerMemoryMb, binDir: options.popplerBinDir };
   }
 
   async countPages(bytes: Buffer, kind: FileKind): Promise<number> {

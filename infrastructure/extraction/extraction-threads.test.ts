@@ -7,7 +7,8 @@ import { extractPdf } from "#infrastructure/extraction/pdf";
 import { makePdf } from "#infrastructure/extraction/test-support/documents";
 import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor";
 
-const extractor = new DefaultTextExtractor();
+// pdf.js's path, where two threads share one document's pages (poppler spreads them over processes: poppler.test.ts).
+const extractor = new DefaultTextExtractor({ pdfExtractor: "pdfjs" });
 
 const PLANTS = ["samphire", "sea lavender", "cordgrass", "sea purslane", "glasswort"];
 const PLACES = ["creek", "mudflat", "levee", "pan", "ridge", "channel", "bank", "pool"];

@@ -110,7 +110,7 @@ export class DefaultTextExtractor implements TextExtractor {
   extract(input: { bytes: Buffer; kind: FileKind; ocr: boolean; sourceUrl?: string }): Promise<ExtractionResult> {
     const bytes = shared(input.bytes);
     // Poppler's processes spread the pages themselves; one thread parses what they print.
-    if (input.kind === "pdf" && this.options.pdfExtractor !== "poppler") return this.extractPdf(bytes, input.ocr);
+    if (input.kind === "pdf" && this.options.pdfExtractor === "pdfjs") return this.extractPdf(bytes, input.ocr);
     return inThread("extract", { bytes, kind: input.kind, ocr: input.ocr, options: this.options });
   }
 
