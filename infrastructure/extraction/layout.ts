@@ -77,6 +77,9 @@ function wordGap(ordered: Fragment[], rtl: boolean, smallest: number): number {
   return Math.max(base, gaps[Math.floor(gaps.length / 2)] * 1.8);
 }
 
+/** Whitespace other than single spaces, which a line's text must not keep. */
+const ODD_SPACES = /[^\S ]| {2}/;
+
 /** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
 function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
   let rtlCount = 0;
@@ -110,7 +113,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     text += piece;
     previous = fragment;
   }
-  return { fragments: ordered, left, top, right, bottom, size, text: collapseLetterSpacing(text.replace(/\s+/g, " ").trim()) };
+  return { fragments: ordered, left, top, right, bottom, size, text: collapseLetterSpacing((ODD_SPACES.test(text) ? text.replace(/\s+/g, " ") : text).trim()) };
 }
 
 interface Piece {
@@ -235,6 +238,11 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
 
   const lines: Line[] = [];
   bands.forEach((band, index) => {
+    // A band in one piece (most lines of prose) has no gap to weigh.
+    if (band.pieces.length === 1) {
+      lines.push(makeLine(band.pieces[0].fragments));
+      return;
+    }
     // Rows above and below; the other column's lines may sit between them on their own baselines.
     const neighbours = bands
       .slice(Math.max(0, index - 4), index + 5)

@@ -127,8 +127,40 @@ export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerO
  * which it prints as whole numbers, are a third of a point apart. `-noroundcoord` keeps boxes exact.
  */
 const ZOOM = 3;
-const ELEMENT =
-  /<page number="(\d+)" position="absolute" top="[-\d.]+" left="[-\d.]+" height="([\d.]+)" width="([\d.]+)">|<fontspec id="(\d+)" size="(-?\d+)"|<text top="([-\d.]+)" left="([-\d.]+)" width="([-\d.]+)" height="([-\d.]+)" font="(\d+)">([\s\S]*?)<\/text>|<\/page>/g;
+
+/** Where the last numberAt stopped reading. */
+let scanned = 0;
+
+/**
+ * The decimal number pdftohtml printed at `at` ("-12.345678"), read in place: a book holds tens of
+ * thousands of strings with four numbers each, and slicing each out to convert it was most of the parse.
+ */
+function numberAt(xml: string, at: number): number {
+  let i = at;
+  const negative = xml.charCodeAt(i) === 45;
+  if (negative) i++;
+  let value = 0;
+  let code = xml.charCodeAt(i);
+  while (code >= 48 && code <= 57) {
+    value = value * 10 + (code - 48);
+    code = xml.charCodeAt(++i);
+  }
+  if (code === 46) {
+    let scale = 0.1;
+    code = xml.charCodeAt(++i);
+    while (code >= 48 && code <= 57) {
+      value += (code - 48) * scale;
+      scale /= 10;
+      code = xml.charCodeAt(++i);
+    }
+  }
+  scanned = i;
+  return negative ? -value : value;
+}
+
+/** The number of attribute `name` (written with its `="`) at or after `from`. */
+const attribute = (xml: string, name: string, from: number) => numberAt(xml, xml.indexOf(name, from) + name.length);
+
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 /** Inline markup (<b>, <i>, <a href>) goes; entities become their characters. */
 const plainText = (xml: string) =>
@@ -177,41 +209,55 @@ function cropOf(geometry: PageGeometry | undefined, width: number, height: numbe
 export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeometry> = new Map()): PageLayout[] {
   const layouts: PageLayout[] = [];
   // Font ids run across the pages one process printed; each is declared on the page that first uses it.
-  const fontSizes = new Map<string, number>();
+  const fontSizes = new Map<number, number>();
   let page: { width: number; height: number; dx: number; dy: number; fragments: Fragment[] } | undefined;
-  for (const match of xml.matchAll(ELEMENT)) {
-    if (match[1] !== undefined) {
-      page = { ...cropOf(geometry.get(Number(match[1])), Number(match[3]) / ZOOM, Number(match[2]) / ZOOM), fragments: [] };
-    } else if (match[4] !== undefined) {
-      // The size is printed rounded to a third of a point; its lower edge keeps a LaTeX table's
-      // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
-      fontSizes.set(match[4], Math.max(0.5, Number(match[5]) - 0.5) / ZOOM);
-    } else if (match[6] !== undefined) {
+  for (let at = xml.indexOf("<"); at >= 0; at = xml.indexOf("<", at + 1)) {
+    if (xml.startsWith('<text top="', at)) {
+      const top = numberAt(xml, at + 11) / ZOOM - (page?.dy ?? 0);
+      const left = attribute(xml, ' left="', scanned) / ZOOM - (page?.dx ?? 0);
+      const width = attribute(xml, ' width="', scanned) / ZOOM;
+      const height = attribute(xml, ' height="', scanned) / ZOOM;
+      const font = attribute(xml, ' font="', scanned);
+      const content = scanned + 2;
+      const close = xml.indexOf("</text>", content);
+      if (close < 0) break;
+      at = close;
       if (!page) continue;
-      const text = plainText(match[11]);
-      const left = Number(match[7]) / ZOOM - page.dx;
-      const top = Number(match[6]) / ZOOM - page.dy;
-      const width = Number(match[8]) / ZOOM;
-      const height = Number(match[9]) / ZOOM;
+      const text = plainText(xml.slice(content, close));
       if (!(height > 0) || text.trim() === "" || ORNAMENTS.test(text)) continue;
-      const size = fontSizes.get(match[10]) || height;
+      const size = fontSizes.get(font) || height;
       // Text that does not run across the displayed page (an axis label, a sideways page) is
       // printed with no width: one fragment of its own, a box of a line's height at its start.
       const horizontal = width > 0;
       const right = left + (horizontal ? width : height);
-      const bottom = top + height;
+      // Poppler's box runs over the font's whole bounding box, 0.9 (Computer Modern) to 1.3
+      // (DejaVu) of the font size: a box one font size tall about its middle measures the gaps
+      // between lines (paragraph breaks) alike for every font, as pdf.js's boxes do.
+      const middle = top + height / 2;
+      const half = horizontal ? Math.min(height, size) / 2 : height / 2;
+      const [upper, bottom] = [middle - half, middle + half];
       // Printer's marks and line numbers outside the crop box are not on the page a reader sees.
-      if (right <= 0 || bottom <= 0 || left >= page.width || top >= page.height) continue;
+      if (right <= 0 || bottom <= 0 || left >= page.width || upper >= page.height) continue;
       if (horizontal && LETTER_SPACED.test(text)) {
         // "E N G U I N": poppler keeps letter-spaced text as one string with spaces, pdf.js as a
         // fragment per letter, which is what the layout measures word gaps between.
         const letters = text.split(" ");
         const step = (right - left) / letters.length;
-        letters.forEach((letter, i) => page!.fragments.push({ text: letter, left: left + i * step, top, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false }));
+        letters.forEach((letter, i) => page!.fragments.push({ text: letter, left: left + i * step, top: upper, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false }));
         continue;
       }
-      page.fragments.push({ text, left, top, right, bottom, size, horizontal, rtl: false });
-    } else if (page) {
+      page.fragments.push({ text, left, top: upper, right, bottom, size, horizontal, rtl: false });
+    } else if (xml.startsWith("<page ", at)) {
+      const number = attribute(xml, ' number="', at);
+      const height = attribute(xml, ' height="', at) / ZOOM;
+      const width = attribute(xml, ' width="', at) / ZOOM;
+      page = { ...cropOf(geometry.get(number), width, height), fragments: [] };
+    } else if (xml.startsWith('<fontspec id="', at)) {
+      const id = numberAt(xml, at + 14);
+      // The size is printed rounded to a third of a point; its lower edge keeps a LaTeX table's
+      // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
+      fontSizes.set(id, Math.max(0.5, attribute(xml, ' size="', scanned) - 0.5) / ZOOM);
+    } else if (page && xml.startsWith("</page>", at)) {
       layouts.push({ blocks: pageBlocks(page.fragments, page.width), width: page.width, height: page.height });
       page = undefined;
     }

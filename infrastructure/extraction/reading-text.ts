@@ -74,7 +74,7 @@ export interface Vocabulary {
 /** Words of a text, lower-cased, for telling which joined forms a document uses elsewhere. */
 export function vocabularyOf(texts: Iterable<string>): Set<string> {
   const words = new Set<string>();
-  for (const text of texts) for (const m of text.toLowerCase().matchAll(/[\p{L}]+(?:-[\p{L}]+)*/gu)) words.add(m[0]);
+  for (const text of texts) for (const word of text.toLowerCase().match(/[\p{L}]+(?:-[\p{L}]+)*/gu) ?? []) words.add(word);
   return words;
 }
 

@@ -20,26 +20,89 @@ export interface TextJudgement {
   trigramShare: number | null;
 }
 
-const BAD = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD\uE000-\uF8FF\u{F0000}-\u{10FFFF}]/gu;
 const LATIN_WORD = /[A-Za-z\u00C0-\u024F]{2,}/g;
-const NOT_A_LETTER = /\P{L}+/gu;
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+
+/** What a character is, for the counts below: 0 other, 1 letter, 2 digit (\p{N}), 3 bad, 4 space (\s). */
+type Kind = 0 | 1 | 2 | 3 | 4;
+const kinds = new Map<number, Kind>();
+
+function kindOf(code: number): Kind {
+  if (code < 0x80) {
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) return 1;
+    if (code >= 0x30 && code <= 0x39) return 2;
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return 4;
+    return code < 0x20 || code === 0x7f ? 3 : 0;
+  }
+  let kind = kinds.get(code);
+  if (kind === undefined) {
+    const ch = String.fromCodePoint(code);
+    // Control characters, U+FFFD and private use (a font without a text mapping) are bad.
+    if (code <= 0x9f || code === 0xfffd || (code >= 0xe000 && code <= 0xf8ff) || code >= 0xf0000) kind = 3;
+    else if (/\s/.test(ch)) kind = 4;
+    else kind = LETTER.test(ch) ? 1 : DIGIT.test(ch) ? 2 : 0;
+    kinds.set(code, kind);
+  }
+  return kind;
+}
 
 /** Below these many characters or words a page says too little to be judged on that measure. */
 const MIN_CHARS = 12;
 const MIN_WORDS = 15;
+const SAMPLED_WORDS = 200;
 
 export function judgeText(text: string): TextJudgement {
-  const chars = text.replace(/\s+/g, "");
-  const bad = chars.match(BAD)?.length ?? 0;
-  const badShare = chars.length === 0 ? 0 : bad / chars.length;
+  // One pass over the characters (every page of a book is judged; Unicode-aware expressions over
+  // each page cost several times more): non-space characters, bad ones, letters, and signs (neither
+  // letter nor digit) outside runs of three or more of the same sign (dot leaders, rules).
+  let chars = 0;
+  let bad = 0;
+  let letters = 0;
+  let signs = 0;
+  let inRuns = 0;
+  let runCode = -1;
+  let runLength = 0;
+  const endRun = () => {
+    if (runLength >= 3) inRuns += runLength;
+    runLength = 0;
+    runCode = -1;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    const units = code > 0xffff ? 2 : 1;
+    if (units === 2) i++;
+    const kind = kindOf(code);
+    if (kind === 4) continue;
+    chars += units;
+    if (kind === 3) bad++;
+    if (kind === 1) letters += units;
+    if (kind === 1 || kind === 2) {
+      endRun();
+      continue;
+    }
+    signs += units;
+    if (code === runCode) runLength += units;
+    else {
+      endRun();
+      runCode = code;
+      runLength = units;
+    }
+  }
+  endRun();
+  const badShare = chars === 0 ? 0 : bad / chars;
   const words = text.match(LATIN_WORD) ?? [];
-  const letters = text.replace(NOT_A_LETTER, "").length;
   const latinLetters = words.reduce((n, w) => n + w.length, 0);
   let englishShare = 1;
   let trigramShare: number | null = null;
   // Only Latin-script pages are judged by their words; other scripts by their characters alone.
   if (words.length >= MIN_WORDS && latinLetters >= 0.5 * letters) {
-    englishShare = words.filter((w) => isEnglishWord(w)).length / words.length;
+    // Every page of a book is judged: a few hundred words spread over the page tell as well as all of them.
+    const step = Math.max(1, words.length / SAMPLED_WORDS);
+    let sampled = 0;
+    let english = 0;
+    for (let i = 0; i < words.length; i += step, sampled++) if (isEnglishWord(words[Math.floor(i)])) english++;
+    englishShare = english / sampled;
   }
   if (englishShare < 0.5) {
     trigramShare = 1;
@@ -61,10 +124,10 @@ export function judgeText(text: string): TextJudgement {
   // Fonts without a text mapping read by poppler give ASCII punctuation ("! # $ %") where pdf.js
   // gives control characters: a page of mostly symbols is not language either. Dot leaders and
   // rules ("......", "-----") are left out of the count.
-  const symbols = chars.replace(/([^\p{L}\p{N}])\1{2,}/gu, "");
-  const signs = symbols.replace(/[\p{L}\p{N}]+/gu, "").length;
-  const symbolSoup = symbols.length >= MIN_CHARS ? signs > 0.5 * symbols.length : signs >= 3 && signs === symbols.length;
-  const garbageCharacters = symbolSoup || (chars.length >= MIN_CHARS ? badShare > 0.05 : bad >= 3);
+  const symbols = chars - inRuns;
+  const outsideRuns = signs - inRuns;
+  const symbolSoup = symbols >= MIN_CHARS ? outsideRuns > 0.5 * symbols : outsideRuns >= 3 && outsideRuns === symbols;
+  const garbageCharacters = symbolSoup || (chars >= MIN_CHARS ? badShare > 0.05 : bad >= 3);
   // English pages read well over half as English words; other Latin-script languages share most
   // letter trigrams with English, and letter salad shares far fewer.
   const languageLike = englishShare >= 0.5 || (trigramShare ?? 1) >= 0.75;
