@@ -123,7 +123,7 @@ function print(pages: number, results: Result[]) {
  */
 async function popplerFigures(bytes: Buffer, path: string) {
   const popplerExtractor = new DefaultTextExtractor({ tempDir: dir, pdfExtractor: "poppler" });
-  const pdfjsExtractor = new DefaultTextExtractor({ tempDir: dir });
+  const pdfjsExtractor = new DefaultTextExtractor({ tempDir: dir, pdfExtractor: "pdfjs" });
   const chars = async (extractor: DefaultTextExtractor, document: Buffer) => {
     const result = await extractor.extract({ bytes: document, kind: "pdf", ocr: false });
     if (result.extractor !== "poppler" && extractor === popplerExtractor) throw new Error(`poppler fell back to ${result.extractor}`);

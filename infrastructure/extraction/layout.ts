@@ -151,6 +151,7 @@ function piecesOf(band: Fragment[]): Piece[] {
 function findGutters(bands: Band[], pageWidth: number): { from: number; to: number }[] {
   if (bands.length < 3) return [];
   const width = Math.max(1, Math.ceil(pageWidth));
+  // How many pieces cover each point across the page: +1 where a piece starts, -1 after it ends, summed.
   const coverage = new Int32Array(width + 1);
   let textLeft = Infinity;
   let textRight = -Infinity;
@@ -158,11 +159,14 @@ function findGutters(bands: Band[], pageWidth: number): { from: number; to: numb
     for (const piece of band.pieces) {
       const from = Math.max(0, Math.floor(piece.left));
       const to = Math.min(width, Math.ceil(piece.right));
-      for (let x = from; x < to; x++) coverage[x]++;
+      if (to <= from) continue;
+      coverage[from]++;
+      coverage[to]--;
       textLeft = Math.min(textLeft, from);
       textRight = Math.max(textRight, to);
     }
   }
+  for (let x = 1; x <= width; x++) coverage[x] += coverage[x - 1];
   // Full-width lines (a title, a wide figure caption) may cross a gutter; a few of them at most.
   const crossing = Math.max(1, Math.floor(bands.length * 0.1));
   const wide = 0.2 * (textRight - textLeft);

@@ -10,7 +10,7 @@ import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
 import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
 import { dehyphenateBlocks, pageBlocks, renderBlocks, type Fragment } from "#infrastructure/extraction/layout";
 import { ocrImage, ocrUnavailable, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
-import { vocabularyOf } from "#infrastructure/extraction/reading-text";
+import { vocabularyOf, type Vocabulary } from "#infrastructure/extraction/reading-text";
 import { removeRunningLines, type PageLines } from "#infrastructure/extraction/running-lines";
 import { judgeText } from "#infrastructure/extraction/text-quality";
 
@@ -134,8 +134,16 @@ async function layoutOf(page: PDFPageProxy): Promise<PageLayout> {
   return { blocks: pageBlocks(fragments, viewport.width), width: viewport.width, height: viewport.height };
 }
 
-/** The document's own words, without the parts of words broken at line ends. */
-function documentVocabulary(layouts: PageLayout[]): Set<string> {
+/**
+ * The document's own words, without the parts of words broken at line ends; read on first use,
+ * since a document without a line-end hyphen never asks.
+ */
+function documentVocabulary(layouts: PageLayout[]): Vocabulary {
+  let words: Set<string> | undefined;
+  return { has: (word) => (words ??= readVocabulary(layouts)).has(word) };
+}
+
+function readVocabulary(layouts: PageLayout[]): Set<string> {
   // A line's text has single spaces; its first word may end a word from the line before, and a
   // last word ending in a hyphen continues on the next. One text for the book: one pass, not one a line.
   const inside: string[] = [];

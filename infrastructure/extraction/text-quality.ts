@@ -28,13 +28,14 @@ const DIGIT = /\p{N}/u;
 type Kind = 0 | 1 | 2 | 3 | 4;
 const kinds = new Map<number, Kind>();
 
+const ASCII_KINDS = Uint8Array.from({ length: 0x80 }, (_, code): Kind => {
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) return 1;
+  if (code >= 0x30 && code <= 0x39) return 2;
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return 4;
+  return code < 0x20 || code === 0x7f ? 3 : 0;
+});
+
 function kindOf(code: number): Kind {
-  if (code < 0x80) {
-    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) return 1;
-    if (code >= 0x30 && code <= 0x39) return 2;
-    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return 4;
-    return code < 0x20 || code === 0x7f ? 3 : 0;
-  }
   let kind = kinds.get(code);
   if (kind === undefined) {
     const ch = String.fromCodePoint(code);
@@ -50,7 +51,7 @@ function kindOf(code: number): Kind {
 /** Below these many characters or words a page says too little to be judged on that measure. */
 const MIN_CHARS = 12;
 const MIN_WORDS = 15;
-const SAMPLED_WORDS = 200;
+const SAMPLED_WORDS = 100;
 
 export function judgeText(text: string): TextJudgement {
   // One pass over the characters (every page of a book is judged; Unicode-aware expressions over
@@ -63,33 +64,30 @@ export function judgeText(text: string): TextJudgement {
   let inRuns = 0;
   let runCode = -1;
   let runLength = 0;
-  const endRun = () => {
-    if (runLength >= 3) inRuns += runLength;
-    runLength = 0;
-    runCode = -1;
-  };
   for (let i = 0; i < text.length; i++) {
-    const code = text.codePointAt(i)!;
-    const units = code > 0xffff ? 2 : 1;
-    if (units === 2) i++;
-    const kind = kindOf(code);
+    let code = text.charCodeAt(i);
+    let units = 1;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      code = text.codePointAt(i)!;
+      units = 2;
+      i++;
+    }
+    const kind = code < 0x80 ? ASCII_KINDS[code] : kindOf(code);
     if (kind === 4) continue;
     chars += units;
     if (kind === 3) bad++;
-    if (kind === 1) letters += units;
-    if (kind === 1 || kind === 2) {
-      endRun();
-      continue;
+    else if (kind === 1) letters += units;
+    if (kind === 1 || kind === 2 || code !== runCode) {
+      if (runLength >= 3) inRuns += runLength;
+      runLength = 0;
+      runCode = -1;
     }
+    if (kind === 1 || kind === 2) continue;
     signs += units;
-    if (code === runCode) runLength += units;
-    else {
-      endRun();
-      runCode = code;
-      runLength = units;
-    }
+    runCode = code;
+    runLength += units;
   }
-  endRun();
+  if (runLength >= 3) inRuns += runLength;
   const badShare = chars === 0 ? 0 : bad / chars;
   const words = text.match(LATIN_WORD) ?? [];
   const latinLetters = words.reduce((n, w) => n + w.length, 0);
