@@ -53,4 +53,10 @@ describe("page layout", () => {
     expect(text).toBe("TIDAL ENERGY");
     expect(layoutPage([fragment("the ﬁrst ﬂoor", 60, 50)], 600, 800, "p1").text).toBe("the first floor");
   });
+
+  it("reads a page whose text runs past its right edge (a printer's barcode half off the page)", () => {
+    const lines = ["The first line of the page", "and a second line below it", "and the third line ends it"];
+    const fragments = [...lines.map((line, i) => fragment(line, 40, 100 + i * 13)), fragment("a barcode running off the page", 300, 560, 40)];
+    expect(layoutPage(fragments, 400, 600, "p1").text).toBe(`${lines.join("\n")}\n\na barcode running off the page`);
+  });
 });

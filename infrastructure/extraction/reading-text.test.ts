@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
+import { englishWords, isEnglishWord } from "#infrastructure/extraction/english-words";
 import { collapseLetterSpacing, dehyphenateLines, joinHyphenated, normalizeText, vocabularyOf } from "#infrastructure/extraction/reading-text";
 
 const none = new Set<string>();
@@ -44,5 +46,15 @@ describe("text as a person reads it", () => {
     expect(collapseLetterSpacing("the points x y z w")).toBe("the points x y z w");
     expect(collapseLetterSpacing("grades A B C D")).toBe("grades A B C D");
     expect(collapseLetterSpacing("J. R. R. Tolkien")).toBe("J. R. R. Tolkien");
+  });
+});
+
+describe("the English word list", () => {
+  it("knows every word of its package, whatever the case asked, and nothing else", () => {
+    const all = createRequire(import.meta.url)("an-array-of-english-words") as string[];
+    expect(all.filter((word) => !englishWords().has(word))).toEqual([]);
+    expect([...englishWords()]).toHaveLength(all.length);
+    expect(["Harbour", "ESTUARY", "intermediate"].map(isEnglishWord)).toEqual([true, true, true]);
+    expect(["intermedi", "xqzvw", "café", ""].map(isEnglishWord)).toEqual([false, false, false, false]);
   });
 });
