@@ -96,7 +96,9 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
   beforeAll(async () => {
     // The reader is on the yearly Pine plan: the book alone has 352 pages, more than the free plan's month.
     // The default a user with no keys gets: hybrid retrieval with the built-in embedding model (decision 070).
-    env = await createTestRuntime({ builtInEmbeddings: true, allowances: { limits: async () => PLANS["pine-yearly"].limits } });
+    // PDF_EXTRACTOR=pdfjs runs it on the previous extractor, to compare the figures before and after (issue #33).
+    const extractor = process.env.PDF_EXTRACTOR;
+    env = await createTestRuntime({ builtInEmbeddings: true, allowances: { limits: async () => PLANS["pine-yearly"].limits }, env: extractor ? { PDF_EXTRACTOR: extractor } : {} });
     for (const document of EVAL_DOCUMENTS) documentIds.set(document.key, await ingest(document.path, document.name, document.ocr ?? false));
     await settle(env.runtime);
     const queries = env.runtime.container.get(LibraryQueries);
@@ -146,7 +148,7 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
       .filter((r) => (r.question.kind === "unanswerable" ? !r.judgement.declined : !r.judgement.rightPage))
       .map((r) => `  ✗ [${r.set === "heldAside" ? "held" : "dev"} ${r.question.kind}] ${r.question.question} → ${r.judgement.declined ? "declined" : r.answer.citations.map((c) => `p${c.pageNumber}`).join(",")}`);
     console.log(
-      [formatTable("development set", figures.development), formatTable("held-aside set", figures.heldAside), formatTable("all", figures.all), `[eval] ${AIMS}`, ...misses].join("\n"),
+      [`[eval] PDF text read by ${env.runtime.config.pdfExtractor.extractor}`, formatTable("development set", figures.development), formatTable("held-aside set", figures.heldAside), formatTable("all", figures.all), `[eval] ${AIMS}`, ...misses].join("\n"),
     );
     if (process.env.EVAL_DUMP) {
       const documents = Object.fromEntries([...documentIds].map(([key, id]) => [key, { id, pages: pages.get(id) }]));
@@ -158,6 +160,7 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
       path.join(artifacts, "eval.json"),
       JSON.stringify(
         {
+          pdfExtractor: env.runtime.config.pdfExtractor.extractor,
           figures,
           answers: results.map((r, i) => ({
             set: r.set,
