@@ -114,8 +114,8 @@ function print(pages: number, results: Result[]) {
 }
 
 /**
- * The poppler extractor (PDF_EXTRACTOR=poppler, decision 212) beside pdftotext and beside the
- * pdf.js extractor: pages per CPU second (this process's threads and its child processes) and
+ * The poppler extractor (the default, decision 212) beside pdftotext and beside the pdf.js
+ * extractor (its fallback): pages per CPU second (this process's threads and its child processes) and
  * wall-clock pages/s with both cores, on the generated document and the corpus book; first (before
  * any pdf.js thread exists) the ingesting process's RSS at its peak while four 200-page documents
  * are read at once, and after.
@@ -154,7 +154,7 @@ async function popplerFigures(bytes: Buffer, path: string) {
       await race([
         { label: "DefaultTextExtractor, PDF_EXTRACTOR=poppler", run: () => chars(popplerExtractor, document) },
         { label: "pdftotext (poppler, reference)", run: pdftotext(file) },
-        { label: "DefaultTextExtractor, PDF_EXTRACTOR=pdfjs (today's default)", run: () => chars(pdfjsExtractor, document) },
+        { label: "DefaultTextExtractor, PDF_EXTRACTOR=pdfjs (the fallback)", run: () => chars(pdfjsExtractor, document) },
       ]),
     );
   }
@@ -214,7 +214,7 @@ try {
   console.log(`  idle, for 2 s (reference)                                      ${await loopDelay(() => sleep(2_000))}`);
   console.log(`  extraction threads, starting                                   ${await loopDelay(() => extractor.extract({ bytes, kind: "pdf", ocr: false }))}`);
   console.log(`  extraction threads, started                                    ${await loopDelay(() => extractor.extract({ bytes, kind: "pdf", ocr: false }))}`);
-  // From here on pdfjs is loaded in this thread for good, as it was before issue #20.
+  // The whole of it (parsing poppler's output, the layout) in the thread that serves pages, as before issue #20.
   await inThisThread.extract({ bytes, kind: "pdf", ocr: false });
   console.log(`  the same extraction in the calling thread (before issue #20)   ${await loopDelay(() => inThisThread.extract({ bytes, kind: "pdf", ocr: false }))}`);
 
