@@ -10,7 +10,7 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pageBlocks, type Fragment } from "#infrastructure/extraction/layout";
 import type { PageLayout } from "#infrastructure/extraction/pdf";
 
@@ -36,14 +36,14 @@ const MIN_PAGES_PER_PROCESS = 24;
 const DEFAULT_MEMORY_MB = 1_024;
 
 /** Runs a poppler command under a memory limit (ulimit -v in a shell that then becomes the command) and a timeout. */
-function poppler(command: string, args: string[], options: PopplerOptions): Promise<string> {
+function poppler(command: string, args: string[], options: PopplerOptions, cwd?: string): Promise<string> {
   const memoryKb = (options.memoryMb ?? DEFAULT_MEMORY_MB) * 1024;
   const executable = options.binDir ? join(options.binDir, command) : command;
   return new Promise((resolve, reject) => {
     execFile(
       "/bin/sh",
       ["-c", 'ulimit -v "$1" && shift && exec "$@"', "sh", String(memoryKb), executable, ...args],
-      { timeout: options.timeoutMs, killSignal: "SIGKILL", maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
+      { timeout: options.timeoutMs, killSignal: "SIGKILL", maxBuffer: 512 * 1024 * 1024, encoding: "utf8", cwd },
       (error, stdout, stderr) => {
         if (error) reject(new PopplerFailed(`${command} failed: ${error.killed ? "timed out" : (stderr.trim().split("\n")[0] ?? error.message)}`));
         else resolve(stdout);
@@ -113,7 +113,8 @@ export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerO
     );
     const outputs = await Promise.all(
       ranges.map(([first, last]) =>
-        poppler("pdftohtml", ["-xml", "-stdout", "-i", "-q", "-hidden", "-nodrm", "-noroundcoord", "-zoom", String(ZOOM), "-f", String(first), "-l", String(last), path], options),
+        // In the document's own folder: anything pdftohtml writes beside its output goes with it.
+        poppler("pdftohtml", ["-xml", "-stdout", "-i", "-q", "-hidden", "-nodrm", "-noroundcoord", "-zoom", String(ZOOM), "-f", String(first), "-l", String(last), path], options, dirname(path)),
       ),
     );
     const layouts = outputs.flatMap((xml) => parseXmlPages(xml, pages));
