@@ -17,7 +17,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Worker } from "node:worker_threads";
@@ -191,6 +191,9 @@ async function main() {
     let documentId = "";
     let sampling = true;
     const sampler0 = rssSampler();
+    // How long this process's event loop (projectors, workflows, and in `npm run dev` the pages) is held at a time.
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const t0 = performance.now();
     const wallStart = Date.now();
     const at = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
@@ -224,6 +227,7 @@ async function main() {
     await library.receiveUpload(documentId, new URL(registered.url, "http://x").searchParams.get("token")!, bytes, "application/pdf", ctx);
     const outcome = await engine.waitForCompletion(`ingestion-${documentId}`, 3_600_000);
     const activeSeconds = (performance.now() - t0) / 1000;
+    loop.disable();
     const { state } = await library.loadDocument(documentId);
     if (!state.exists) throw new Error("the document is gone");
     console.log(`  ${at()}  ingestion ${outcome?.status}: ${state.status}, ${state.pageCount} pages, ${state.chunkCount} chunks${state.status === "FAILED" ? ` (${state.failureReason})` : ""}`);
@@ -246,6 +250,7 @@ async function main() {
     };
     console.log(`\nTime to ACTIVE: ${activeSeconds.toFixed(1)} s for ${PAGES} pages (${(PAGES / activeSeconds).toFixed(0)} pages/s; ${(activeSeconds / pdftotextSeconds).toFixed(1)}x pdftotext's time over the file)`);
     console.log(`  ${(PAGES / activeSeconds / (REFERENCE_PAGES / referenceSeconds)).toFixed(2)}x the reference's pages/s (1.0: time grows with the pages, no faster)`);
+    console.log(`  event loop of this process from upload to ACTIVE: delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
     const sampler1 = rssSampler();
     printPeaks(await sampler0.stop());
     const { poppler, extraction } = childPeaks;
