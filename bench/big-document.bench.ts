@@ -13,7 +13,7 @@
  *   npx tsx bench/big-document.bench.ts            (BIG_BENCH_EMBED=0: stop at ACTIVE)
  */
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,7 +40,7 @@ import { ownedDocument } from "#projections/library/documents.queries";
 import { loadConfig } from "#infrastructure/config/config";
 import { createRuntime, type AppRuntime } from "#infrastructure/container";
 import { workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
-import { firstPages } from "./support";
+import { descendants, firstPages } from "./support";
 
 const run = promisify(execFile);
 const PAGES = 2_000;
@@ -70,33 +70,13 @@ async function bigPdf(): Promise<Buffer> {
   return bytes;
 }
 
-/** Peak RSS of this process's descendants of one kind: poppler's (pdftohtml, pdfinfo), or the extraction processes (node running extraction-process.mjs). */
+/** RSS of this process's descendants of one kind: poppler's (pdftohtml, pdfinfo), or the extraction processes (node running extraction-process.mjs). */
 function descendantsRss(): { poppler: number[]; extraction: number[] } {
-  const parents = new Map<number, number>();
-  const found = { poppler: [] as number[], extraction: [] as number[] };
-  const candidates: { pid: number; kind: keyof typeof found; rss: number }[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const fields = stat.slice(close + 2).split(" ");
-      const pid = Number(entry);
-      parents.set(pid, Number(fields[1]));
-      const name = stat.slice(stat.indexOf("(") + 1, close);
-      const rss = Number(fields[21]) * 4096;
-      if (/^pdf(tohtml|info)$/.test(name)) candidates.push({ pid, kind: "poppler", rss });
-      else if (name === "node" && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("extraction-process.mjs")) candidates.push({ pid, kind: "extraction", rss });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const ours = (pid: number): boolean => {
-    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === process.pid) return true;
-    return false;
+  const running = descendants();
+  return {
+    poppler: running.filter((p) => /^pdf(tohtml|info)$/.test(p.name)).map((p) => p.rss),
+    extraction: running.filter((p) => p.name === "node" && p.command.includes("extraction-process.mjs")).map((p) => p.rss),
   };
-  for (const c of candidates) if (ours(c.pid)) found[c.kind].push(c.rss);
-  return found;
 }
 
 /**
