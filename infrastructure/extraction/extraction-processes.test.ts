@@ -1,8 +1,8 @@
 /**
  * PDFs read by poppler are parsed and judged in an extraction process, not in a thread of the
  * ingesting process (decision 204): what comes back is what the same extraction gives in the
- * calling thread, a refusal still reaches the workflow as the user's message, and the process
- * stays for the next document rather than starting again.
+ * calling thread, a refusal still reaches the workflow as the user's message, the process stays
+ * for the next document rather than starting again, and documents at once share two processes.
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -40,6 +40,14 @@ describe("extraction processes", () => {
     expect(started).toHaveLength(1);
     await extractor.extract({ bytes, kind: "pdf", ocr: false });
     expect(extractionProcesses()).toEqual(started);
+  });
+
+  it("read four documents at once in at most two processes, each its own text", async () => {
+    const bytes = await report();
+    const alone = await extractor.extract({ bytes, kind: "pdf", ocr: false });
+    const together = await Promise.all(Array.from({ length: 4 }, () => extractor.extract({ bytes, kind: "pdf", ocr: false })));
+    for (const result of together) expect(result).toEqual(alone);
+    expect(extractionProcesses().length).toBeLessThanOrEqual(2);
   });
 
   it("refuse a damaged PDF with the message the user reads", async () => {

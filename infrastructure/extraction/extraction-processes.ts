@@ -65,8 +65,9 @@ function start(): Worker {
 
 /** Runs one task of the extraction thread's (extraction-thread.ts) in an extraction process. */
 export async function inProcess<T>(name: "extract", task: { bytes: Buffer } & Record<string, unknown>): Promise<Outcome<T>> {
+  // A task that waited is handed the slot of the one that finished.
   if (busy >= PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
-  busy++;
+  else busy++;
   const worker = idle.pop() ?? start();
   clearTimeout(worker.idleTimer);
   let healthy = false;
@@ -81,8 +82,9 @@ export async function inProcess<T>(name: "extract", task: { bytes: Buffer } & Re
     } else {
       worker.child.kill("SIGKILL");
     }
-    busy--;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next) next();
+    else busy--;
   }
 }
 
