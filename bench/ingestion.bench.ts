@@ -14,7 +14,7 @@
  *   npx tsx bench/ingestion.bench.ts
  */
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +34,7 @@ import { loadConfig } from "#infrastructure/config/config";
 import { createRuntime } from "#infrastructure/container";
 import { DocumentReader } from "#infrastructure/extraction/document-reader";
 import { DefaultTextExtractor } from "#infrastructure/extraction/text-extractor";
+import { descendants, processTreeCpuSeconds } from "./support";
 
 const run = promisify(execFile);
 const PAGES = 200;
@@ -63,13 +64,12 @@ async function makeBenchPdf(): Promise<Buffer> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** CPU seconds of this process (every thread) and of its finished child processes (pdftotext): on a machine busy with other work, wall time says how much CPU we were given, CPU time what the work costs. */
-function cpuSeconds(): number {
-  const { user, system } = process.cpuUsage();
-  // /proc/self/stat fields 16 and 17: children's user and system time, in clock ticks (100 per second).
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-  return (user + system) / 1e6 + (Number(fields[13]) + Number(fields[14])) / 100;
-}
+/**
+ * CPU seconds of this process (every thread), of its finished child processes (pdftotext) and of
+ * those still running (an extraction process waits for the next document): on a machine busy with
+ * other work, wall time says how much CPU we were given, CPU time what the work costs.
+ */
+const cpuSeconds = processTreeCpuSeconds;
 
 interface Result {
   label: string;
@@ -132,13 +132,19 @@ async function popplerFigures(bytes: Buffer, path: string) {
   console.log(`Memory of the ingesting process, PDF_EXTRACTOR=poppler, ${DOCUMENTS} documents of ${PAGES} pages at once`);
   console.log(`  before                                                         ${memory()}`);
   let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  // The extraction processes parse and judge poppler's output (decision 204): their memory is not this process's, printed apart.
+  let processesPeak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+    processesPeak = Math.max(processesPeak, descendants().filter((p) => p.command.includes("extraction-process.mjs")).reduce((sum, p) => sum + p.rss, 0));
+  }, 20);
   const started = performance.now();
   const startCpu = cpuSeconds();
   await Promise.all(Array.from({ length: DOCUMENTS }, () => chars(popplerExtractor, bytes)));
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   console.log(`  peak while reading (sampled every 20 ms)                       RSS ${MB(peak).padStart(7)}`);
+  console.log(`  extraction processes together, peak (apart)                    RSS ${MB(processesPeak).padStart(7)}`);
   console.log(`  ${DOCUMENTS * PAGES} pages in ${seconds.toFixed(1)} s: ${((DOCUMENTS * PAGES) / seconds).toFixed(0)} pages/s wall clock, ${((DOCUMENTS * PAGES) / (cpuSeconds() - startCpu)).toFixed(0)} pages per CPU second`);
   console.log(`  right after                                                    ${memory()}`);
   await sleep(31_000);

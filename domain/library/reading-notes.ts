@@ -15,3 +15,16 @@ export function readingNotes(pageCount: number, pagesReadByOcr: readonly number[
   }
   return notes;
 }
+
+/**
+ * Beside a document being prepared in My Documents: which step it is in, so a long book shows more
+ * than "In Progress" for the seconds (or minutes, on a busy server) it takes. Its pages are
+ * the ones its browser counted until the text is read, then the ones read. A recording says how
+ * far its transcription got instead (transcriptNotes).
+ */
+export function preparationNotes(status: string, preparation: "reading" | "indexing" | null | undefined, pageCount: number, transcribing: boolean): string[] {
+  if (status !== "PREPARING_CONTEXT" || !preparation) return [];
+  const pages = `${pageCount.toLocaleString("en-US")} ${pageCount === 1 ? "page" : "pages"}`;
+  if (preparation === "reading") return transcribing ? [] : [pageCount > 0 ? `Reading the text of ${pages}` : "Reading the text"];
+  return [`Indexing ${pages} for search`];
+}

@@ -9,6 +9,9 @@
  * document (or a batch of them) is read. A long PDF is read by both threads at once, each opening it once and taking pages
  * one at a time from a shared counter; one thread then judges the document as a whole (running
  * heads, hyphenation, OCR of the pages that need it).
+ *
+ * A PDF read by poppler is parsed and judged in an extraction process instead (decision 204): a
+ * long book's layouts would otherwise be this process's memory.
  */
 import { availableParallelism } from "node:os";
 import { existsSync } from "node:fs";
@@ -24,6 +27,7 @@ import {
 import { detectKind } from "#infrastructure/extraction/detect-kind";
 import type { TextExtractorOptions } from "#infrastructure/extraction/document-reader";
 import type { Outcome } from "#infrastructure/extraction/extraction-thread";
+import { inProcess } from "#infrastructure/extraction/extraction-processes";
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "#infrastructure/extraction/zip-archive";
 
 export type { TextExtractorOptions } from "#infrastructure/extraction/document-reader";
@@ -107,10 +111,16 @@ export class DefaultTextExtractor implements TextExtractor {
     return inThread("countPages", { bytes: shared(bytes), kind, options: this.options });
   }
 
-  extract(input: { bytes: Buffer; kind: FileKind; ocr: boolean; sourceUrl?: string }): Promise<ExtractionResult> {
+  async extract(input: { bytes: Buffer; kind: FileKind; ocr: boolean; sourceUrl?: string }): Promise<ExtractionResult> {
+    if (input.kind === "pdf" && this.options.pdfExtractor !== "pdfjs") {
+      // Poppler's processes spread the pages themselves; an extraction process of its own parses
+      // and judges what they print, so a long book's layouts never live in this process (decision 204).
+      const outcome = await inProcess<ExtractionResult>("extract", { bytes: input.bytes, kind: input.kind, ocr: input.ocr, options: this.options });
+      if (!outcome.ok) throw new ExtractionError(outcome.code, outcome.message);
+      return outcome.value;
+    }
     const bytes = shared(input.bytes);
-    // Poppler's processes spread the pages themselves; one thread parses what they print.
-    if (input.kind === "pdf" && this.options.pdfExtractor === "pdfjs") return this.extractPdf(bytes, input.ocr);
+    if (input.kind === "pdf") return this.extractPdf(bytes, input.ocr);
     return inThread("extract", { bytes, kind: input.kind, ocr: input.ocr, options: this.options });
   }
 

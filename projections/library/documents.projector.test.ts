@@ -51,6 +51,23 @@ describe("the documents read model", () => {
     expect(await document()).toMatchObject({ status: "ACTIVE", kind: "pdf", size: 1234, pageCount: 3, chunkCount: 7, warnings: ["page 2 was scanned"] });
   });
 
+  it("keeps which step a document being prepared is in: its text read, then its pages indexed, then none once ready", async () => {
+    harness = await projectorHarness(documentsProjector);
+    const steps: DocumentCommand[] = [register, receive, { type: "StartContextPreparation", now }];
+    const events = () => history(steps).slice(harnessed);
+    let harnessed = 0;
+    const take = async () => {
+      const recorded = await harness.record("document-d1", events());
+      harnessed += recorded.length;
+      return document();
+    };
+    expect(await take()).toMatchObject({ status: "PREPARING_CONTEXT", preparation: "reading" });
+    steps.push({ type: "RecordTextExtracted", pageCount: 3, pagesBlobKey: "k", warnings: [], now });
+    expect(await take()).toMatchObject({ status: "PREPARING_CONTEXT", preparation: "indexing", pageCount: 3 });
+    steps.push({ type: "RecordIndexed", chunkCount: 7, now }, { type: "Activate", now });
+    expect(await take()).toMatchObject({ status: "ACTIVE", preparation: null });
+  });
+
   it("changes nothing when an event is delivered twice", async () => {
     harness = await projectorHarness(documentsProjector);
     const recorded = await harness.record("document-d1", history([register, receive, { type: "StartContextPreparation", now }]));

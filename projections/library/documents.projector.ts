@@ -26,6 +26,8 @@ export interface DocumentReadModel {
   settings: IngestionSettings;
   /** A recording being transcribed: how far (absent on other documents and rows written before it was counted). */
   transcription?: { secondsDone: number; secondsTotal: number } | null;
+  /** Which step of its preparation a document is in, while it is prepared (absent on rows written before it was kept). */
+  preparation?: "reading" | "indexing" | null;
   chunkCount: number;
   createdAt: string;
   updatedAt: string;
@@ -93,7 +95,7 @@ export const documentsProjector: Projector = {
         });
         return;
       case "DocumentContextPreparationStarted":
-        await documents.patch(id, { status: "PREPARING_CONTEXT", updatedAt: at });
+        await documents.patch(id, { status: "PREPARING_CONTEXT", preparation: "reading", updatedAt: at });
         return;
       case "DocumentTextExtracted":
         await documents.patch(id, {
@@ -101,6 +103,7 @@ export const documentsProjector: Projector = {
           warnings: event.data.warnings,
           pagesReadByOcr: event.data.pagesReadByOcr ?? [],
           unreadablePages: event.data.unreadablePages ?? [],
+          preparation: "indexing",
           updatedAt: at,
         });
         return;
@@ -111,10 +114,10 @@ export const documentsProjector: Projector = {
         await documents.patch(id, { chunkCount: event.data.chunkCount, updatedAt: at });
         return;
       case "DocumentActivated":
-        await documents.patch(id, { status: "ACTIVE", updatedAt: at });
+        await documents.patch(id, { status: "ACTIVE", preparation: null, updatedAt: at });
         return;
       case "DocumentFailed":
-        await documents.patch(id, { status: "FAILED", failureReason: event.data.reason, updatedAt: at });
+        await documents.patch(id, { status: "FAILED", failureReason: event.data.reason, preparation: null, updatedAt: at });
         return;
       case "DocumentDeleted":
         await documents.delete(id);

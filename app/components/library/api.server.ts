@@ -1,8 +1,7 @@
 import { isDomainError } from "#domain/shared/domain-error";
 import type { DocumentReadModel } from "#projections/library/documents.queries";
 import { statusOf } from "#app/utils/api-errors.server";
-import { readingNotes } from "#domain/library/reading-notes";
-import { transcriptNotes } from "#domain/library/transcript-pages";
+import { documentNotes } from "./document-view";
 
 export { apiErrorResponse as errorResponse, readJsonBody as readJson, type ApiError } from "#app/utils/api-errors.server";
 
@@ -44,7 +43,7 @@ export function toApiDocument(d: DocumentReadModel): ApiDocument {
     file_type: d.kind ?? d.fileType,
     failure_reason: d.failureReason,
     warnings: d.warnings,
-    reading_notes: [...readingNotes(d.pageCount, d.pagesReadByOcr, d.unreadablePages), ...transcriptNotes(d.status, d.warnings, d.transcription)],
+    reading_notes: documentNotes(d),
     metadata: {
       document_size: d.size,
       document_source: d.source,

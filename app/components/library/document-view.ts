@@ -1,4 +1,4 @@
-import { readingNotes } from "#domain/library/reading-notes";
+import { preparationNotes, readingNotes } from "#domain/library/reading-notes";
 import { transcriptNotes } from "#domain/library/transcript-pages";
 import type { DocumentReadModel } from "#projections/library/documents.queries";
 
@@ -33,9 +33,18 @@ export function toLibraryDocument(d: DocumentReadModel): LibraryDocument {
     status: d.status,
     failureReason: d.failureReason,
     warnings: d.warnings,
-    readingNotes: [...readingNotes(d.pageCount, d.pagesReadByOcr, d.unreadablePages), ...transcriptNotes(d.status, d.warnings, d.transcription)],
+    readingNotes: documentNotes(d),
     createdAt: d.createdAt,
   };
+}
+
+/** How its pages were read, and while it is prepared, which step it is in (My Documents, the document page, the API). */
+export function documentNotes(d: DocumentReadModel): string[] {
+  return [
+    ...preparationNotes(d.status, d.preparation, d.pageCount, Boolean(d.transcription)),
+    ...readingNotes(d.pageCount, d.pagesReadByOcr, d.unreadablePages),
+    ...transcriptNotes(d.status, d.warnings, d.transcription),
+  ];
 }
 
 /** Same rule as the server's inline download (documents.download.$id): PDF, images, text. */
