@@ -62,8 +62,7 @@ export interface PageGeometry {
 /** The page count and each page's boxes (one pdfinfo run; it reads page dictionaries, not content). */
 async function documentGeometry(path: string, options: PopplerOptions): Promise<{ pageCount: number; pages: Map<number, PageGeometry> }> {
   const info = await poppler("pdfinfo", ["-box", "-f", "1", "-l", "2147483647", path], options);
-  const pageCount = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
-  if (!Number.isInteger(pageCount) || pageCount < 0) throw new PopplerFailed("pdfinfo gave no page count");
+  const pageCount = pageCountIn(info);
   const pages = new Map<number, PageGeometry>();
   for (const [, page, field, values] of info.matchAll(/^Page\s+(\d+) (MediaBox|CropBox|rot):\s+(.*)$/gm)) {
     const geometry = pages.get(Number(page)) ?? { media: [], crop: [], rotation: 0 };
@@ -74,8 +73,8 @@ async function documentGeometry(path: string, options: PopplerOptions): Promise<
   return { pageCount, pages };
 }
 
-async function pageCountOf(path: string, options: PopplerOptions): Promise<number> {
-  const info = await poppler("pdfinfo", [path], options);
+/** The "Pages:" line of pdfinfo's output. */
+function pageCountIn(info: string): number {
   const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
   if (!Number.isInteger(pages) || pages < 0) throw new PopplerFailed("pdfinfo gave no page count");
   return pages;
@@ -83,7 +82,7 @@ async function pageCountOf(path: string, options: PopplerOptions): Promise<numbe
 
 /** The page count as poppler reads it; PopplerFailed when it cannot. */
 export async function countPdfPagesWithPoppler(bytes: Buffer, options: PopplerOptions): Promise<number> {
-  return withFile(bytes, options, (path) => pageCountOf(path, options));
+  return withFile(bytes, options, async (path) => pageCountIn(await poppler("pdfinfo", [path], options)));
 }
 
 async function withFile<T>(bytes: Buffer, options: PopplerOptions, work: (path: string) => Promise<T>): Promise<T> {
@@ -244,7 +243,7 @@ export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeo
         // fragment per letter, which is what the layout measures word gaps between.
         const letters = text.split(" ");
         const step = (right - left) / letters.length;
-        letters.forEach((letter, i) => page!.fragments.push({ text: letter, left: left + i * step, top: upper, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false }));
+        for (const [i, letter] of letters.entries()) page.fragments.push({ text: letter, left: left + i * step, top: upper, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false });
         continue;
       }
       page.fragments.push({ text, left, top: upper, right, bottom, size, horizontal, rtl: false });

@@ -80,10 +80,14 @@ function threads(): Piscina {
   return pool;
 }
 
-async function inThread<T>(name: "countPages" | "extract" | "readPdf" | "finishPdf", task: object): Promise<T> {
-  const outcome: Outcome<T> = await threads().run(task, { name });
+/** A task's answer, or the refusal the user must read as the ExtractionError it was before crossing over. */
+function valueOf<T>(outcome: Outcome<T>): T {
   if (!outcome.ok) throw new ExtractionError(outcome.code, outcome.message);
   return outcome.value;
+}
+
+async function inThread<T>(name: "countPages" | "extract" | "readPdf" | "finishPdf", task: object): Promise<T> {
+  return valueOf<T>(await threads().run(task, { name }));
 }
 
 /** The bytes once, in memory every thread reads without a copy of its own. */
@@ -115,9 +119,7 @@ export class DefaultTextExtractor implements TextExtractor {
     if (input.kind === "pdf" && this.options.pdfExtractor !== "pdfjs") {
       // Poppler's processes spread the pages themselves; an extraction process of its own parses
       // and judges what they print, so a long book's layouts never live in this process (decision 204).
-      const outcome = await inProcess<ExtractionResult>("extract", { bytes: input.bytes, kind: input.kind, ocr: input.ocr, options: this.options });
-      if (!outcome.ok) throw new ExtractionError(outcome.code, outcome.message);
-      return outcome.value;
+      return valueOf(await inProcess<ExtractionResult>("extract", { bytes: input.bytes, kind: input.kind, ocr: input.ocr, options: this.options }));
     }
     const bytes = shared(input.bytes);
     if (input.kind === "pdf") return this.extractPdf(bytes, input.ocr);
