@@ -77,6 +77,15 @@ function wordGap(ordered: Fragment[], rtl: boolean, smallest: number): number {
   return Math.max(base, gaps[Math.floor(gaps.length / 2)] * 1.8);
 }
 
+/** Whether the character at `at` is white space (\s), read without a pattern for ASCII: every fragment of a book asks. */
+function isSpaceAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return code === 32 || (code >= 9 && code <= 13);
+  return code === code && /\s/.test(text[at]);
+}
+
+const isBlank = (text: string) => !(text.charCodeAt(0) > 32 && text.charCodeAt(0) < 127) && text.trim() === "";
+
 /** Whitespace other than single spaces, which a line's text must not keep. */
 const ODD_SPACES = /[^\S ]| {2}/;
 
@@ -103,10 +112,10 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     if (previous) {
       const gap = rtl ? previous.left - fragment.right : fragment.left - previous.right;
       const before = previous;
-      if (cellAt.some((x) => x >= before.right - 0.01 && x <= fragment.left + 0.01)) {
+      if (cellAt.length > 0 && cellAt.some((x) => x >= before.right - 0.01 && x <= fragment.left + 0.01)) {
         text = text.trimEnd() + CELL_SEPARATOR;
         piece = piece.trimStart();
-      } else if (!/\s$/.test(text) && !/^\s/.test(piece) && gap > spaceAbove) {
+      } else if (gap > spaceAbove && !isSpaceAt(text, text.length - 1) && !isSpaceAt(piece, 0)) {
         text += " ";
       }
     }
@@ -214,9 +223,11 @@ const gapsOf = (band: Band) => band.pieces.slice(1).map((p, i) => [band.pieces[i
 export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
   const fragments: Fragment[] = [];
   for (const f of input) {
-    if (f.text.trim() === "") continue;
+    if (isBlank(f.text)) continue;
     // Fake bold draws its copy right after the original, so the last few fragments suffice.
-    if (fragments.slice(-3).some((g) => sameSpot(f, g))) continue;
+    let copy = false;
+    for (let i = Math.max(0, fragments.length - 3); i < fragments.length && !copy; i++) copy = sameSpot(f, fragments[i]);
+    if (copy) continue;
     fragments.push(f);
   }
   const vertical = fragments.filter((f) => !f.horizontal).map((f) => makeLine([f]));

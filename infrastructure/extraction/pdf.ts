@@ -10,7 +10,7 @@ import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
 import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
 import { dehyphenateBlocks, pageBlocks, renderBlocks, type Fragment } from "#infrastructure/extraction/layout";
 import { ocrImage, ocrUnavailable, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
-import { vocabularyOf, type Vocabulary } from "#infrastructure/extraction/reading-text";
+import { vocabularyOf, wordsAskedWhenJoining, wordsIn, type Vocabulary } from "#infrastructure/extraction/reading-text";
 import { removeRunningLines, type PageLines } from "#infrastructure/extraction/running-lines";
 import { judgeText } from "#infrastructure/extraction/text-quality";
 
@@ -135,17 +135,28 @@ async function layoutOf(page: PDFPageProxy): Promise<PageLayout> {
 }
 
 /**
- * The document's own words, without the parts of words broken at line ends; read on first use,
- * since a document without a line-end hyphen never asks.
+ * The document's own words, without the parts of words broken at line ends. Only the words the
+ * line-end hyphens ask about are looked for, and only when one asks (most documents have none).
  */
 function documentVocabulary(layouts: PageLayout[]): Vocabulary {
-  let words: Set<string> | undefined;
-  return { has: (word) => (words ??= readVocabulary(layouts)).has(word) };
+  let asked: Set<string> | undefined;
+  let found: Set<string> | undefined;
+  let all: Set<string> | undefined;
+  return {
+    has: (word) => {
+      asked ??= wordsAskedWhenJoining(layouts.flatMap((layout) => layout.blocks.flatMap((block) => block.lines.map((line) => line.text))));
+      if (asked.has(word)) return (found ??= wordsIn([wordsInside(layouts).join("\n")], asked)).has(word);
+      // A line changed by the join before it can ask about another word.
+      return (all ??= vocabularyOf([wordsInside(layouts).join("\n")])).has(word);
+    },
+  };
 }
 
-function readVocabulary(layouts: PageLayout[]): Set<string> {
-  // A line's text has single spaces; its first word may end a word from the line before, and a
-  // last word ending in a hyphen continues on the next. One text for the book: one pass, not one a line.
+/**
+ * Each line's text but its first word, which may end a word from the line before, and the last
+ * when it ends in a hyphen, which continues on the next.
+ */
+function wordsInside(layouts: PageLayout[]): string[] {
   const inside: string[] = [];
   for (const layout of layouts) {
     for (const block of layout.blocks) {
@@ -156,7 +167,7 @@ function readVocabulary(layouts: PageLayout[]): Set<string> {
       }
     }
   }
-  return vocabularyOf([inside.join("\n")]);
+  return inside;
 }
 
 export interface PdfExtractionOptions {

@@ -163,10 +163,19 @@ const attribute = (xml: string, name: string, from: number) => numberAt(xml, xml
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 /** Inline markup (<b>, <i>, <a href>) goes; entities become their characters. */
-const plainText = (xml: string) =>
-  (xml.includes("<") ? xml.replace(/<[^>]*>/g, "") : xml).replace(/&(#x?[\da-f]+|\w+);/gi, (whole, name: string) =>
+function plainText(xml: string): string {
+  const text = xml.includes("<") ? xml.replace(/<[^>]*>/g, "") : xml;
+  if (!text.includes("&")) return text;
+  return text.replace(/&(#x?[\da-f]+|\w+);/gi, (whole, name: string) =>
     name[0] === "#" ? String.fromCodePoint(name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1))) : (ENTITIES[name] ?? whole),
   );
+}
+
+/** Whether a string starts with printable ASCII other than a space: then it is neither blank nor dingbats alone. */
+const startsPlain = (text: string) => {
+  const code = text.charCodeAt(0);
+  return code > 32 && code < 127;
+};
 
 /**
  * Text of dingbats alone (a printer's barcode, ornaments) holds no words; pdf.js gives none for
@@ -224,7 +233,7 @@ export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeo
       at = close;
       if (!page) continue;
       const text = plainText(xml.slice(content, close));
-      if (!(height > 0) || text.trim() === "" || ORNAMENTS.test(text)) continue;
+      if (!(height > 0) || (!startsPlain(text) && (text.trim() === "" || ORNAMENTS.test(text)))) continue;
       const size = fontSizes.get(font) || height;
       // Text that does not run across the displayed page (an axis label, a sideways page) is
       // printed with no width: one fragment of its own, a box of a line's height at its start.
@@ -238,7 +247,7 @@ export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeo
       const [upper, bottom] = [middle - half, middle + half];
       // Printer's marks and line numbers outside the crop box are not on the page a reader sees.
       if (right <= 0 || bottom <= 0 || left >= page.width || upper >= page.height) continue;
-      if (horizontal && LETTER_SPACED.test(text)) {
+      if (horizontal && text.charCodeAt(1) === 32 && LETTER_SPACED.test(text)) {
         // "E N G U I N": poppler keeps letter-spaced text as one string with spaces, pdf.js as a
         // fragment per letter, which is what the layout measures word gaps between.
         const letters = text.split(" ");

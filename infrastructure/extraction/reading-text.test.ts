@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { englishWords, isEnglishWord } from "#infrastructure/extraction/english-words";
-import { collapseLetterSpacing, dehyphenateLines, joinHyphenated, normalizeText, vocabularyOf } from "#infrastructure/extraction/reading-text";
+import { collapseLetterSpacing, dehyphenateLines, joinHyphenated, normalizeText, vocabularyOf, wordsAskedWhenJoining, wordsIn } from "#infrastructure/extraction/reading-text";
 
 const none = new Set<string>();
 
@@ -28,6 +28,15 @@ describe("text as a person reads it", () => {
   it("uses the document's own words for names the word list does not know", () => {
     expect(joinHyphenated("a selection of SunSpi-", "der benchmarks", vocabularyOf(["Across all of SunSpider the mean"]))).toBe("join");
     expect(joinHyphenated("the Kestrel-", "style tiers", vocabularyOf(["a Kestrel-style design"]))).toBe("keep");
+  });
+
+  it("looks in the document only for the words its line-end hyphens ask about, finding what the whole vocabulary would", () => {
+    const lines = ["a selection of SunSpi-", "der benchmarks and the Kestrel-", "style tiers, then mid-", "1990s"];
+    expect(wordsAskedWhenJoining(lines)).toEqual(new Set(["sunspider", "sunspi-der", "sunspi", "der", "kestrelstyle", "kestrel-style", "kestrel", "style"]));
+    const text = "Across all of SUNSPIDER the mean; a Kestrel-style design, kestrel-style-ish, Ärger café İstanbul der𝐀x style";
+    const wanted = new Set(["sunspider", "kestrel-style", "style", "der", "ärger", "café", "kestrel", "istanbul"]);
+    const everyWord = vocabularyOf([text]);
+    expect(wordsIn([text], wanted)).toEqual(new Set([...wanted].filter((word) => everyWord.has(word))));
   });
 
   it("moves the rest of a broken word up to its first line, so lines keep their place", () => {

@@ -78,6 +78,103 @@ export function vocabularyOf(texts: Iterable<string>): Set<string> {
   return words;
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const fnv = (word: string) => {
+  let hash = FNV_OFFSET;
+  for (let k = 0; k < word.length; k++) hash = Math.imul(hash ^ word.charCodeAt(k), FNV_PRIME);
+  return hash;
+};
+
+const ASCII_LETTERS = Uint8Array.from({ length: 0x80 }, (_, code) => ((code | 32) >= 97 && (code | 32) <= 122 ? 1 : 0));
+const letterCodes = new Map<number, boolean>();
+function isLetter(code: number): boolean {
+  if (code < 0x80) return ASCII_LETTERS[code] === 1;
+  let letter = letterCodes.get(code);
+  if (letter === undefined) letterCodes.set(code, (letter = /\p{L}/u.test(String.fromCodePoint(code))));
+  return letter;
+}
+
+/** The code point at `i` (charCodeAt, which V8 inlines, unless a surrogate pair starts there). */
+const codeAt = (text: string, i: number) => {
+  const code = text.charCodeAt(i);
+  return code >= 0xd800 && code <= 0xdbff ? text.codePointAt(i)! : code;
+};
+
+/**
+ * Which of `wanted` (lower-case) are words of `texts`, the words vocabularyOf would give. A book's
+ * text holds a hundred thousand words and a line-end hyphen asks about four: its words are read in
+ * place and only those whose hash a wanted word shares are cut out and compared.
+ */
+export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  // Wanted words not found yet, by hash: a word found once ("in", "be") is not cut out again at every use.
+  const missing = new Map<number, number>();
+  for (const word of wanted) missing.set(fnv(word), (missing.get(fnv(word)) ?? 0) + 1);
+  const foundOne = (word: string) => {
+    if (!wanted.has(word) || found.has(word)) return;
+    found.add(word);
+    const hash = fnv(word);
+    const left = missing.get(hash)! - 1;
+    if (left > 0) missing.set(hash, left);
+    else missing.delete(hash);
+  };
+  for (const text of texts) {
+    let i = 0;
+    while (i < text.length) {
+      const start = i;
+      let ascii = true;
+      let hash = FNV_OFFSET;
+      // Letter runs joined by single hyphens, as vocabularyOf's pattern matches them.
+      while (i < text.length) {
+        const code = codeAt(text, i);
+        if (!isLetter(code)) break;
+        if (code >= 0x80) ascii = false;
+        hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
+        i += code > 0xffff ? 2 : 1;
+        if (text.charCodeAt(i) === 45 && i + 1 < text.length && isLetter(codeAt(text, i + 1))) {
+          hash = Math.imul(hash ^ 45, FNV_PRIME);
+          i++;
+        }
+      }
+      if (i === start) {
+        i++;
+        continue;
+      }
+      if (ascii) {
+        if (missing.has(hash)) foundOne(text.slice(start, i).toLowerCase());
+      } else {
+        // Lower-casing outside ASCII can change a word's letters ("İ"): the pattern decides, as in vocabularyOf.
+        for (const word of vocabularyOf([text.slice(start, i)])) foundOne(word);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The lower-case words joinHyphenated asks a vocabulary about for the line-end hyphens of `lines`
+ * (in reading order): a document's vocabulary need only be read for these.
+ */
+export function wordsAskedWhenJoining(lines: readonly string[]): Set<string> {
+  const asked = new Set<string>();
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!lines[i].endsWith("-")) continue;
+    const parts = hyphenation(lines[i], lines[i + 1].trimStart());
+    if (!parts) continue;
+    const [head, tail] = parts;
+    for (const word of [head + tail, `${head}-${tail}`, head, tail]) asked.add(word.toLowerCase());
+  }
+  return asked;
+}
+
+const hyphenation = (lineEnd: string, nextStart: string): [string, string] | undefined => {
+  // No match crosses a space: the pattern reads the last word alone (over the line, it tried every start).
+  const head = TRAILING_HYPHENATED.exec(lineEnd.slice(lineEnd.lastIndexOf(" ") + 1))?.[1];
+  const tail = LEADING_CONTINUATION.exec(nextStart)?.[1];
+  return head && tail ? [head, tail] : undefined;
+};
+
 const known = (word: string, vocabulary: Vocabulary) => vocabulary.has(word.toLowerCase()) || isEnglishWord(word);
 
 /**
@@ -86,9 +183,9 @@ const known = (word: string, vocabulary: Vocabulary) => vocabulary.has(word.toLo
  * Returns undefined when the pair is not a line-end hyphenation at all.
  */
 export function joinHyphenated(lineEnd: string, nextStart: string, vocabulary: Vocabulary): "join" | "keep" | undefined {
-  const head = TRAILING_HYPHENATED.exec(lineEnd)?.[1];
-  const tail = LEADING_CONTINUATION.exec(nextStart)?.[1];
-  if (!head || !tail) return undefined;
+  const parts = hyphenation(lineEnd, nextStart);
+  if (!parts) return undefined;
+  const [head, tail] = parts;
   // "mid-1990s", "pre-" + "COVID": a hyphen before something other than a lower-case letter is real.
   if (known(head + tail, vocabulary)) return "join";
   if (vocabulary.has(`${head}-${tail}`.toLowerCase())) return "keep";

@@ -21,30 +21,29 @@ export interface TextJudgement {
 }
 
 const LATIN_WORD = /[A-Za-z\u00C0-\u024F]{2,}/g;
+const isLatinLetter = (code: number) => ((code | 32) >= 97 && (code | 32) <= 122) || (code >= 0xc0 && code <= 0x24f);
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{N}/u;
 
 /** What a character is, for the counts below: 0 other, 1 letter, 2 digit (\p{N}), 3 bad, 4 space (\s). */
 type Kind = 0 | 1 | 2 | 3 | 4;
-const kinds = new Map<number, Kind>();
+const UNKNOWN = 255;
 
-const ASCII_KINDS = Uint8Array.from({ length: 0x80 }, (_, code): Kind => {
-  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) return 1;
-  if (code >= 0x30 && code <= 0x39) return 2;
-  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return 4;
-  return code < 0x20 || code === 0x7f ? 3 : 0;
-});
+/** Every character's kind, filled in on first sight: indexing an array by code point is cheaper than a Map lookup per character. */
+const kinds = new Uint8Array(0x110000).fill(UNKNOWN);
 
 function kindOf(code: number): Kind {
-  let kind = kinds.get(code);
-  if (kind === undefined) {
-    const ch = String.fromCodePoint(code);
-    // Control characters, U+FFFD and private use (a font without a text mapping) are bad.
-    if (code <= 0x9f || code === 0xfffd || (code >= 0xe000 && code <= 0xf8ff) || code >= 0xf0000) kind = 3;
-    else if (/\s/.test(ch)) kind = 4;
-    else kind = LETTER.test(ch) ? 1 : DIGIT.test(ch) ? 2 : 0;
-    kinds.set(code, kind);
-  }
+  const ch = String.fromCodePoint(code);
+  let kind: Kind;
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) kind = 1;
+  else if (code >= 0x30 && code <= 0x39) kind = 2;
+  else if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) kind = 4;
+  else if (code < 0x80) kind = code < 0x20 || code === 0x7f ? 3 : 0;
+  // Control characters, U+FFFD and private use (a font without a text mapping) are bad.
+  else if (code <= 0x9f || code === 0xfffd || (code >= 0xe000 && code <= 0xf8ff) || code >= 0xf0000) kind = 3;
+  else if (/\s/.test(ch)) kind = 4;
+  else kind = LETTER.test(ch) ? 1 : DIGIT.test(ch) ? 2 : 0;
+  kinds[code] = kind;
   return kind;
 }
 
@@ -64,15 +63,28 @@ export function judgeText(text: string): TextJudgement {
   let inRuns = 0;
   let runCode = -1;
   let runLength = 0;
+  // Latin words (LATIN_WORD): how many, and their letters.
+  let latinWords = 0;
+  let latinLetters = 0;
+  let latinRun = 0;
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
+    if (isLatinLetter(code)) latinRun++;
+    else {
+      if (latinRun >= 2) {
+        latinWords++;
+        latinLetters += latinRun;
+      }
+      latinRun = 0;
+    }
     let units = 1;
     if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
       code = text.codePointAt(i)!;
       units = 2;
       i++;
     }
-    const kind = code < 0x80 ? ASCII_KINDS[code] : kindOf(code);
+    const known = kinds[code];
+    const kind = known === UNKNOWN ? kindOf(code) : known;
     if (kind === 4) continue;
     chars += units;
     if (kind === 3) bad++;
@@ -88,18 +100,36 @@ export function judgeText(text: string): TextJudgement {
     runLength += units;
   }
   if (runLength >= 3) inRuns += runLength;
+  if (latinRun >= 2) {
+    latinWords++;
+    latinLetters += latinRun;
+  }
   const badShare = chars === 0 ? 0 : bad / chars;
-  const words = text.match(LATIN_WORD) ?? [];
-  const latinLetters = words.reduce((n, w) => n + w.length, 0);
   let englishShare = 1;
   let trigramShare: number | null = null;
   // Only Latin-script pages are judged by their words; other scripts by their characters alone.
-  if (words.length >= MIN_WORDS && latinLetters >= 0.5 * letters) {
+  if (latinWords >= MIN_WORDS && latinLetters >= 0.5 * letters) {
     // Every page of a book is judged: a few hundred words spread over the page tell as well as all of them.
-    const step = Math.max(1, words.length / SAMPLED_WORDS);
+    const step = Math.max(1, latinWords / SAMPLED_WORDS);
     let sampled = 0;
     let english = 0;
-    for (let i = 0; i < words.length; i += step, sampled++) if (isEnglishWord(words[Math.floor(i)])) english++;
+    // Words number `next`, `next + step`, …, cut out of the text where they are found.
+    let next = 0;
+    for (let i = 0, index = 0, run = 0; i <= text.length && next < latinWords; i++) {
+      if (i < text.length && isLatinLetter(text.charCodeAt(i))) {
+        run++;
+        continue;
+      }
+      if (run >= 2) {
+        if (index === Math.floor(next)) {
+          if (isEnglishWord(text.slice(i - run, i))) english++;
+          sampled++;
+          next += step;
+        }
+        index++;
+      }
+      run = 0;
+    }
     englishShare = english / sampled;
   }
   if (englishShare < 0.5) {
@@ -107,7 +137,7 @@ export function judgeText(text: string): TextJudgement {
     const common = commonTrigrams();
     let seen = 0;
     let known = 0;
-    for (const word of words) {
+    for (const word of text.match(LATIN_WORD) ?? []) {
       const lower = word.toLowerCase();
       // Accented letters are not in the English list: such words say nothing either way.
       if (!/^[a-z]+$/.test(lower)) continue;
