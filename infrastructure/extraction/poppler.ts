@@ -1,15 +1,14 @@
 /**
  * PDF page layouts read by poppler (`pdftohtml -xml`, Debian's poppler-utils) instead of pdf.js
- * (issue #33, decision 212). Poppler gives every word with its box on the displayed page; the
- * words become the same fragments pdf.js's text items become, so lines, columns, table rows,
+ * (issue #33, decisions 212–214). Poppler gives every string with its box on the displayed page;
+ * the strings become the same fragments pdf.js's text items become, so lines, columns, table rows,
  * reading order and everything judged across the document (running lines, hyphens, garbage text,
- * OCR) are the same code for both. The work runs in child processes, a few page ranges at once,
- * each with a timeout and a memory limit: a hostile document can end its process, not ours, and
- * poppler's memory is returned when each process exits.
+ * OCR) are the same code for both. Poppler runs in a child process with a timeout and a memory
+ * limit: a hostile document can end that process, not ours, and its memory is returned when it exits.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { pageBlocks, type Fragment } from "#infrastructure/extraction/layout";
 import type { PageLayout } from "#infrastructure/extraction/pdf";
@@ -22,8 +21,6 @@ export interface PopplerOptions {
   timeoutMs: number;
   /** Address space per child process, in MiB. */
   memoryMb?: number;
-  /** Child processes at once (default: the cores, at most 4). */
-  parallel?: number;
 }
 
 /** Poppler could not read the document (or is not installed): pdf.js gets its turn. */
@@ -31,19 +28,17 @@ export class PopplerFailed extends Error {
   override name = "PopplerFailed";
 }
 
-/** Fewer pages than this per process and starting processes costs more than it spreads. */
-const MIN_PAGES_PER_PROCESS = 24;
 const DEFAULT_MEMORY_MB = 1_024;
 
 /** Runs a poppler command under a memory limit (ulimit -v in a shell that then becomes the command) and a timeout. */
-function poppler(command: string, args: string[], options: PopplerOptions, cwd?: string): Promise<string> {
+function poppler(command: string, args: string[], options: PopplerOptions): Promise<string> {
   const memoryKb = (options.memoryMb ?? DEFAULT_MEMORY_MB) * 1024;
   const executable = options.binDir ? join(options.binDir, command) : command;
   return new Promise((resolve, reject) => {
     execFile(
       "/bin/sh",
       ["-c", 'ulimit -v "$1" && shift && exec "$@"', "sh", String(memoryKb), executable, ...args],
-      { timeout: options.timeoutMs, killSignal: "SIGKILL", maxBuffer: 512 * 1024 * 1024, encoding: "utf8", cwd },
+      { timeout: options.timeoutMs, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024, encoding: "utf8" },
       (error, stdout, stderr) => {
         if (error) reject(new PopplerFailed(`${command} failed: ${error.killed ? "timed out" : (stderr.trim().split("\n")[0] ?? error.message)}`));
         else resolve(stdout);
@@ -59,9 +54,8 @@ export interface PageGeometry {
   rotation: number;
 }
 
-/** The page count and each page's boxes (one pdfinfo run; it reads page dictionaries, not content). */
-async function documentGeometry(path: string, options: PopplerOptions): Promise<{ pageCount: number; pages: Map<number, PageGeometry> }> {
-  const info = await poppler("pdfinfo", ["-box", "-f", "1", "-l", "2147483647", path], options);
+/** The page count and each page's boxes, from `pdfinfo -box -f 1 -l <last>` (it reads page dictionaries, not content). */
+function geometryIn(info: string): { pageCount: number; pages: Map<number, PageGeometry> } {
   const pageCount = pageCountIn(info);
   const pages = new Map<number, PageGeometry>();
   for (const [, page, field, values] of info.matchAll(/^Page\s+(\d+) (MediaBox|CropBox|rot):\s+(.*)$/gm)) {
@@ -97,28 +91,68 @@ async function withFile<T>(bytes: Buffer, options: PopplerOptions, work: (path: 
 }
 
 /**
- * Every page's layout, in page order. Page ranges (`-f`/`-l`) run in parallel processes; any
- * failure (a damaged or encrypted file, a timeout, the memory limit) is a PopplerFailed.
+ * pdfinfo, then pdftohtml, in one process under one memory limit: a process started from a Node
+ * process holding a book's layouts costs milliseconds to fork, and these run for every document.
+ * pdfinfo's output ends at the marker ($4); `exec` makes the shell pdftohtml, so a kill reaches it.
+ */
+const READ_SCRIPT = 'ulimit -v "$1" && "$2" -box -f 1 -l 2147483647 "$5" && echo "$4" && exec "$3" -xml -stdout -i -q -hidden -nodrm -noroundcoord -zoom "$6" "$5"';
+
+/**
+ * Every page's layout, in page order. Each page is laid out as soon as pdftohtml has printed it,
+ * so this process works on one core while poppler reads the next pages on the other (decision 214:
+ * one poppler process per document, not one per page range). Any failure (a damaged or encrypted
+ * file, a timeout, the memory limit) is a PopplerFailed.
  */
 export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerOptions): Promise<PageLayout[]> {
-  return withFile(bytes, options, async (path) => {
-    const { pageCount, pages } = await documentGeometry(path, options);
-    if (pageCount === 0) return [];
-    const parallel = Math.max(1, options.parallel ?? Math.min(4, availableParallelism()));
-    const processes = Math.max(1, Math.min(parallel, Math.floor(pageCount / MIN_PAGES_PER_PROCESS)));
-    const perProcess = Math.ceil(pageCount / processes);
-    const ranges = Array.from({ length: processes }, (_, i) => [i * perProcess + 1, Math.min(pageCount, (i + 1) * perProcess)] as const).filter(
-      ([first, last]) => first <= last,
-    );
-    const outputs = await Promise.all(
-      ranges.map(([first, last]) =>
-        // In the document's own folder: anything pdftohtml writes beside its output goes with it.
-        poppler("pdftohtml", ["-xml", "-stdout", "-i", "-q", "-hidden", "-nodrm", "-noroundcoord", "-zoom", String(ZOOM), "-f", String(first), "-l", String(last), path], options, dirname(path)),
-      ),
-    );
-    const layouts = outputs.flatMap((xml) => parseXmlPages(xml, pages));
-    if (layouts.length !== pageCount) throw new PopplerFailed(`pdftohtml gave ${layouts.length} of ${pageCount} pages`);
-    return layouts;
+  const executable = (command: string) => (options.binDir ? join(options.binDir, command) : command);
+  const memoryKb = (options.memoryMb ?? DEFAULT_MEMORY_MB) * 1024;
+  // Unguessable, so no text in the document's metadata (which pdfinfo prints) can pass for it.
+  const marker = `<!-- end of pdfinfo ${randomUUID()} -->`;
+  return withFile(bytes, options, (path) => {
+    const args = ["-c", READ_SCRIPT, "sh", String(memoryKb), executable("pdfinfo"), executable("pdftohtml"), marker, path, String(ZOOM)];
+    // In the document's own folder: anything pdftohtml writes beside its output goes with it.
+    const child = spawn("/bin/sh", args, { cwd: dirname(path), stdio: ["ignore", "pipe", "pipe"] });
+    return new Promise<PageLayout[]>((resolve, reject) => {
+      let info = "";
+      let stderr = "";
+      let document: { pageCount: number; pages: PopplerPages } | undefined;
+      let failure: Error | undefined;
+      const stop = (error: Error) => {
+        failure ??= error;
+        child.kill("SIGKILL");
+      };
+      const timer = setTimeout(() => stop(new PopplerFailed(`${document ? "pdftohtml" : "pdfinfo"} failed: timed out`)), options.timeoutMs);
+      child.stdout.setEncoding("utf8");
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (chunk: string) => {
+        if (stderr.length < 4096) stderr += chunk;
+      });
+      child.stdout.on("data", (chunk: string) => {
+        if (failure) return;
+        try {
+          if (document) return document.pages.push(chunk);
+          info += chunk;
+          const end = info.indexOf(marker);
+          if (end < 0) return;
+          const { pageCount, pages } = geometryIn(info.slice(0, end));
+          document = { pageCount, pages: new PopplerPages(pages) };
+          document.pages.push(info.slice(end + marker.length));
+          info = "";
+        } catch (error) {
+          stop(error instanceof PopplerFailed ? error : new PopplerFailed(`pdftohtml's output could not be read: ${error instanceof Error ? error.message : String(error)}`));
+        }
+      });
+      child.once("error", (error) => stop(new PopplerFailed(`poppler could not be started: ${error.message}`)));
+      child.once("close", (code, signal) => {
+        clearTimeout(timer);
+        if (document?.pageCount === 0) return resolve([]);
+        if (failure) return reject(failure);
+        if (code !== 0 || signal) return reject(new PopplerFailed(`${document ? "pdftohtml" : "pdfinfo"} failed: ${stderr.trim().split("\n")[0] || (signal ?? `exit code ${code}`)}`));
+        const layouts = document?.pages.layouts ?? [];
+        if (layouts.length !== document?.pageCount) return reject(new PopplerFailed(`pdftohtml gave ${layouts.length} of ${document?.pageCount ?? "?"} pages`));
+        resolve(layouts);
+      });
+    });
   });
 }
 
@@ -209,67 +243,98 @@ function cropOf(geometry: PageGeometry | undefined, width: number, height: numbe
 }
 
 /**
- * `pdftohtml -xml` output as page layouts. Poppler joins a line's characters into strings as
- * pdf.js joins them into text items, breaking where a gap opens or the font changes, and prints
- * each string's font size: the fragments are what pdf.js's items become, and the layout's gap
- * thresholds (measured in font sizes) read both alike. Boxes are on the crop box, the page as
- * displayed, as pdf.js's viewport is.
+ * `pdftohtml -xml` output as page layouts, read a piece at a time as poppler prints it. Poppler
+ * joins a line's characters into strings as pdf.js joins them into text items, breaking where a gap
+ * opens or the font changes, and prints each string's font size: the fragments are what pdf.js's
+ * items become, and the layout's gap thresholds (measured in font sizes) read both alike. Boxes are
+ * on the crop box, the page as displayed, as pdf.js's viewport is.
  */
-export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeometry> = new Map()): PageLayout[] {
-  const layouts: PageLayout[] = [];
-  // Font ids run across the pages one process printed; each is declared on the page that first uses it.
-  const fontSizes = new Map<number, number>();
-  let page: { width: number; height: number; dx: number; dy: number; fragments: Fragment[] } | undefined;
-  for (let at = xml.indexOf("<"); at >= 0; at = xml.indexOf("<", at + 1)) {
-    if (xml.startsWith('<text top="', at)) {
-      const top = numberAt(xml, at + 11) / ZOOM - (page?.dy ?? 0);
-      const left = attribute(xml, ' left="', scanned) / ZOOM - (page?.dx ?? 0);
-      const width = attribute(xml, ' width="', scanned) / ZOOM;
-      const height = attribute(xml, ' height="', scanned) / ZOOM;
-      const font = attribute(xml, ' font="', scanned);
-      const content = scanned + 2;
-      const close = xml.indexOf("</text>", content);
-      if (close < 0) break;
-      at = close;
-      if (!page) continue;
-      const text = plainText(xml.slice(content, close));
-      if (!(height > 0) || (!startsPlain(text) && (text.trim() === "" || ORNAMENTS.test(text)))) continue;
-      const size = fontSizes.get(font) || height;
-      // Text that does not run across the displayed page (an axis label, a sideways page) is
-      // printed with no width: one fragment of its own, a box of a line's height at its start.
-      const horizontal = width > 0;
-      const right = left + (horizontal ? width : height);
-      // Poppler's box runs over the font's whole bounding box, 0.9 (Computer Modern) to 1.3
-      // (DejaVu) of the font size: a box one font size tall about its middle measures the gaps
-      // between lines (paragraph breaks) alike for every font, as pdf.js's boxes do.
-      const middle = top + height / 2;
-      const half = horizontal ? Math.min(height, size) / 2 : height / 2;
-      const [upper, bottom] = [middle - half, middle + half];
-      // Printer's marks and line numbers outside the crop box are not on the page a reader sees.
-      if (right <= 0 || bottom <= 0 || left >= page.width || upper >= page.height) continue;
-      if (horizontal && text.charCodeAt(1) === 32 && LETTER_SPACED.test(text)) {
-        // "E N G U I N": poppler keeps letter-spaced text as one string with spaces, pdf.js as a
-        // fragment per letter, which is what the layout measures word gaps between.
-        const letters = text.split(" ");
-        const step = (right - left) / letters.length;
-        for (const [i, letter] of letters.entries()) page.fragments.push({ text: letter, left: left + i * step, top: upper, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false });
-        continue;
+export class PopplerPages {
+  /** Every complete page read so far, in order. */
+  readonly layouts: PageLayout[] = [];
+  /** Font ids run across the document; each is declared on the page that first uses it. */
+  private readonly fontSizes = new Map<number, number>();
+  /** Output after the last complete page. */
+  private pending = "";
+
+  constructor(private readonly geometry: ReadonlyMap<number, PageGeometry> = new Map()) {}
+
+  /** Reads the pages that `text` completes; the rest waits for the next piece. */
+  push(text: string): void {
+    // Only the new piece (and the few characters before it that may begin a "</page>") is searched.
+    const from = Math.max(0, this.pending.length - PAGE_END.length + 1);
+    const found = (this.pending.slice(from) + text).lastIndexOf(PAGE_END);
+    if (found < 0) {
+      this.pending += text;
+      return;
+    }
+    const xml = this.pending + text;
+    const end = from + found + PAGE_END.length;
+    this.read(xml, end);
+    this.pending = xml.slice(end);
+  }
+
+  private read(xml: string, end: number): void {
+    let page: { width: number; height: number; dx: number; dy: number; fragments: Fragment[] } | undefined;
+    for (let at = xml.indexOf("<"); at >= 0 && at < end; at = xml.indexOf("<", at + 1)) {
+      if (xml.startsWith('<text top="', at)) {
+        const top = numberAt(xml, at + 11) / ZOOM - (page?.dy ?? 0);
+        const left = attribute(xml, ' left="', scanned) / ZOOM - (page?.dx ?? 0);
+        const width = attribute(xml, ' width="', scanned) / ZOOM;
+        const height = attribute(xml, ' height="', scanned) / ZOOM;
+        const font = attribute(xml, ' font="', scanned);
+        const content = scanned + 2;
+        const close = xml.indexOf("</text>", content);
+        if (close < 0) break;
+        at = close;
+        if (!page) continue;
+        const text = plainText(xml.slice(content, close));
+        if (!(height > 0) || (!startsPlain(text) && (text.trim() === "" || ORNAMENTS.test(text)))) continue;
+        const size = this.fontSizes.get(font) || height;
+        // Text that does not run across the displayed page (an axis label, a sideways page) is
+        // printed with no width: one fragment of its own, a box of a line's height at its start.
+        const horizontal = width > 0;
+        const right = left + (horizontal ? width : height);
+        // Poppler's box runs over the font's whole bounding box, 0.9 (Computer Modern) to 1.3
+        // (DejaVu) of the font size: a box one font size tall about its middle measures the gaps
+        // between lines (paragraph breaks) alike for every font, as pdf.js's boxes do.
+        const middle = top + height / 2;
+        const half = horizontal ? Math.min(height, size) / 2 : height / 2;
+        const [upper, bottom] = [middle - half, middle + half];
+        // Printer's marks and line numbers outside the crop box are not on the page a reader sees.
+        if (right <= 0 || bottom <= 0 || left >= page.width || upper >= page.height) continue;
+        if (horizontal && text.charCodeAt(1) === 32 && LETTER_SPACED.test(text)) {
+          // "E N G U I N": poppler keeps letter-spaced text as one string with spaces, pdf.js as a
+          // fragment per letter, which is what the layout measures word gaps between.
+          const letters = text.split(" ");
+          const step = (right - left) / letters.length;
+          for (const [i, letter] of letters.entries()) page.fragments.push({ text: letter, left: left + i * step, top: upper, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false });
+          continue;
+        }
+        page.fragments.push({ text, left, top: upper, right, bottom, size, horizontal, rtl: false });
+      } else if (xml.startsWith("<page ", at)) {
+        const number = attribute(xml, ' number="', at);
+        const height = attribute(xml, ' height="', at) / ZOOM;
+        const width = attribute(xml, ' width="', at) / ZOOM;
+        page = { ...cropOf(this.geometry.get(number), width, height), fragments: [] };
+      } else if (xml.startsWith('<fontspec id="', at)) {
+        const id = numberAt(xml, at + 14);
+        // The size is printed rounded to a third of a point; its lower edge keeps a LaTeX table's
+        // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
+        this.fontSizes.set(id, Math.max(0.5, attribute(xml, ' size="', scanned) - 0.5) / ZOOM);
+      } else if (page && xml.startsWith(PAGE_END, at)) {
+        this.layouts.push({ blocks: pageBlocks(page.fragments, page.width), width: page.width, height: page.height });
+        page = undefined;
       }
-      page.fragments.push({ text, left, top: upper, right, bottom, size, horizontal, rtl: false });
-    } else if (xml.startsWith("<page ", at)) {
-      const number = attribute(xml, ' number="', at);
-      const height = attribute(xml, ' height="', at) / ZOOM;
-      const width = attribute(xml, ' width="', at) / ZOOM;
-      page = { ...cropOf(geometry.get(number), width, height), fragments: [] };
-    } else if (xml.startsWith('<fontspec id="', at)) {
-      const id = numberAt(xml, at + 14);
-      // The size is printed rounded to a third of a point; its lower edge keeps a LaTeX table's
-      // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
-      fontSizes.set(id, Math.max(0.5, attribute(xml, ' size="', scanned) - 0.5) / ZOOM);
-    } else if (page && xml.startsWith("</page>", at)) {
-      layouts.push({ blocks: pageBlocks(page.fragments, page.width), width: page.width, height: page.height });
-      page = undefined;
     }
   }
-  return layouts;
+}
+
+const PAGE_END = "</page>";
+
+/** A whole `pdftohtml -xml` output's pages. */
+export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeometry> = new Map()): PageLayout[] {
+  const pages = new PopplerPages(geometry);
+  pages.push(xml);
+  return pages.layouts;
 }
