@@ -38,13 +38,21 @@ export function isPageNumber(text: string): boolean {
 }
 
 /** The glyph size most of a page's characters are set in. */
-function bodySize(lines: Line[]): number {
+function bodySize(page: PageLines): number {
   const chars = new Map<number, number>();
-  for (const line of lines) {
-    const size = Math.round(line.size * 2) / 2;
-    chars.set(size, (chars.get(size) ?? 0) + line.text.length);
+  for (const block of page.blocks) {
+    for (const line of block.lines) {
+      const size = Math.round(line.size * 2) / 2;
+      chars.set(size, (chars.get(size) ?? 0) + line.text.length);
+    }
   }
-  return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  let body = 0;
+  let most = -1;
+  // The first size to reach the most characters, as a stable sort by count would give.
+  for (const [size, count] of chars) {
+    if (count > most) [body, most] = [size, count];
+  }
+  return body;
 }
 
 /**
@@ -52,11 +60,19 @@ function bodySize(lines: Line[]): number {
  * small or body-sized, while a title repeated on several slides is larger and is content.
  */
 function edgeLines(page: PageLines): Line[] {
-  const lines = page.blocks.flatMap((b) => b.lines).sort((a, b) => a.top - b.top);
-  const body = bodySize(lines);
-  const top = lines.filter((l) => l.bottom <= page.height * EDGE).slice(0, PER_EDGE);
-  const bottom = lines.filter((l) => l.top >= page.height * (1 - EDGE)).slice(-PER_EDGE);
-  return [...new Set([...top, ...bottom])].filter((l) => l.size <= body * 1.1 + 0.25);
+  const top: Line[] = [];
+  const bottom: Line[] = [];
+  for (const block of page.blocks) {
+    for (const line of block.lines) {
+      if (line.bottom <= page.height * EDGE) top.push(line);
+      if (line.top >= page.height * (1 - EDGE)) bottom.push(line);
+    }
+  }
+  if (top.length === 0 && bottom.length === 0) return [];
+  const byTop = (a: Line, b: Line) => a.top - b.top;
+  const body = bodySize(page);
+  const edges = new Set([...top.sort(byTop).slice(0, PER_EDGE), ...bottom.sort(byTop).slice(-PER_EDGE)]);
+  return [...edges].filter((l) => l.size <= body * 1.1 + 0.25);
 }
 
 /**
@@ -67,35 +83,47 @@ function edgeLines(page: PageLines): Line[] {
  * short form), and removal must never empty a page that had text.
  */
 export function removeRunningLines(pages: PageLines[]): number[] {
+  if (pages.length < 2) return pages.map(() => 0);
   const candidates = pages.map(edgeLines);
+  const signatures = new Map<Line, string>();
   const pagesWith = new Map<string, number>();
   for (const lines of candidates) {
-    for (const signature of new Set(lines.map((l) => runningSignature(l.text)))) {
+    for (const line of lines) signatures.set(line, runningSignature(line.text));
+    for (const signature of new Set(lines.map((l) => signatures.get(l)!))) {
       pagesWith.set(signature, (pagesWith.get(signature) ?? 0) + 1);
     }
   }
   const needed = Math.min(3, pages.length);
   return pages.map((page, index) => {
-    if (pages.length < 2) return 0;
     const running = new Set(
       candidates[index].filter((l) => {
         if (isPageNumber(l.text)) return true;
-        const signature = runningSignature(l.text);
+        const signature = signatures.get(l)!;
         return signature !== "" && (pagesWith.get(signature) ?? 0) >= needed;
       }),
     );
+    if (running.size === 0) return 0;
     const lineCount = page.blocks.reduce((n, block) => n + block.lines.length, 0);
-    if (running.size === 0 || running.size === lineCount) return 0;
-    page.blocks = page.blocks
-      .map((block) => ({ ...block, lines: block.lines.filter((l) => !running.has(l)) }))
-      .filter((block) => block.lines.length > 0)
-      .map((block) => ({
+    if (running.size === lineCount) return 0;
+    const blocks: Block[] = [];
+    for (const block of page.blocks) {
+      // A block without a running line keeps its lines and its box (the box of those lines).
+      if (!block.lines.some((l) => running.has(l))) {
+        blocks.push(block);
+        continue;
+      }
+      const lines = block.lines.filter((l) => !running.has(l));
+      if (lines.length === 0) continue;
+      blocks.push({
         ...block,
-        left: Math.min(...block.lines.map((l) => l.left)),
-        top: Math.min(...block.lines.map((l) => l.top)),
-        right: Math.max(...block.lines.map((l) => l.right)),
-        bottom: Math.max(...block.lines.map((l) => l.bottom)),
-      }));
+        lines,
+        left: Math.min(...lines.map((l) => l.left)),
+        top: Math.min(...lines.map((l) => l.top)),
+        right: Math.max(...lines.map((l) => l.right)),
+        bottom: Math.max(...lines.map((l) => l.bottom)),
+      });
+    }
+    page.blocks = blocks;
     return running.size;
   });
 }

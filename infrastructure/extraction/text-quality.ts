@@ -10,7 +10,10 @@ export interface TextJudgement {
   readable: boolean;
   /** Share of non-space characters that are control, replacement or private-use characters. */
   badShare: number;
-  /** Share of Latin words (two letters or more) that are English words. */
+  /**
+   * Share of Latin words (two letters or more) that are English words, from up to 100 spread over
+   * the page; once half of those are English, a lower bound (no more are looked up).
+   */
   englishShare: number;
   /**
    * Share of the letter trigrams of Latin words (ASCII letters) that English words use too; null
@@ -111,11 +114,14 @@ export function judgeText(text: string): TextJudgement {
   if (latinWords >= MIN_WORDS && latinLetters >= 0.5 * letters) {
     // Every page of a book is judged: a few hundred words spread over the page tell as well as all of them.
     const step = Math.max(1, latinWords / SAMPLED_WORDS);
+    let samples = 0;
+    for (let next = 0; next < latinWords; next += step) samples++;
     let sampled = 0;
     let english = 0;
-    // Words number `next`, `next + step`, …, cut out of the text where they are found.
+    // Words number `next`, `next + step`, …, cut out of the text where they are found; once half
+    // the sample is English the page reads as language, and the rest need not be looked up.
     let next = 0;
-    for (let i = 0, index = 0, run = 0; i <= text.length && next < latinWords; i++) {
+    for (let i = 0, index = 0, run = 0; i <= text.length && next < latinWords && english * 2 < samples; i++) {
       if (i < text.length && isLatinLetter(text.charCodeAt(i))) {
         run++;
         continue;
@@ -130,7 +136,7 @@ export function judgeText(text: string): TextJudgement {
       }
       run = 0;
     }
-    englishShare = english / sampled;
+    englishShare = english * 2 >= samples ? english / samples : english / sampled;
   }
   if (englishShare < 0.5) {
     trigramShare = 1;
