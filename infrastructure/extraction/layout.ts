@@ -25,7 +25,6 @@ export interface Fragment {
 }
 
 export interface Line {
-  fragments: Fragment[];
   left: number;
   top: number;
   right: number;
@@ -122,7 +121,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     text += piece;
     previous = fragment;
   }
-  return { fragments: ordered, left, top, right, bottom, size, text: collapseLetterSpacing((ODD_SPACES.test(text) ? text.replace(/\s+/g, " ") : text).trim()) };
+  return { left, top, right, bottom, size, text: collapseLetterSpacing((ODD_SPACES.test(text) ? text.replace(/\s+/g, " ") : text).trim()) };
 }
 
 interface Piece {
