@@ -128,13 +128,15 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
       // Letter runs joined by single hyphens, as vocabularyOf's pattern matches them.
       while (i < text.length) {
         const code = codeAt(text, i);
-        if (!isLetter(code)) break;
-        if (code >= 0x80) ascii = false;
-        hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
-        i += code > 0xffff ? 2 : 1;
-        if (text.charCodeAt(i) === 45 && i + 1 < text.length && isLetter(codeAt(text, i + 1))) {
+        if (isLetter(code)) {
+          if (code >= 0x80) ascii = false;
+          hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
+          i += code > 0xffff ? 2 : 1;
+        } else if (code === 45 && i > start && i + 1 < text.length && isLetter(codeAt(text, i + 1))) {
           hash = Math.imul(hash ^ 45, FNV_PRIME);
           i++;
+        } else {
+          break;
         }
       }
       if (i === start) {
