@@ -72,6 +72,18 @@ export function judgeText(text: string): TextJudgement {
   let latinRun = 0;
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
+    // Most characters are ASCII letters: a letter, in a Latin word, ending any run of signs.
+    if ((code | 32) >= 97 && (code | 32) <= 122) {
+      latinRun++;
+      chars++;
+      letters++;
+      if (runLength !== 0) {
+        if (runLength >= 3) inRuns += runLength;
+        runLength = 0;
+        runCode = -1;
+      }
+      continue;
+    }
     if (isLatinLetter(code)) latinRun++;
     else {
       if (latinRun >= 2) {
