@@ -127,6 +127,7 @@ function print(pages: number, results: Result[], sameRace = true) {
     sameRace ? median(reference.rounds.map((round, i) => round[figure] / ours.rounds[i][figure])) : reference[figure] / ours[figure];
   for (const reference of references) {
     console.log(`  ratio to ${reference.label}: ${ratio(reference, "seconds").toFixed(2)}x its pages/s, ${ratio(reference, "cpu").toFixed(2)}x its pages per CPU second${sameRace ? " (median of the rounds' ratios)" : ""}`);
+    if (sameRace) console.log(`    the medians' ratios, for comparison: ${(reference.seconds / ours.seconds).toFixed(2)}x its pages/s, ${(reference.cpu / ours.cpu).toFixed(2)}x its pages per CPU second`);
   }
 }
 
