@@ -130,6 +130,8 @@ describe("the library journey", () => {
     await page.getByTestId("link-type").click();
     await page.getByRole("option", { name: "YouTube" }).click();
     await page.waitForURL(`${server.url}/upload/youtubeVideo`);
+    // The URL changes before the new screen renders: typing earlier would fill the old screen's field.
+    await page.getByRole("heading", { name: "Add a Video" }).waitFor();
     await page.getByLabel("URL", { exact: true }).fill("https://www.youtube.com/watch?v=short");
     await page.getByLabel("URL", { exact: true }).blur();
     await page.getByText("Invalid YouTube URL").first().waitFor();
@@ -138,6 +140,7 @@ describe("the library journey", () => {
     await page.getByTestId("link-type").click();
     await page.getByRole("option", { name: "Website" }).click();
     await page.waitForURL(`${server.url}/upload/websiteLink`);
+    await page.getByRole("heading", { name: "Upload a Website" }).waitFor();
     await page.getByLabel("URL", { exact: true }).fill("not a website");
     await page.getByLabel("URL", { exact: true }).blur();
     await page.getByText("Invalid Website URL").first().waitFor();
