@@ -261,15 +261,20 @@ export class PopplerPages {
 
   /** Reads the pages that `text` completes; the rest waits for the next piece. */
   push(text: string): void {
-    // Only the new piece (and the few characters before it that may begin a "</page>") is searched.
-    const from = Math.max(0, this.pending.length - PAGE_END.length + 1);
-    const found = (this.pending.slice(from) + text).lastIndexOf(PAGE_END);
-    if (found < 0) {
+    // The last page end is in the new piece, or across its start (a few characters of each side:
+    // joining the whole piece to what waits would copy it once more).
+    let end = text.lastIndexOf(PAGE_END);
+    if (end >= 0) end += this.pending.length + PAGE_END.length;
+    else {
+      const from = Math.max(0, this.pending.length - PAGE_END.length + 1);
+      const across = (this.pending.slice(from) + text.slice(0, PAGE_END.length - 1)).indexOf(PAGE_END);
+      if (across >= 0) end = from + across + PAGE_END.length;
+    }
+    if (end < 0) {
       this.pending += text;
       return;
     }
     const xml = this.pending + text;
-    const end = from + found + PAGE_END.length;
     this.read(xml, end);
     this.pending = xml.slice(end);
   }
