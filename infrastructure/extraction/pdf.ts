@@ -145,7 +145,7 @@ function documentVocabulary(layouts: PageLayout[]): Vocabulary {
   return {
     has: (word) => {
       asked ??= wordsAskedWhenJoining(layouts.flatMap((layout) => layout.blocks.flatMap((block) => block.lines.map((line) => line.text))));
-      if (asked.has(word)) return (found ??= wordsIn([wordsInside(layouts).join("\n")], asked)).has(word);
+      if (asked.has(word)) return (found ??= wordsIn(wordsInside(layouts), asked)).has(word);
       // A line changed by the join before it can ask about another word.
       return (all ??= vocabularyOf([wordsInside(layouts).join("\n")])).has(word);
     },
