@@ -15,8 +15,15 @@ export interface WordList extends Iterable<string> {
   has(word: string): boolean;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
+/** FNV-1a, over a word's UTF-16 units (its bytes when it is ASCII): one step, for hashing while reading. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const fnvStep = (hash: number, unit: number) => Math.imul(hash ^ unit, 0x01000193);
+
+export function fnv1a(word: string): number {
+  let hash = FNV_OFFSET;
+  for (let k = 0; k < word.length; k++) hash = fnvStep(hash, word.charCodeAt(k));
+  return hash;
+}
 
 class HashedWords implements WordList {
   /**
@@ -41,7 +48,7 @@ class HashedWords implements WordList {
     this.mask = size - 1;
     for (let i = 0; i < starts.length; i++) {
       let hash = FNV_OFFSET;
-      for (let k = starts[i]; k < ends[i]; k++) hash = Math.imul(hash ^ bytes[k], FNV_PRIME);
+      for (let k = starts[i]; k < ends[i]; k++) hash = fnvStep(hash, bytes[k]);
       let slot = hash & this.mask;
       while (this.slots[slot * 2 + 1] !== 0) slot = (slot + 1) & this.mask;
       this.slots[slot * 2] = hash;
@@ -49,10 +56,8 @@ class HashedWords implements WordList {
     }
   }
 
-  /** FNV-1a over the word's UTF-16 units, which are its bytes when it is ASCII. */
   has(word: string): boolean {
-    let hash = FNV_OFFSET;
-    for (let k = 0; k < word.length; k++) hash = Math.imul(hash ^ word.charCodeAt(k), FNV_PRIME);
+    const hash = fnv1a(word);
     for (let slot = hash & this.mask; this.slots[slot * 2 + 1] !== 0; slot = (slot + 1) & this.mask) {
       if (this.slots[slot * 2] !== hash) continue;
       const place = this.slots[slot * 2 + 1];

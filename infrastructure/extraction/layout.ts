@@ -83,7 +83,10 @@ function isSpaceAt(text: string, at: number): boolean {
   return code === code && /\s/.test(text[at]);
 }
 
-const isBlank = (text: string) => !(text.charCodeAt(0) > 32 && text.charCodeAt(0) < 127) && text.trim() === "";
+/** Whether a string starts with printable ASCII other than a space: then it is not blank, and no pattern need look. */
+export const startsPlain = (text: string) => text.charCodeAt(0) > 32 && text.charCodeAt(0) < 127;
+
+const isBlank = (text: string) => !startsPlain(text) && text.trim() === "";
 
 /** Whitespace other than single spaces, which a line's text must not keep. */
 const ODD_SPACES = /[^\S ]| {2}/;

@@ -10,7 +10,7 @@ import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { pageBlocks, type Fragment } from "#infrastructure/extraction/layout";
+import { pageBlocks, startsPlain, type Fragment } from "#infrastructure/extraction/layout";
 import type { PageLayout } from "#infrastructure/extraction/pdf";
 
 export interface PopplerOptions {
@@ -30,14 +30,16 @@ export class PopplerFailed extends Error {
 
 const DEFAULT_MEMORY_MB = 1_024;
 
+/** Where a poppler command is run from, and the address space (`ulimit -v`, in KiB) each of its processes gets. */
+const executableOf = (options: PopplerOptions, command: string) => (options.binDir ? join(options.binDir, command) : command);
+const memoryKbOf = (options: PopplerOptions) => String((options.memoryMb ?? DEFAULT_MEMORY_MB) * 1024);
+
 /** Runs a poppler command under a memory limit (ulimit -v in a shell that then becomes the command) and a timeout. */
 function poppler(command: string, args: string[], options: PopplerOptions): Promise<string> {
-  const memoryKb = (options.memoryMb ?? DEFAULT_MEMORY_MB) * 1024;
-  const executable = options.binDir ? join(options.binDir, command) : command;
   return new Promise((resolve, reject) => {
     execFile(
       "/bin/sh",
-      ["-c", 'ulimit -v "$1" && shift && exec "$@"', "sh", String(memoryKb), executable, ...args],
+      ["-c", 'ulimit -v "$1" && shift && exec "$@"', "sh", memoryKbOf(options), executableOf(options, command), ...args],
       { timeout: options.timeoutMs, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024, encoding: "utf8" },
       (error, stdout, stderr) => {
         if (error) reject(new PopplerFailed(`${command} failed: ${error.killed ? "timed out" : (stderr.trim().split("\n")[0] ?? error.message)}`));
@@ -104,12 +106,10 @@ const READ_SCRIPT = 'ulimit -v "$1" && "$2" -box -f 1 -l 2147483647 "$5" && echo
  * file, a timeout, the memory limit) is a PopplerFailed.
  */
 export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerOptions): Promise<PageLayout[]> {
-  const executable = (command: string) => (options.binDir ? join(options.binDir, command) : command);
-  const memoryKb = (options.memoryMb ?? DEFAULT_MEMORY_MB) * 1024;
   // Unguessable, so no text in the document's metadata (which pdfinfo prints) can pass for it.
   const marker = `<!-- end of pdfinfo ${randomUUID()} -->`;
   return withFile(bytes, options, (path) => {
-    const args = ["-c", READ_SCRIPT, "sh", String(memoryKb), executable("pdfinfo"), executable("pdftohtml"), marker, path, String(ZOOM)];
+    const args = ["-c", READ_SCRIPT, "sh", memoryKbOf(options), executableOf(options, "pdfinfo"), executableOf(options, "pdftohtml"), marker, path, String(ZOOM)];
     // In the document's own folder: anything pdftohtml writes beside its output goes with it.
     const child = spawn("/bin/sh", args, { cwd: dirname(path), stdio: ["ignore", "pipe", "pipe"] });
     return new Promise<PageLayout[]>((resolve, reject) => {
@@ -204,12 +204,6 @@ function plainText(xml: string): string {
     name[0] === "#" ? String.fromCodePoint(name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1))) : (ENTITIES[name] ?? whole),
   );
 }
-
-/** Whether a string starts with printable ASCII other than a space: then it is neither blank nor dingbats alone. */
-const startsPlain = (text: string) => {
-  const code = text.charCodeAt(0);
-  return code > 32 && code < 127;
-};
 
 /**
  * Text of dingbats alone (a printer's barcode, ornaments) holds no words; pdf.js gives none for

@@ -2,7 +2,8 @@
  * Text as a person reads it: typographic ligatures and odd spaces normalised, and words that the
  * typesetter hyphenated at a line end joined again, while real compounds keep their hyphen.
  */
-import { englishWords, isEnglishWord } from "#infrastructure/extraction/english-words";
+import { englishWords, FNV_OFFSET, fnv1a, fnvStep, isEnglishWord } from "#infrastructure/extraction/english-words";
+import { isLetterCode } from "#infrastructure/extraction/text-quality";
 
 const LIGATURES: Record<string, string> = { "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st" };
 
@@ -78,23 +79,6 @@ export function vocabularyOf(texts: Iterable<string>): Set<string> {
   return words;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-const fnv = (word: string) => {
-  let hash = FNV_OFFSET;
-  for (let k = 0; k < word.length; k++) hash = Math.imul(hash ^ word.charCodeAt(k), FNV_PRIME);
-  return hash;
-};
-
-const ASCII_LETTERS = Uint8Array.from({ length: 0x80 }, (_, code) => ((code | 32) >= 97 && (code | 32) <= 122 ? 1 : 0));
-const letterCodes = new Map<number, boolean>();
-function isLetter(code: number): boolean {
-  if (code < 0x80) return ASCII_LETTERS[code] === 1;
-  let letter = letterCodes.get(code);
-  if (letter === undefined) letterCodes.set(code, (letter = /\p{L}/u.test(String.fromCodePoint(code))));
-  return letter;
-}
-
 /** The code point at `i` (charCodeAt, which V8 inlines, unless a surrogate pair starts there). */
 const codeAt = (text: string, i: number) => {
   const code = text.charCodeAt(i);
@@ -110,14 +94,14 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
   const found = new Set<string>();
   // Wanted words not found yet, by hash: a word found once ("in", "be") is not cut out again at every use.
   const missing = new Map<number, number>();
-  for (const word of wanted) missing.set(fnv(word), (missing.get(fnv(word)) ?? 0) + 1);
+  for (const word of wanted) missing.set(fnv1a(word), (missing.get(fnv1a(word)) ?? 0) + 1);
   // A first look at a hash's low 16 bits, which a typed array answers faster than the Map.
   const maybe = new Uint8Array(0x10000);
   for (const hash of missing.keys()) maybe[hash & 0xffff] = 1;
   const foundOne = (word: string) => {
     if (!wanted.has(word) || found.has(word)) return;
     found.add(word);
-    const hash = fnv(word);
+    const hash = fnv1a(word);
     const left = missing.get(hash)! - 1;
     if (left > 0) missing.set(hash, left);
     else missing.delete(hash);
@@ -131,12 +115,12 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
       // Letter runs joined by single hyphens, as vocabularyOf's pattern matches them.
       while (i < text.length) {
         const code = codeAt(text, i);
-        if (isLetter(code)) {
+        if (isLetterCode(code)) {
           if (code >= 0x80) ascii = false;
-          hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
+          hash = fnvStep(hash, code >= 65 && code <= 90 ? code + 32 : code);
           i += code > 0xffff ? 2 : 1;
-        } else if (code === 45 && i > start && i + 1 < text.length && isLetter(codeAt(text, i + 1))) {
-          hash = Math.imul(hash ^ 45, FNV_PRIME);
+        } else if (code === 45 && i > start && i + 1 < text.length && isLetterCode(codeAt(text, i + 1))) {
+          hash = fnvStep(hash, 45);
           i++;
         } else {
           break;

@@ -50,6 +50,12 @@ function kindOf(code: number): Kind {
   return kind;
 }
 
+/** Whether a code point is a letter (\p{L}), from the same table. */
+export function isLetterCode(code: number): boolean {
+  const known = kinds[code];
+  return (known === UNKNOWN ? kindOf(code) : known) === 1;
+}
+
 /** Below these many characters or words a page says too little to be judged on that measure. */
 const MIN_CHARS = 12;
 const MIN_WORDS = 15;
