@@ -96,8 +96,13 @@ async function withFile<T>(bytes: Buffer, options: PopplerOptions, work: (path: 
  * pdfinfo, then pdftohtml, in one process under one memory limit: a process started from a Node
  * process holding a book's layouts costs milliseconds to fork, and these run for every document.
  * pdfinfo's output ends at the marker ($4); `exec` makes the shell pdftohtml, so a kill reaches it.
+ * pdftohtml writes its output through a buffer of 256 KiB (coreutils' stdbuf, where there is one):
+ * with stdio's 4 KiB, a book's 3 MB arrived in some 800 pieces, and waking for each took this
+ * process more CPU than laying out the pages it held (decision 224).
  */
-const READ_SCRIPT = 'ulimit -v "$1" && "$2" -box -f 1 -l 2147483647 "$5" && echo "$4" && exec "$3" -xml -stdout -i -q -hidden -nodrm -noroundcoord -zoom "$6" "$5"';
+const READ_SCRIPT =
+  'ulimit -v "$1" && "$2" -box -f 1 -l 2147483647 "$5" && echo "$4" && set -- "$3" -xml -stdout -i -q -hidden -nodrm -noroundcoord -zoom "$6" "$5" && ' +
+  'if command -v stdbuf >/dev/null; then exec stdbuf -o 262144 "$@"; else exec "$@"; fi';
 
 /**
  * Every page's layout, in page order. Each page is laid out as soon as pdftohtml has printed it,
@@ -113,7 +118,7 @@ export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerO
     // In the document's own folder: anything pdftohtml writes beside its output goes with it.
     const child = spawn("/bin/sh", args, { cwd: dirname(path), stdio: ["ignore", "pipe", "pipe"] });
     return new Promise<PageLayout[]>((resolve, reject) => {
-      let info = "";
+      const info = new PieceEnds(Buffer.from(marker));
       let stderr = "";
       let document: { pageCount: number; pages: PopplerPages } | undefined;
       let failure: Error | undefined;
@@ -122,22 +127,19 @@ export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerO
         child.kill("SIGKILL");
       };
       const timer = setTimeout(() => stop(new PopplerFailed(`${document ? "pdftohtml" : "pdfinfo"} failed: timed out`)), options.timeoutMs);
-      child.stdout.setEncoding("utf8");
       child.stderr.setEncoding("utf8");
       child.stderr.on("data", (chunk: string) => {
         if (stderr.length < 4096) stderr += chunk;
       });
-      child.stdout.on("data", (chunk: string) => {
+      child.stdout.on("data", (chunk: Buffer) => {
         if (failure) return;
         try {
           if (document) return document.pages.push(chunk);
-          info += chunk;
-          const end = info.indexOf(marker);
-          if (end < 0) return;
-          const { pageCount, pages } = geometryIn(info.slice(0, end));
+          const read = info.take(chunk);
+          if (read === undefined) return;
+          const { pageCount, pages } = geometryIn(read.toString("utf8", 0, read.length - marker.length));
           document = { pageCount, pages: new PopplerPages(pages) };
-          document.pages.push(info.slice(end + marker.length));
-          info = "";
+          document.pages.push(info.rest());
         } catch (error) {
           stop(error instanceof PopplerFailed ? error : new PopplerFailed(`pdftohtml's output could not be read: ${error instanceof Error ? error.message : String(error)}`));
         }
@@ -249,31 +251,19 @@ export class PopplerPages {
   /** Font ids run across the document; each is declared on the page that first uses it. */
   private readonly fontSizes = new Map<number, number>();
   /** Output after the last complete page. */
-  private pending = "";
+  private readonly output = new PieceEnds(Buffer.from(PAGE_END));
 
   constructor(private readonly geometry: ReadonlyMap<number, PageGeometry> = new Map()) {}
 
-  /** Reads the pages that `text` completes; the rest waits for the next piece. */
-  push(text: string): void {
-    // The last page end is in the new piece, or across its start (a few characters of each side:
-    // joining the whole piece to what waits would copy it once more).
-    let end = text.lastIndexOf(PAGE_END);
-    if (end >= 0) end += this.pending.length + PAGE_END.length;
-    else {
-      const from = Math.max(0, this.pending.length - PAGE_END.length + 1);
-      const across = (this.pending.slice(from) + text.slice(0, PAGE_END.length - 1)).indexOf(PAGE_END);
-      if (across >= 0) end = from + across + PAGE_END.length;
-    }
-    if (end < 0) {
-      this.pending += text;
-      return;
-    }
-    const xml = this.pending + text;
-    this.read(xml, end);
-    this.pending = xml.slice(end);
+  /** Reads the pages that `piece` completes; the rest waits for the next piece. */
+  push(piece: Buffer): void {
+    const complete = this.output.take(piece);
+    // Decoded here, not piece by piece: a page end is never inside a character's bytes.
+    if (complete) this.read(complete.toString("utf8"));
   }
 
-  private read(xml: string, end: number): void {
+  private read(xml: string): void {
+    const end = xml.length;
     let page: { width: number; height: number; dx: number; dy: number; fragments: Fragment[] } | undefined;
     for (let at = xml.indexOf("<"); at >= 0 && at < end; at = xml.indexOf("<", at + 1)) {
       if (xml.startsWith('<text top="', at)) {
@@ -331,9 +321,48 @@ export class PopplerPages {
 
 const PAGE_END = "</page>";
 
+/**
+ * Output arriving in pieces, handed on up to the last occurrence of `end` (a page's end, the
+ * marker after pdfinfo's output) as soon as a piece completes one; the rest waits for more. The
+ * end may be split across pieces; it is looked for in the new piece and, for one split across its
+ * start, in the few bytes before it, so nothing already waiting is searched again.
+ */
+class PieceEnds {
+  private waiting: Buffer[] = [];
+  /** The last end.length - 1 bytes waiting (all of them when fewer). */
+  private tail: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly end: Buffer) {}
+
+  /** Everything up to and with the last end that `piece` completes, or undefined while none. */
+  take(piece: Buffer): Buffer | undefined {
+    let at = piece.lastIndexOf(this.end);
+    if (at >= 0) at += this.end.length;
+    else {
+      const across = Buffer.concat([this.tail, piece.subarray(0, this.end.length - 1)]).lastIndexOf(this.end);
+      if (across >= 0) at = across + this.end.length - this.tail.length;
+    }
+    if (at < 0) {
+      this.waiting.push(piece);
+      this.tail = (piece.length >= this.end.length - 1 ? piece : Buffer.concat([this.tail, piece])).subarray(-(this.end.length - 1));
+      return undefined;
+    }
+    const complete = Buffer.concat([...this.waiting, piece.subarray(0, at)]);
+    const rest = piece.subarray(at);
+    this.waiting = [rest];
+    this.tail = rest.subarray(-(this.end.length - 1));
+    return complete;
+  }
+
+  /** What waits after the last end. */
+  rest(): Buffer {
+    return Buffer.concat(this.waiting);
+  }
+}
+
 /** A whole `pdftohtml -xml` output's pages. */
 export function parseXmlPages(xml: string, geometry: ReadonlyMap<number, PageGeometry> = new Map()): PageLayout[] {
   const pages = new PopplerPages(geometry);
-  pages.push(xml);
+  pages.push(Buffer.from(xml));
   return pages.layouts;
 }
