@@ -79,6 +79,10 @@ export function vocabularyOf(texts: Iterable<string>): Set<string> {
   return words;
 }
 
+/** 1 for the ASCII letters, by character code. */
+const ASCII_LETTERS = new Uint8Array(0x80);
+for (let code = 65; code <= 90; code++) ASCII_LETTERS[code] = ASCII_LETTERS[code + 32] = 1;
+
 /** The code point at `i` (charCodeAt, which V8 inlines, unless a surrogate pair starts there). */
 const codeAt = (text: string, i: number) => {
   const code = text.charCodeAt(i);
@@ -107,23 +111,38 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
     else missing.delete(hash);
   };
   for (const text of texts) {
+    const length = text.length;
     let i = 0;
-    while (i < text.length) {
+    while (i < length) {
+      let code = text.charCodeAt(i);
+      // Most characters are ASCII, and read here without a table or a surrogate check: on this
+      // path the loop over a book's text took half the time.
+      if (code < 0x80 && ASCII_LETTERS[code] === 0) {
+        i++;
+        continue;
+      }
       const start = i;
       let ascii = true;
       let hash = FNV_OFFSET;
       // Letter runs joined by single hyphens, as vocabularyOf's pattern matches them.
-      while (i < text.length) {
-        const code = codeAt(text, i);
-        if (isLetterCode(code)) {
-          if (code >= 0x80) ascii = false;
-          hash = fnvStep(hash, code >= 65 && code <= 90 ? code + 32 : code);
-          i += code > 0xffff ? 2 : 1;
-        } else if (code === 45 && i > start && i + 1 < text.length && isLetterCode(codeAt(text, i + 1))) {
-          hash = fnvStep(hash, 45);
-          i++;
+      while (i < length) {
+        code = text.charCodeAt(i);
+        if (code < 0x80) {
+          if (ASCII_LETTERS[code] === 1) {
+            // Lower case: an ASCII letter with bit 5 set.
+            hash = fnvStep(hash, code | 32);
+            i++;
+          } else if (code === 45 && i > start && i + 1 < length && isLetterCode(codeAt(text, i + 1))) {
+            hash = fnvStep(hash, 45);
+            i++;
+          } else {
+            break;
+          }
         } else {
-          break;
+          code = codeAt(text, i);
+          if (!isLetterCode(code)) break;
+          ascii = false;
+          i += code > 0xffff ? 2 : 1;
         }
       }
       if (i === start) {
