@@ -99,16 +99,21 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
   // Wanted words not found yet, by hash: a word found once ("in", "be") is not cut out again at every use.
   const missing = new Map<number, number>();
   for (const word of wanted) missing.set(fnv1a(word), (missing.get(fnv1a(word)) ?? 0) + 1);
-  // A first look at a hash's low 16 bits, which a typed array answers faster than the Map.
-  const maybe = new Uint8Array(0x10000);
-  for (const hash of missing.keys()) maybe[hash & 0xffff] = 1;
+  // A first look at a hash's low 16 bits, which a typed array answers faster than the Map: how
+  // many missing words' hashes end so. Half a book's words are ones a hyphen asks about ("in",
+  // "the"), and once found they must not reach the Map again.
+  const maybe = new Uint16Array(0x10000);
+  for (const hash of missing.keys()) maybe[hash & 0xffff]++;
   const foundOne = (word: string) => {
     if (!wanted.has(word) || found.has(word)) return;
     found.add(word);
     const hash = fnv1a(word);
     const left = missing.get(hash)! - 1;
     if (left > 0) missing.set(hash, left);
-    else missing.delete(hash);
+    else {
+      missing.delete(hash);
+      maybe[hash & 0xffff]--;
+    }
   };
   for (const text of texts) {
     const length = text.length;
@@ -150,7 +155,7 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
         continue;
       }
       if (ascii) {
-        if (maybe[hash & 0xffff] === 1 && missing.has(hash)) foundOne(text.slice(start, i).toLowerCase());
+        if (maybe[hash & 0xffff] !== 0 && missing.has(hash)) foundOne(text.slice(start, i).toLowerCase());
       } else {
         // Lower-casing outside ASCII can change a word's letters ("İ"): the pattern decides, as in vocabularyOf.
         for (const word of vocabularyOf([text.slice(start, i)])) foundOne(word);
