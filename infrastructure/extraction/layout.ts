@@ -91,6 +91,18 @@ const isBlank = (text: string) => !startsPlain(text) && text.trim() === "";
 /** Whitespace other than single spaces, which a line's text must not keep. */
 const ODD_SPACES = /[^\S ]| {2}/;
 
+/**
+ * Whether fragments already stand in reading order (left to right, or right to left by their right
+ * edges): a line's pieces arrive sorted, and a stable sort would leave them as they are, so the copy
+ * and the sort are skipped (a book's worth of them was a tenth of what its layout allocated).
+ */
+function inOrder(fragments: readonly Fragment[], rtl: boolean): boolean {
+  for (let i = 1; i < fragments.length; i++) {
+    if (rtl ? fragments[i].right > fragments[i - 1].right : fragments[i].left < fragments[i - 1].left) return false;
+  }
+  return true;
+}
+
 /** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
 function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
   let rtlCount = 0;
@@ -105,7 +117,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     smallest = Math.min(smallest, f.size);
   }
   const rtl = rtlCount * 2 > fragments.length;
-  const ordered = fragments.length === 1 ? fragments : [...fragments].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
+  const ordered = inOrder(fragments, rtl) ? fragments : [...fragments].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
   const spaceAbove = wordGap(ordered, rtl, smallest);
   let text = "";
   let previous: Fragment | undefined;
@@ -142,7 +154,7 @@ interface Band {
 /** Splits one baseline band into pieces wherever a gap wider than COLUMN_GAP glyph heights opens. */
 function piecesOf(band: Fragment[]): Piece[] {
   const pieces: Piece[] = [];
-  for (const fragment of [...band].sort((a, b) => a.left - b.left)) {
+  for (const fragment of inOrder(band, false) ? band : [...band].sort((a, b) => a.left - b.left)) {
     const last = pieces[pieces.length - 1];
     if (last && fragment.left - last.right <= COLUMN_GAP * fragment.size) {
       last.fragments.push(fragment);
@@ -154,6 +166,9 @@ function piecesOf(band: Fragment[]): Piece[] {
   return pieces;
 }
 
+/** findGutters' count per point across the page, kept from page to page (one buffer per page was a garbage collector's chore). */
+let coverageOfPage = new Int32Array(1024);
+
 /**
  * Gutters between text columns: vertical bands of the page that (nearly) no line crosses, with
  * paragraph-wide text on both sides in several lines. Narrow table cells never make a gutter, so a
@@ -163,7 +178,8 @@ function findGutters(bands: Band[], pageWidth: number): { from: number; to: numb
   if (bands.length < 3) return [];
   const width = Math.max(1, Math.ceil(pageWidth));
   // How many pieces cover each point across the page: +1 where a piece starts, -1 after it ends, summed.
-  const coverage = new Int32Array(width + 1);
+  if (coverageOfPage.length < width + 1) coverageOfPage = new Int32Array(width + 1);
+  const coverage = coverageOfPage.fill(0, 0, width + 1);
   let textLeft = Infinity;
   let textRight = -Infinity;
   for (const band of bands) {
@@ -245,11 +261,11 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
       rawBands.push([fragment]);
     }
   }
-  const bands: Band[] = rawBands.map((band) => ({
-    pieces: piecesOf(band),
-    center: center(band[0]),
-    size: Math.max(...band.map((f) => f.size)),
-  }));
+  const bands: Band[] = rawBands.map((band) => {
+    let size = -Infinity;
+    for (const f of band) size = Math.max(size, f.size);
+    return { pieces: piecesOf(band), center: center(band[0]), size };
+  });
   const gutters = findGutters(bands, pageWidth);
   const acrossGutter = (from: number, to: number) => gutters.some((g) => from <= g.to && to >= g.from);
 
