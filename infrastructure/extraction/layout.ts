@@ -92,16 +92,18 @@ const isBlank = (text: string) => !startsPlain(text) && text.trim() === "";
 const ODD_SPACES = /[^\S ]| {2}/;
 
 /**
- * Whether fragments already stand in reading order (left to right, or right to left by their right
- * edges): a line's pieces arrive sorted, and a stable sort would leave them as they are, so the copy
- * and the sort are skipped (a book's worth of them was a tenth of what its layout allocated).
+ * `items` in the order `compare` gives: themselves when already in it, as a stable sort would
+ * leave them, else a sorted copy. A line's fragments and a band's mostly arrive in order, and the
+ * copies and sorts were a tenth of what a book's layout allocated.
  */
-function inOrder(fragments: readonly Fragment[], rtl: boolean): boolean {
-  for (let i = 1; i < fragments.length; i++) {
-    if (rtl ? fragments[i].right > fragments[i - 1].right : fragments[i].left < fragments[i - 1].left) return false;
-  }
-  return true;
+function sortedBy<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1], items[i]) > 0) return [...items].sort(compare);
+  return items;
 }
+
+const byLeft = (a: { left: number }, b: { left: number }) => a.left - b.left;
+const byRightEdgeFirst = (a: { right: number }, b: { right: number }) => b.right - a.right;
+const byTopThenLeft = (a: { top: number; left: number }, b: { top: number; left: number }) => a.top - b.top || a.left - b.left;
 
 /** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
 function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
@@ -117,7 +119,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     smallest = Math.min(smallest, f.size);
   }
   const rtl = rtlCount * 2 > fragments.length;
-  const ordered = inOrder(fragments, rtl) ? fragments : [...fragments].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
+  const ordered = sortedBy(fragments, rtl ? byRightEdgeFirst : byLeft);
   const spaceAbove = wordGap(ordered, rtl, smallest);
   let text = "";
   let previous: Fragment | undefined;
@@ -154,7 +156,7 @@ interface Band {
 /** Splits one baseline band into pieces wherever a gap wider than COLUMN_GAP glyph heights opens. */
 function piecesOf(band: Fragment[]): Piece[] {
   const pieces: Piece[] = [];
-  for (const fragment of inOrder(band, false) ? band : [...band].sort((a, b) => a.left - b.left)) {
+  for (const fragment of sortedBy(band, byLeft)) {
     const last = pieces[pieces.length - 1];
     if (last && fragment.left - last.right <= COLUMN_GAP * fragment.size) {
       last.fragments.push(fragment);
@@ -249,7 +251,10 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
     fragments.push(f);
   }
   const vertical = fragments.filter((f) => !f.horizontal).map((f) => makeLine([f]));
-  const sorted = fragments.filter((f) => f.horizontal).sort((a, b) => center(a) - center(b) || a.left - b.left);
+  const sorted = sortedBy(
+    fragments.filter((f) => f.horizontal),
+    (a, b) => center(a) - center(b) || a.left - b.left,
+  );
 
   const rawBands: Fragment[][] = [];
   for (const fragment of sorted) {
@@ -310,7 +315,7 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
 /** Joins lines into blocks: a line continues the block right above it when close, overlapping and of similar size. */
 export function groupBlocks(lines: Line[]): Block[] {
   const blocks: Block[] = [];
-  const sorted = [...lines].sort((a, b) => a.top - b.top || a.left - b.left);
+  const sorted = sortedBy(lines, byTopThenLeft);
   for (const line of sorted) {
     const target = blocks.find((block) => {
       const last = block.lines[block.lines.length - 1];
@@ -341,7 +346,7 @@ const GUTTER = 8;
 
 /** The widest empty band across all boxes along one axis, if any. */
 function widestGap(blocks: Block[], start: (b: Block) => number, end: (b: Block) => number): Gap | undefined {
-  const sorted = [...blocks].sort((a, b) => start(a) - start(b));
+  const sorted = sortedBy(blocks, (a, b) => start(a) - start(b));
   let best: Gap | undefined;
   let reach = end(sorted[0]);
   for (const block of sorted.slice(1)) {
@@ -372,7 +377,7 @@ export function readingOrder(blocks: Block[]): Block[] {
     const second = blocks.filter((b) => b.bottom > across.at);
     return [...readingOrder(first), ...readingOrder(second)];
   }
-  return [...blocks].sort((a, b) => a.top - b.top || a.left - b.left);
+  return sortedBy(blocks, byTopThenLeft);
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
