@@ -56,6 +56,15 @@ export function isLetterCode(code: number): boolean {
   return (known === UNKNOWN ? kindOf(code) : known) === 1;
 }
 
+/** Where judgeText's Latin words end, kept from page to page. */
+let wordEnds: Int32Array = new Int32Array(1024);
+
+function doubled(values: Int32Array): Int32Array {
+  const larger = new Int32Array(values.length * 2);
+  larger.set(values);
+  return larger;
+}
+
 /** Below these many characters or words a page says too little to be judged on that measure. */
 const MIN_CHARS = 12;
 const MIN_WORDS = 15;
@@ -72,10 +81,11 @@ export function judgeText(text: string): TextJudgement {
   let inRuns = 0;
   let runCode = -1;
   let runLength = 0;
-  // Latin words (LATIN_WORD): how many, and their letters.
+  // Latin words (LATIN_WORD): how many, their letters, and where each ends (for the sample below).
   let latinWords = 0;
   let latinLetters = 0;
   let latinRun = 0;
+
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
     // Most characters are ASCII letters: a letter, in a Latin word, ending any run of signs.
@@ -93,7 +103,8 @@ export function judgeText(text: string): TextJudgement {
     if (isLatinLetter(code)) latinRun++;
     else {
       if (latinRun >= 2) {
-        latinWords++;
+        if (latinWords === wordEnds.length) wordEnds = doubled(wordEnds);
+        wordEnds[latinWords++] = i;
         latinLetters += latinRun;
       }
       latinRun = 0;
@@ -122,7 +133,8 @@ export function judgeText(text: string): TextJudgement {
   }
   if (runLength >= 3) inRuns += runLength;
   if (latinRun >= 2) {
-    latinWords++;
+    if (latinWords === wordEnds.length) wordEnds = doubled(wordEnds);
+    wordEnds[latinWords++] = text.length;
     latinLetters += latinRun;
   }
   const badShare = chars === 0 ? 0 : bad / chars;
@@ -136,23 +148,14 @@ export function judgeText(text: string): TextJudgement {
     for (let next = 0; next < latinWords; next += step) samples++;
     let sampled = 0;
     let english = 0;
-    // Words number `next`, `next + step`, …, cut out of the text where they are found; once half
-    // the sample is English the page reads as language, and the rest need not be looked up.
-    let next = 0;
-    for (let i = 0, index = 0, run = 0; i <= text.length && next < latinWords && english * 2 < samples; i++) {
-      if (i < text.length && isLatinLetter(text.charCodeAt(i))) {
-        run++;
-        continue;
-      }
-      if (run >= 2) {
-        if (index === Math.floor(next)) {
-          if (isEnglishWord(text.slice(i - run, i))) english++;
-          sampled++;
-          next += step;
-        }
-        index++;
-      }
-      run = 0;
+    // Words number 0, `step`, 2 × `step`, …, cut out of the text where the count above found them;
+    // once half the sample is English the page reads as language, and the rest need not be looked up.
+    for (let next = 0; next < latinWords && english * 2 < samples; next += step) {
+      const end = wordEnds[Math.floor(next)];
+      let start = end - 1;
+      while (start > 0 && isLatinLetter(text.charCodeAt(start - 1))) start--;
+      if (isEnglishWord(text.slice(start, end))) english++;
+      sampled++;
     }
     englishShare = english * 2 >= samples ? english / samples : english / sampled;
   }
