@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
 import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
-import { dehyphenateBlocks, pageBlocks, renderBlocks, type Fragment } from "#infrastructure/extraction/layout";
+import { dehyphenateBlocks, linesOf, pageBlocks, renderBlocks, type Block, type Fragment } from "#infrastructure/extraction/layout";
 import { ocrImage, ocrUnavailable, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
 import { vocabularyOf, wordsAskedWhenJoining, wordsIn, type Vocabulary } from "#infrastructure/extraction/reading-text";
 import { removeRunningLines, type PageLines } from "#infrastructure/extraction/running-lines";
@@ -134,6 +134,13 @@ async function layoutOf(page: PDFPageProxy): Promise<PageLayout> {
   return { blocks: pageBlocks(fragments, viewport.width), width: viewport.width, height: viewport.height };
 }
 
+/** Every page's blocks, in page order (a loop: see linesOf). */
+function blocksOf(layouts: readonly PageLayout[]): Block[] {
+  const blocks: Block[] = [];
+  for (const layout of layouts) for (const block of layout.blocks) blocks.push(block);
+  return blocks;
+}
+
 /**
  * The document's own words, without the parts of words broken at line ends. Only the words the
  * line-end hyphens ask about are looked for, and only when one asks (most documents have none).
@@ -144,7 +151,7 @@ function documentVocabulary(layouts: PageLayout[]): Vocabulary {
   let all: Set<string> | undefined;
   return {
     has: (word) => {
-      asked ??= wordsAskedWhenJoining(layouts.flatMap((layout) => layout.blocks.flatMap((block) => block.lines.map((line) => line.text))));
+      asked ??= wordsAskedWhenJoining(linesOf(blocksOf(layouts)).map((line) => line.text));
       if (asked.has(word)) return (found ??= wordsIn(wordsInside(layouts), asked)).has(word);
       // A line changed by the join before it can ask about another word.
       return (all ??= vocabularyOf([wordsInside(layouts).join("\n")])).has(word);
@@ -226,10 +233,7 @@ export async function finishPdf(bytes: Buffer, layouts: PageLayout[], options: P
   // Judged before running lines go: a page holding only a running head has a text layer.
   const empty = layouts.map((layout, index) => (layout.blocks.length === 0 ? index + 1 : 0)).filter((n) => n > 0);
   const runningLinesRemoved = removeRunningLines(layouts).reduce((a, b) => a + b, 0);
-  dehyphenateBlocks(
-    layouts.flatMap((layout) => layout.blocks),
-    documentVocabulary(layouts),
-  );
+  dehyphenateBlocks(blocksOf(layouts), documentVocabulary(layouts));
   const pages: ExtractedPage[] = layouts.map((layout, index) => ({
     pageNumber: index + 1,
     ...renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`),
