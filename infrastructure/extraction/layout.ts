@@ -103,6 +103,7 @@ function sortedBy<T>(items: T[], compare: (a: T, b: T) => number): T[] {
 
 const byLeft = (a: { left: number }, b: { left: number }) => a.left - b.left;
 const byRightEdgeFirst = (a: { right: number }, b: { right: number }) => b.right - a.right;
+const byCenterThenLeft = (a: Fragment, b: Fragment) => center(a) - center(b) || a.left - b.left;
 const byTopThenLeft = (a: { top: number; left: number }, b: { top: number; left: number }) => a.top - b.top || a.left - b.left;
 
 /** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
@@ -253,7 +254,7 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
   const vertical = fragments.filter((f) => !f.horizontal).map((f) => makeLine([f]));
   const sorted = sortedBy(
     fragments.filter((f) => f.horizontal),
-    (a, b) => center(a) - center(b) || a.left - b.left,
+    byCenterThenLeft,
   );
 
   const rawBands: Fragment[][] = [];

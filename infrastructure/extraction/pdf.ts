@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
 import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
-import { dehyphenateBlocks, linesOf, pageBlocks, renderBlocks, type Block, type Fragment } from "#infrastructure/extraction/layout";
+import { dehyphenateBlocks, linesOf, pageBlocks, renderBlocks, type Block, type Fragment, type Line } from "#infrastructure/extraction/layout";
 import { ocrImage, ocrUnavailable, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
 import { vocabularyOf, wordsAskedWhenJoining, wordsIn, type Vocabulary } from "#infrastructure/extraction/reading-text";
 import { removeRunningLines, type PageLines } from "#infrastructure/extraction/running-lines";
@@ -145,16 +145,16 @@ function blocksOf(layouts: readonly PageLayout[]): Block[] {
  * The document's own words, without the parts of words broken at line ends. Only the words the
  * line-end hyphens ask about are looked for, and only when one asks (most documents have none).
  */
-function documentVocabulary(layouts: PageLayout[]): Vocabulary {
+function documentVocabulary(lines: readonly Line[]): Vocabulary {
   let asked: Set<string> | undefined;
   let found: Set<string> | undefined;
   let all: Set<string> | undefined;
   return {
     has: (word) => {
-      asked ??= wordsAskedWhenJoining(linesOf(blocksOf(layouts)).map((line) => line.text));
-      if (asked.has(word)) return (found ??= wordsIn(wordsInside(layouts), asked)).has(word);
+      asked ??= wordsAskedWhenJoining(lines.map((line) => line.text));
+      if (asked.has(word)) return (found ??= wordsIn(wordsInside(lines), asked)).has(word);
       // A line changed by the join before it can ask about another word.
-      return (all ??= vocabularyOf([wordsInside(layouts).join("\n")])).has(word);
+      return (all ??= vocabularyOf([wordsInside(lines).join("\n")])).has(word);
     },
   };
 }
@@ -163,16 +163,12 @@ function documentVocabulary(layouts: PageLayout[]): Vocabulary {
  * Each line's text but its first word, which may end a word from the line before, and the last
  * when it ends in a hyphen, which continues on the next.
  */
-function wordsInside(layouts: PageLayout[]): string[] {
+function wordsInside(lines: readonly Line[]): string[] {
   const inside: string[] = [];
-  for (const layout of layouts) {
-    for (const block of layout.blocks) {
-      for (const { text } of block.lines) {
-        const start = text.indexOf(" ");
-        if (start < 0) continue;
-        inside.push(text.slice(start + 1, text.endsWith("-") ? Math.max(start, text.lastIndexOf(" ")) : text.length));
-      }
-    }
+  for (const { text } of lines) {
+    const start = text.indexOf(" ");
+    if (start < 0) continue;
+    inside.push(text.slice(start + 1, text.endsWith("-") ? Math.max(start, text.lastIndexOf(" ")) : text.length));
   }
   return inside;
 }
@@ -233,7 +229,8 @@ export async function finishPdf(bytes: Buffer, layouts: PageLayout[], options: P
   // Judged before running lines go: a page holding only a running head has a text layer.
   const empty = layouts.map((layout, index) => (layout.blocks.length === 0 ? index + 1 : 0)).filter((n) => n > 0);
   const runningLinesRemoved = removeRunningLines(layouts).reduce((a, b) => a + b, 0);
-  dehyphenateBlocks(blocksOf(layouts), documentVocabulary(layouts));
+  const blocks = blocksOf(layouts);
+  dehyphenateBlocks(blocks, documentVocabulary(linesOf(blocks)));
   const pages: ExtractedPage[] = layouts.map((layout, index) => ({
     pageNumber: index + 1,
     ...renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`),

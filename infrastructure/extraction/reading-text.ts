@@ -3,7 +3,7 @@
  * typesetter hyphenated at a line end joined again, while real compounds keep their hyphen.
  */
 import { englishWords, FNV_OFFSET, fnv1a, fnvStep, isEnglishWord } from "#infrastructure/extraction/english-words";
-import { isLetterCode } from "#infrastructure/extraction/text-quality";
+import { isAsciiLetter, isLetterCode } from "#infrastructure/extraction/text-quality";
 
 const LIGATURES: Record<string, string> = { "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st" };
 
@@ -79,10 +79,6 @@ export function vocabularyOf(texts: Iterable<string>): Set<string> {
   return words;
 }
 
-/** 1 for the ASCII letters, by character code. */
-const ASCII_LETTERS = new Uint8Array(0x80);
-for (let code = 65; code <= 90; code++) ASCII_LETTERS[code] = ASCII_LETTERS[code + 32] = 1;
-
 /** The code point at `i` (charCodeAt, which V8 inlines, unless a surrogate pair starts there). */
 const codeAt = (text: string, i: number) => {
   const code = text.charCodeAt(i);
@@ -120,9 +116,9 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
     let i = 0;
     while (i < length) {
       let code = text.charCodeAt(i);
-      // Most characters are ASCII, and read here without a table or a surrogate check: on this
-      // path the loop over a book's text took half the time.
-      if (code < 0x80 && ASCII_LETTERS[code] === 0) {
+      // Most characters are ASCII, and read here without the letter table or a surrogate check:
+      // on this path the loop over a book's text took half the time.
+      if (code < 0x80 && !isAsciiLetter(code)) {
         i++;
         continue;
       }
@@ -133,7 +129,7 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
       while (i < length) {
         code = text.charCodeAt(i);
         if (code < 0x80) {
-          if (ASCII_LETTERS[code] === 1) {
+          if (isAsciiLetter(code)) {
             // Lower case: an ASCII letter with bit 5 set.
             hash = fnvStep(hash, code | 32);
             i++;

@@ -24,7 +24,9 @@ export interface TextJudgement {
 }
 
 const LATIN_WORD = /[A-Za-z\u00C0-\u024F]{2,}/g;
-const isLatinLetter = (code: number) => ((code | 32) >= 97 && (code | 32) <= 122) || (code >= 0xc0 && code <= 0x24f);
+/** A–Z or a–z: with bit 5 set (lower case), a to z. */
+export const isAsciiLetter = (code: number) => (code | 32) >= 97 && (code | 32) <= 122;
+const isLatinLetter = (code: number) => isAsciiLetter(code) || (code >= 0xc0 && code <= 0x24f);
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{N}/u;
 
@@ -56,13 +58,18 @@ export function isLetterCode(code: number): boolean {
   return (known === UNKNOWN ? kindOf(code) : known) === 1;
 }
 
-/** Where judgeText's Latin words end, kept from page to page. */
-let wordEnds: Int32Array = new Int32Array(1024);
+/** Where judgeText's Latin words are, a start and an end each, kept from page to page. */
+let latinWordBounds: Int32Array = new Int32Array(2048);
 
-function doubled(values: Int32Array): Int32Array {
-  const larger = new Int32Array(values.length * 2);
-  larger.set(values);
-  return larger;
+/** Notes Latin word number `index` of a page as running up to `end`, `length` letters long. */
+function noteLatinWord(index: number, end: number, length: number): void {
+  if (index * 2 + 1 >= latinWordBounds.length) {
+    const larger = new Int32Array(latinWordBounds.length * 2);
+    larger.set(latinWordBounds);
+    latinWordBounds = larger;
+  }
+  latinWordBounds[index * 2] = end - length;
+  latinWordBounds[index * 2 + 1] = end;
 }
 
 /** Below these many characters or words a page says too little to be judged on that measure. */
@@ -81,7 +88,7 @@ export function judgeText(text: string): TextJudgement {
   let inRuns = 0;
   let runCode = -1;
   let runLength = 0;
-  // Latin words (LATIN_WORD): how many, their letters, and where each ends (for the sample below).
+  // Latin words (LATIN_WORD): how many, their letters, and where each is (for the sample below).
   let latinWords = 0;
   let latinLetters = 0;
   let latinRun = 0;
@@ -89,7 +96,7 @@ export function judgeText(text: string): TextJudgement {
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
     // Most characters are ASCII letters: a letter, in a Latin word, ending any run of signs.
-    if ((code | 32) >= 97 && (code | 32) <= 122) {
+    if (isAsciiLetter(code)) {
       latinRun++;
       chars++;
       letters++;
@@ -103,8 +110,7 @@ export function judgeText(text: string): TextJudgement {
     if (isLatinLetter(code)) latinRun++;
     else {
       if (latinRun >= 2) {
-        if (latinWords === wordEnds.length) wordEnds = doubled(wordEnds);
-        wordEnds[latinWords++] = i;
+        noteLatinWord(latinWords++, i, latinRun);
         latinLetters += latinRun;
       }
       latinRun = 0;
@@ -133,8 +139,7 @@ export function judgeText(text: string): TextJudgement {
   }
   if (runLength >= 3) inRuns += runLength;
   if (latinRun >= 2) {
-    if (latinWords === wordEnds.length) wordEnds = doubled(wordEnds);
-    wordEnds[latinWords++] = text.length;
+    noteLatinWord(latinWords++, text.length, latinRun);
     latinLetters += latinRun;
   }
   const badShare = chars === 0 ? 0 : bad / chars;
@@ -151,10 +156,8 @@ export function judgeText(text: string): TextJudgement {
     // Words number 0, `step`, 2 × `step`, …, cut out of the text where the count above found them;
     // once half the sample is English the page reads as language, and the rest need not be looked up.
     for (let next = 0; next < latinWords && english * 2 < samples; next += step) {
-      const end = wordEnds[Math.floor(next)];
-      let start = end - 1;
-      while (start > 0 && isLatinLetter(text.charCodeAt(start - 1))) start--;
-      if (isEnglishWord(text.slice(start, end))) english++;
+      const word = Math.floor(next);
+      if (isEnglishWord(text.slice(latinWordBounds[word * 2], latinWordBounds[word * 2 + 1]))) english++;
       sampled++;
     }
     englishShare = english * 2 >= samples ? english / samples : english / sampled;
