@@ -4,7 +4,7 @@
  * applied) so rotated pages read the way the user sees them.
  */
 import type { LayoutBlock, LayoutBox } from "#application/ports/text-extraction";
-import { collapseLetterSpacing, dehyphenateLines, normalizeText, type Vocabulary } from "#infrastructure/extraction/reading-text";
+import { collapseLetterSpacing, dehyphenateLines, normalizeText, noWords, type Vocabulary } from "#infrastructure/extraction/reading-text";
 
 /** Every box is scaled to this page size (spec 001 §2) whatever the real page size is. */
 export const PAGE_WIDTH = 596;
@@ -65,13 +65,15 @@ function sameSpot(a: Fragment, b: Fragment): boolean {
 function wordGap(ordered: Fragment[], rtl: boolean, smallest: number): number {
   const base = WORD_GAP * smallest;
   if (ordered.length < 4) return base;
-  const singles = ordered.filter((f) => f.text.trim().length === 1).length;
+  let singles = 0;
+  for (const f of ordered) if (f.text.trim().length === 1) singles++;
   if (singles < 0.6 * ordered.length) return base;
-  const gaps = ordered
-    .slice(1)
-    .map((f, i) => (rtl ? ordered[i].left - f.right : f.left - ordered[i].right))
-    .filter((g) => g > 0)
-    .sort((a, b) => a - b);
+  const gaps: number[] = [];
+  for (let i = 1; i < ordered.length; i++) {
+    const gap = rtl ? ordered[i - 1].left - ordered[i].right : ordered[i].left - ordered[i - 1].right;
+    if (gap > 0) gaps.push(gap);
+  }
+  gaps.sort(ascending);
   if (gaps.length === 0) return base;
   return Math.max(base, gaps[Math.floor(gaps.length / 2)] * 1.8);
 }
@@ -105,6 +107,13 @@ const byLeft = (a: { left: number }, b: { left: number }) => a.left - b.left;
 const byRightEdgeFirst = (a: { right: number }, b: { right: number }) => b.right - a.right;
 const byCenterThenLeft = (a: Fragment, b: Fragment) => center(a) - center(b) || a.left - b.left;
 const byTopThenLeft = (a: { top: number; left: number }, b: { top: number; left: number }) => a.top - b.top || a.left - b.left;
+const ascending = (a: number, b: number) => a - b;
+
+/** Whether a table-cell gap of `cellAt` lies between `from` and `to`. */
+function cellBetween(cellAt: readonly number[], from: number, to: number): boolean {
+  for (const x of cellAt) if (x >= from - 0.01 && x <= to + 0.01) return true;
+  return false;
+}
 
 /** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
 function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
@@ -128,8 +137,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     let piece = normalizeText(fragment.text);
     if (previous) {
       const gap = rtl ? previous.left - fragment.right : fragment.left - previous.right;
-      const before = previous;
-      if (cellAt.length > 0 && cellAt.some((x) => x >= before.right - 0.01 && x <= fragment.left + 0.01)) {
+      if (cellAt.length > 0 && cellBetween(cellAt, previous.right, fragment.left)) {
         text = text.trimEnd() + CELL_SEPARATOR;
         piece = piece.trimStart();
       } else if (gap > spaceAbove && !isSpaceAt(text, text.length - 1) && !isSpaceAt(piece, 0)) {
@@ -226,15 +234,54 @@ function findGutters(bands: Band[], pageWidth: number): { from: number; to: numb
       i = j;
     }
     if (to - from < 4) continue;
-    const leftSide = bands.filter((b) => b.pieces.some((p) => p.right <= from + 1 && p.right - p.left >= wide)).length;
-    const rightSide = bands.filter((b) => b.pieces.some((p) => p.left >= to - 1 && p.right - p.left >= wide)).length;
-    if (leftSide >= 2 && rightSide >= 2) gutters.push({ from, to });
+    if (bandsWithWideText(bands, -Infinity, from + 1, wide) >= 2 && bandsWithWideText(bands, to - 1, Infinity, wide) >= 2) gutters.push({ from, to });
   }
   return gutters;
 }
 
-/** Gaps between a band's pieces, as [right of one piece, left of the next]. */
-const gapsOf = (band: Band) => band.pieces.slice(1).map((p, i) => [band.pieces[i].right, p.left] as const);
+/** How many bands hold a piece at least `wide` across lying between `from` and `to`. */
+function bandsWithWideText(bands: readonly Band[], from: number, to: number, wide: number): number {
+  let count = 0;
+  for (const band of bands) {
+    for (const p of band.pieces) {
+      if (p.left >= from && p.right <= to && p.right - p.left >= wide) {
+        count++;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
+/** Whether the gap from `from` to `to` runs into a column gutter. */
+function acrossGutter(gutters: readonly { from: number; to: number }[], from: number, to: number): boolean {
+  for (const g of gutters) if (from <= g.to && to >= g.from) return true;
+  return false;
+}
+
+/**
+ * Where the gaps of a band's neighbours (rows above and below, but not across a gutter) lie, as
+ * [right of one piece, left of the next].
+ */
+function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly { from: number; to: number }[]): [number, number][] {
+  const band = bands[index];
+  const zones: [number, number][] = [];
+  for (let n = Math.max(0, index - 4); n < Math.min(bands.length, index + 5); n++) {
+    const neighbour = bands[n];
+    if (neighbour === band || !(Math.abs(neighbour.center - band.center) < 2.5 * Math.max(neighbour.size, band.size))) continue;
+    for (let i = 1; i < neighbour.pieces.length; i++) {
+      const [from, to] = [neighbour.pieces[i - 1].right, neighbour.pieces[i].left];
+      if (!acrossGutter(gutters, from, to)) zones.push([from, to]);
+    }
+  }
+  return zones;
+}
+
+/** Whether a gap from `from` to `to` shares a good part of one of `zones` (a table column's gap). */
+function sharesZone(zones: readonly [number, number][], from: number, to: number, size: number): boolean {
+  for (const [a, z] of zones) if (Math.min(z, to) - Math.max(a, from) >= Math.min(0.5 * Math.min(z - a, to - from), 1.5 * size)) return true;
+  return false;
+}
 
 /**
  * Groups fragments into lines: same baseline band; a band is cut where it crosses a column gutter,
@@ -251,11 +298,13 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
     if (copy) continue;
     fragments.push(f);
   }
-  const vertical = fragments.filter((f) => !f.horizontal).map((f) => makeLine([f]));
-  const sorted = sortedBy(
-    fragments.filter((f) => f.horizontal),
-    byCenterThenLeft,
-  );
+  const vertical: Line[] = [];
+  const horizontal: Fragment[] = [];
+  for (const f of fragments) {
+    if (f.horizontal) horizontal.push(f);
+    else vertical.push(makeLine([f]));
+  }
+  const sorted = sortedBy(horizontal, byCenterThenLeft);
 
   const rawBands: Fragment[][] = [];
   for (const fragment of sorted) {
@@ -267,51 +316,56 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
       rawBands.push([fragment]);
     }
   }
-  const bands: Band[] = rawBands.map((band) => {
+  const bands: Band[] = [];
+  for (const band of rawBands) {
     let size = -Infinity;
     for (const f of band) size = Math.max(size, f.size);
-    return { pieces: piecesOf(band), center: center(band[0]), size };
-  });
+    bands.push({ pieces: piecesOf(band), center: center(band[0]), size });
+  }
   const gutters = findGutters(bands, pageWidth);
-  const acrossGutter = (from: number, to: number) => gutters.some((g) => from <= g.to && to >= g.from);
 
+  // Loops and functions of the module, not closures made for each page: V8 drops a closure's
+  // optimized code with the closure, and compiled these again for every document (decision 225).
   const lines: Line[] = [];
-  bands.forEach((band, index) => {
+  for (const [index, band] of bands.entries()) {
     // A band in one piece (most lines of prose) has no gap to weigh.
     if (band.pieces.length === 1) {
       lines.push(makeLine(band.pieces[0].fragments));
-      return;
+      continue;
     }
     // Rows above and below; the other column's lines may sit between them on their own baselines.
-    const neighbours = bands
-      .slice(Math.max(0, index - 4), index + 5)
-      .filter((b) => b !== band && Math.abs(b.center - band.center) < 2.5 * Math.max(b.size, band.size));
-    const zones: (readonly [number, number])[] = [];
-    for (const neighbour of neighbours) for (const gap of gapsOf(neighbour)) if (!acrossGutter(gap[0], gap[1])) zones.push(gap);
+    const zones = neighbourGaps(bands, index, gutters);
     let current: Fragment[] = [];
     let cells: number[] = [];
-    const flush = () => {
-      lines.push(makeLine(current, cells));
-      current = [];
-      cells = [];
-    };
-    band.pieces.forEach((piece, i) => {
+    for (const [i, piece] of band.pieces.entries()) {
       if (i > 0) {
         const from = band.pieces[i - 1].right;
         const to = piece.left;
-        if (acrossGutter(from, to)) {
-          flush();
-        } else if (zones.some(([a, z]) => Math.min(z, to) - Math.max(a, from) >= Math.min(0.5 * Math.min(z - a, to - from), 1.5 * band.size))) {
+        if (acrossGutter(gutters, from, to)) {
+          lines.push(makeLine(current, cells));
+          current = [];
+          cells = [];
+        } else if (sharesZone(zones, from, to, band.size)) {
           // A table column leaves the same gap in the next row (centred headers over left-aligned
           // cells share a good part of it); two wide justified spaces rarely line up.
           cells.push((from + to) / 2);
         }
       }
-      current.push(...piece.fragments);
-    });
-    if (current.length > 0) flush();
-  });
-  return [...lines, ...vertical];
+      for (const fragment of piece.fragments) current.push(fragment);
+    }
+    if (current.length > 0) lines.push(makeLine(current, cells));
+  }
+  for (const line of vertical) lines.push(line);
+  return lines;
+}
+
+/** Whether `line` continues `block`: right under its last line, close, overlapping it and of similar size. */
+function continuesBlock(block: Block, line: Line): boolean {
+  const last = block.lines[block.lines.length - 1];
+  const gap = line.top - last.bottom;
+  const overlap = Math.min(line.right, last.right) - Math.max(line.left, last.left);
+  const similar = Math.max(line.size, last.size) / Math.min(line.size, last.size) < 1.3;
+  return gap > -0.5 * line.size && gap < PARAGRAPH_GAP * line.size && overlap > 0 && similar;
 }
 
 /** Joins lines into blocks: a line continues the block right above it when close, overlapping and of similar size. */
@@ -319,13 +373,13 @@ export function groupBlocks(lines: Line[]): Block[] {
   const blocks: Block[] = [];
   const sorted = sortedBy(lines, byTopThenLeft);
   for (const line of sorted) {
-    const target = blocks.find((block) => {
-      const last = block.lines[block.lines.length - 1];
-      const gap = line.top - last.bottom;
-      const overlap = Math.min(line.right, last.right) - Math.max(line.left, last.left);
-      const similar = Math.max(line.size, last.size) / Math.min(line.size, last.size) < 1.3;
-      return gap > -0.5 * line.size && gap < PARAGRAPH_GAP * line.size && overlap > 0 && similar;
-    });
+    let target: Block | undefined;
+    for (const block of blocks) {
+      if (continuesBlock(block, line)) {
+        target = block;
+        break;
+      }
+    }
     if (target) {
       target.lines.push(line);
       target.left = Math.min(target.left, line.left);
@@ -346,17 +400,28 @@ interface Gap {
 /** An empty vertical band at least this wide (display units) between blocks is a column gutter. */
 const GUTTER = 8;
 
-/** The widest empty band across all boxes along one axis, if any. */
-function widestGap(blocks: Block[], start: (b: Block) => number, end: (b: Block) => number): Gap | undefined {
-  const sorted = sortedBy(blocks, (a, b) => start(a) - start(b));
+/** The widest empty band across all boxes, from top to bottom (`down`: from left to right), if any. */
+function widestGap(blocks: Block[], down: boolean): Gap | undefined {
+  const sorted = sortedBy(blocks, down ? byLeft : byTop);
   let best: Gap | undefined;
-  let reach = end(sorted[0]);
-  for (const block of sorted.slice(1)) {
-    const gap = start(block) - reach;
+  let reach = down ? sorted[0].right : sorted[0].bottom;
+  for (let i = 1; i < sorted.length; i++) {
+    const block = sorted[i];
+    const gap = (down ? block.left : block.top) - reach;
     if (gap > 0 && (!best || gap > best.size)) best = { at: reach + gap / 2, size: gap };
-    reach = Math.max(reach, end(block));
+    reach = Math.max(reach, down ? block.right : block.bottom);
   }
   return best;
+}
+
+const byTop = (a: { top: number }, b: { top: number }) => a.top - b.top;
+
+/** `blocks` cut in two at `at`: those ending before it (their right edge, or with `down` false their bottom), and the rest. */
+function cutAt(blocks: readonly Block[], at: number, down: boolean): [Block[], Block[]] {
+  const first: Block[] = [];
+  const second: Block[] = [];
+  for (const b of blocks) ((down ? b.right : b.bottom) <= at ? first : second).push(b);
+  return [first, second];
 }
 
 /**
@@ -365,18 +430,16 @@ function widestGap(blocks: Block[], start: (b: Block) => number, end: (b: Block)
  */
 export function readingOrder(blocks: Block[]): Block[] {
   if (blocks.length <= 1) return blocks;
-  const across = widestGap(blocks, (b) => b.top, (b) => b.bottom);
-  const down = widestGap(blocks, (b) => b.left, (b) => b.right);
+  const across = widestGap(blocks, false);
+  const down = widestGap(blocks, true);
   // A column gutter wins over a wider horizontal gap: where one column ends early, the space under
   // it lines up with a heading's space in the other, and cutting across there would interleave them.
   if (down && (!across || down.size > across.size || down.size >= GUTTER)) {
-    const first = blocks.filter((b) => b.right <= down.at);
-    const second = blocks.filter((b) => b.right > down.at);
+    const [first, second] = cutAt(blocks, down.at, true);
     return [...readingOrder(first), ...readingOrder(second)];
   }
   if (across) {
-    const first = blocks.filter((b) => b.bottom <= across.at);
-    const second = blocks.filter((b) => b.bottom > across.at);
+    const [first, second] = cutAt(blocks, across.at, false);
     return [...readingOrder(first), ...readingOrder(second)];
   }
   return sortedBy(blocks, byTopThenLeft);
@@ -414,20 +477,22 @@ export function linesOf(blocks: readonly Block[]): Line[] {
   return lines;
 }
 
+/** Each line's text, in order. */
+export function textsOf(lines: readonly Line[]): string[] {
+  const texts: string[] = [];
+  for (const line of lines) texts.push(line.text);
+  return texts;
+}
+
 /**
  * Rejoins words hyphenated at line ends across blocks in reading order, in place: within a block,
  * from the foot of one column to the top of the next, and from one page to the next when given
  * several pages' blocks (the rest of the word moves up, so a word is whole on the page it starts).
  */
-export function dehyphenateBlocks(ordered: Block[], vocabulary: Vocabulary = new Set<string>()): void {
+export function dehyphenateBlocks(ordered: Block[], vocabulary: Vocabulary = noWords): void {
   const lines = linesOf(ordered);
-  const joined = dehyphenateLines(
-    lines.map((line) => line.text),
-    vocabulary,
-  );
-  lines.forEach((line, i) => {
-    line.text = joined[i];
-  });
+  const joined = dehyphenateLines(textsOf(lines), vocabulary);
+  for (let i = 0; i < lines.length; i++) lines[i].text = joined[i];
 }
 
 /** Blocks in reading order to the page's text (blocks separated by blank lines) and layout blocks. */
@@ -438,13 +503,16 @@ export function renderBlocks(
   blockIdPrefix: string,
 ): { text: string; blocks: LayoutBlock[] } {
   const blocks: LayoutBlock[] = [];
+  let text = "";
   for (const block of ordered) {
     // A line whose only word moved up to finish a hyphenated word is gone.
-    const texts = block.lines.map((line) => line.text).filter((text) => text !== "");
-    if (texts.length === 0) continue;
-    blocks.push({ id: `${blockIdPrefix}-b${blocks.length + 1}`, text: texts.join("\n"), box: scaleBox(block, displayWidth, displayHeight) });
+    let blockText = "";
+    for (const line of block.lines) if (line.text !== "") blockText = blockText === "" ? line.text : `${blockText}\n${line.text}`;
+    if (blockText === "") continue;
+    blocks.push({ id: `${blockIdPrefix}-b${blocks.length + 1}`, text: blockText, box: scaleBox(block, displayWidth, displayHeight) });
+    text = text === "" ? blockText : `${text}\n\n${blockText}`;
   }
-  return { text: blocks.map((b) => b.text).join("\n\n"), blocks };
+  return { text, blocks };
 }
 
 /** Fragments of one page to its text (blocks separated by blank lines) and layout blocks. */

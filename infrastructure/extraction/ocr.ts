@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { ExtractionError, type LayoutBlock } from "#application/ports/text-extraction";
 import { PAGE_HEIGHT, PAGE_WIDTH } from "#infrastructure/extraction/layout";
-import { dehyphenateLines } from "#infrastructure/extraction/reading-text";
+import { dehyphenateLines, noWords } from "#infrastructure/extraction/reading-text";
 
 const run = promisify(execFile);
 
@@ -107,7 +107,7 @@ export function parseTesseractTsv(tsv: string, blockIdPrefix: string): OcrPage {
       }
     }
     // A scanned book breaks words at line ends just as its text layer would.
-    const readable = dehyphenateLines(lines, new Set<string>()).filter((line) => line !== "");
+    const readable = dehyphenateLines(lines, noWords).filter((line) => line !== "");
     const left = Math.min(...paragraphWords.map((w) => w.left));
     const top = Math.min(...paragraphWords.map((w) => w.top));
     const right = Math.max(...paragraphWords.map((w) => w.left + w.width));

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextStyle } from "pdfjs-dist/types/src/display/api";
 import { ExtractionError, type ExtractedPage } from "#application/ports/text-extraction";
-import { dehyphenateBlocks, linesOf, pageBlocks, renderBlocks, type Block, type Fragment, type Line } from "#infrastructure/extraction/layout";
+import { dehyphenateBlocks, linesOf, pageBlocks, renderBlocks, textsOf, type Block, type Fragment, type Line } from "#infrastructure/extraction/layout";
 import { ocrImage, ocrUnavailable, rasterizePdfPage, type OcrOptions } from "#infrastructure/extraction/ocr";
 import { vocabularyOf, wordsAskedWhenJoining, wordsIn, type Vocabulary } from "#infrastructure/extraction/reading-text";
 import { removeRunningLines, type PageLines } from "#infrastructure/extraction/running-lines";
@@ -149,13 +149,11 @@ function documentVocabulary(lines: readonly Line[]): Vocabulary {
   let asked: Set<string> | undefined;
   let found: Set<string> | undefined;
   let all: Set<string> | undefined;
-  return {
-    has: (word) => {
-      asked ??= wordsAskedWhenJoining(lines.map((line) => line.text));
-      if (asked.has(word)) return (found ??= wordsIn(wordsInside(lines), asked)).has(word);
-      // A line changed by the join before it can ask about another word.
-      return (all ??= vocabularyOf([wordsInside(lines).join("\n")])).has(word);
-    },
+  return (word) => {
+    asked ??= wordsAskedWhenJoining(textsOf(lines));
+    if (asked.has(word)) return (found ??= wordsIn(wordsInside(lines), asked)).has(word);
+    // A line changed by the join before it can ask about another word.
+    return (all ??= vocabularyOf([wordsInside(lines).join("\n")])).has(word);
   };
 }
 
@@ -227,19 +225,25 @@ export async function extractPdf(bytes: Buffer, options: PdfExtractionOptions): 
  */
 export async function finishPdf(bytes: Buffer, layouts: PageLayout[], options: PdfExtractionOptions): Promise<PdfExtraction> {
   // Judged before running lines go: a page holding only a running head has a text layer.
-  const empty = layouts.map((layout, index) => (layout.blocks.length === 0 ? index + 1 : 0)).filter((n) => n > 0);
-  const runningLinesRemoved = removeRunningLines(layouts).reduce((a, b) => a + b, 0);
+  // Loops, not closures made for each document: V8 drops a closure's optimized code with the
+  // closure, and compiled these again for every document (decision 225).
+  const empty: number[] = [];
+  for (const [index, layout] of layouts.entries()) if (layout.blocks.length === 0) empty.push(index + 1);
+  let runningLinesRemoved = 0;
+  for (const removed of removeRunningLines(layouts)) runningLinesRemoved += removed;
   const blocks = blocksOf(layouts);
   dehyphenateBlocks(blocks, documentVocabulary(linesOf(blocks)));
-  const pages: ExtractedPage[] = layouts.map((layout, index) => ({
-    pageNumber: index + 1,
-    ...renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`),
-  }));
+  const pages: ExtractedPage[] = [];
+  for (const [index, layout] of layouts.entries()) {
+    const { text, blocks } = renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`);
+    pages.push({ pageNumber: index + 1, text, blocks });
+  }
 
   const warnings: string[] = [];
   // A text layer that is not language is OCR'd whatever the switch says: the switch is about
   // scans, and garbage must never be indexed as if it were text.
-  const garbled = pages.filter((p) => p.text.trim() !== "" && !judgeText(p.text).readable).map((p) => p.pageNumber);
+  const garbled: number[] = [];
+  for (const page of pages) if (page.text.trim() !== "" && !judgeText(page.text).readable) garbled.push(page.pageNumber);
   const needsOcr = [...(options.ocr ? empty : []), ...garbled].sort((a, b) => a - b);
   const pagesReadByOcr: number[] = [];
   const unreadablePages: number[] = [];

@@ -261,63 +261,73 @@ export class PopplerPages {
     // Byte for character (latin1): the markup is ASCII, and a string's text is decoded from UTF-8
     // where it holds other bytes. Decoding the whole output as UTF-8 took four times as long, and
     // one curly quote made a piece's every string two bytes a character.
-    if (complete) this.read(complete.toString("latin1"));
+    if (complete) readPages(complete.toString("latin1"), this.layouts, this.fontSizes, this.geometry);
   }
+}
 
-  private read(xml: string): void {
-    const end = xml.length;
-    let page: { width: number; height: number; dx: number; dy: number; fragments: Fragment[] } | undefined;
-    for (let at = xml.indexOf("<"); at >= 0 && at < end; at = xml.indexOf("<", at + 1)) {
-      if (xml.startsWith('<text top="', at)) {
-        const top = numberAt(xml, at + 11) / ZOOM - (page?.dy ?? 0);
-        const left = attribute(xml, ' left="', scanned) / ZOOM - (page?.dx ?? 0);
-        const width = attribute(xml, ' width="', scanned) / ZOOM;
-        const height = attribute(xml, ' height="', scanned) / ZOOM;
-        const font = attribute(xml, ' font="', scanned);
-        const content = scanned + 2;
-        const close = xml.indexOf("</text>", content);
-        if (close < 0) break;
-        at = close;
-        if (!page) continue;
-        const bytes = xml.slice(content, close);
-        const text = plainText(NOT_ASCII.test(bytes) ? Buffer.from(bytes, "latin1").toString("utf8") : bytes);
-        if (!(height > 0) || (!startsPlain(text) && (text.trim() === "" || ORNAMENTS.test(text)))) continue;
-        const size = this.fontSizes.get(font) || height;
-        // Text that does not run across the displayed page (an axis label, a sideways page) is
-        // printed with no width: one fragment of its own, a box of a line's height at its start.
-        const horizontal = width > 0;
-        const right = left + (horizontal ? width : height);
-        // Poppler's box runs over the font's whole bounding box, 0.9 (Computer Modern) to 1.3
-        // (DejaVu) of the font size: a box one font size tall about its middle measures the gaps
-        // between lines (paragraph breaks) alike for every font, as pdf.js's boxes do.
-        const middle = top + height / 2;
-        const half = horizontal ? Math.min(height, size) / 2 : height / 2;
-        const [upper, bottom] = [middle - half, middle + half];
-        // Printer's marks and line numbers outside the crop box are not on the page a reader sees.
-        if (right <= 0 || bottom <= 0 || left >= page.width || upper >= page.height) continue;
-        if (horizontal && text.charCodeAt(1) === 32 && LETTER_SPACED.test(text)) {
-          // "E N G U I N": poppler keeps letter-spaced text as one string with spaces, pdf.js as a
-          // fragment per letter, which is what the layout measures word gaps between.
-          const letters = text.split(" ");
-          const step = (right - left) / letters.length;
-          for (const [i, letter] of letters.entries()) page.fragments.push({ text: letter, left: left + i * step, top: upper, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false });
-          continue;
-        }
-        page.fragments.push({ text, left, top: upper, right, bottom, size, horizontal, rtl: false });
-      } else if (xml.startsWith("<page ", at)) {
-        const number = attribute(xml, ' number="', at);
-        const height = attribute(xml, ' height="', at) / ZOOM;
-        const width = attribute(xml, ' width="', at) / ZOOM;
-        page = { ...cropOf(this.geometry.get(number), width, height), fragments: [] };
-      } else if (xml.startsWith('<fontspec id="', at)) {
-        const id = numberAt(xml, at + 14);
-        // The size is printed rounded to a third of a point; its lower edge keeps a LaTeX table's
-        // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
-        this.fontSizes.set(id, Math.max(0.5, attribute(xml, ' size="', scanned) - 0.5) / ZOOM);
-      } else if (page && xml.startsWith(PAGE_END, at)) {
-        this.layouts.push({ blocks: pageBlocks(page.fragments, page.width), width: page.width, height: page.height });
-        page = undefined;
+/**
+ * The pages that `xml` (whole pages of pdftohtml's output) holds, added to `layouts`. A function of
+ * the module, not a method: the optimized parse then checks the shape of no object made for one
+ * document. V8 keeps a class instance's shape only while an instance lives, so between two
+ * documents the garbage collector dropped the reader's shape, and the parse compiled against it
+ * was thrown away and compiled again for every document (decision 225).
+ */
+function readPages(xml: string, layouts: PageLayout[], fontSizes: Map<number, number>, geometry: ReadonlyMap<number, PageGeometry>): void {
+  const end = xml.length;
+  let page: { width: number; height: number; dx: number; dy: number; fragments: Fragment[] } | undefined;
+  for (let at = xml.indexOf("<"); at >= 0 && at < end; at = xml.indexOf("<", at + 1)) {
+    if (xml.startsWith('<text top="', at)) {
+      const top = numberAt(xml, at + 11) / ZOOM - (page?.dy ?? 0);
+      const left = attribute(xml, ' left="', scanned) / ZOOM - (page?.dx ?? 0);
+      const width = attribute(xml, ' width="', scanned) / ZOOM;
+      const height = attribute(xml, ' height="', scanned) / ZOOM;
+      const font = attribute(xml, ' font="', scanned);
+      const content = scanned + 2;
+      const close = xml.indexOf("</text>", content);
+      if (close < 0) break;
+      at = close;
+      if (!page) continue;
+      const bytes = xml.slice(content, close);
+      const text = plainText(NOT_ASCII.test(bytes) ? Buffer.from(bytes, "latin1").toString("utf8") : bytes);
+      if (!(height > 0) || (!startsPlain(text) && (text.trim() === "" || ORNAMENTS.test(text)))) continue;
+      const size = fontSizes.get(font) || height;
+      // Text that does not run across the displayed page (an axis label, a sideways page) is
+      // printed with no width: one fragment of its own, a box of a line's height at its start.
+      const horizontal = width > 0;
+      const right = left + (horizontal ? width : height);
+      // Poppler's box runs over the font's whole bounding box, 0.9 (Computer Modern) to 1.3
+      // (DejaVu) of the font size: a box one font size tall about its middle measures the gaps
+      // between lines (paragraph breaks) alike for every font, as pdf.js's boxes do.
+      const middle = top + height / 2;
+      const half = horizontal ? Math.min(height, size) / 2 : height / 2;
+      const [upper, bottom] = [middle - half, middle + half];
+      // Printer's marks and line numbers outside the crop box are not on the page a reader sees.
+      if (right <= 0 || bottom <= 0 || left >= page.width || upper >= page.height) continue;
+      if (horizontal && text.charCodeAt(1) === 32 && LETTER_SPACED.test(text)) {
+        // "E N G U I N": poppler keeps letter-spaced text as one string with spaces, pdf.js as a
+        // fragment per letter, which is what the layout measures word gaps between.
+        const letters = text.split(" ");
+        const step = (right - left) / letters.length;
+        for (const [i, letter] of letters.entries()) page.fragments.push({ text: letter, left: left + i * step, top: upper, right: left + (i + 0.6) * step, bottom, size, horizontal, rtl: false });
+        continue;
       }
+      page.fragments.push({ text, left, top: upper, right, bottom, size, horizontal, rtl: false });
+    } else if (xml.startsWith("<page ", at)) {
+      const number = attribute(xml, ' number="', at);
+      const height = attribute(xml, ' height="', at) / ZOOM;
+      const width = attribute(xml, ' width="', at) / ZOOM;
+      const crop = cropOf(geometry.get(number), width, height);
+      // Spelled out, not spread: a spread's object shape is made afresh by each document and
+      // dropped by the garbage collector after it, and the optimized parse with it (decision 225).
+      page = { width: crop.width, height: crop.height, dx: crop.dx, dy: crop.dy, fragments: [] };
+    } else if (xml.startsWith('<fontspec id="', at)) {
+      const id = numberAt(xml, at + 14);
+      // The size is printed rounded to a third of a point; its lower edge keeps a LaTeX table's
+      // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
+      fontSizes.set(id, Math.max(0.5, attribute(xml, ' size="', scanned) - 0.5) / ZOOM);
+    } else if (page && xml.startsWith(PAGE_END, at)) {
+      layouts.push({ blocks: pageBlocks(page.fragments, page.width), width: page.width, height: page.height });
+      page = undefined;
     }
   }
 }

@@ -68,9 +68,15 @@ export function collapseLetterSpacing(text: string): string {
 const TRAILING_HYPHENATED = /([\p{L}]+(?:['’][\p{L}]+)*)-$/u;
 const LEADING_CONTINUATION = /^([\p{Ll}][\p{L}]*)/u;
 
-export interface Vocabulary {
-  has(word: string): boolean;
-}
+/**
+ * Whether a document uses a (lower-case) word. A function, not an object with a method: V8 keeps
+ * the shape of an object made for one document only while it lives, and the dehyphenation compiled
+ * against it was compiled again for every document; a function's is the engine's own (decision 225).
+ */
+export type Vocabulary = (word: string) => boolean;
+
+/** The vocabulary of no document: hyphenation is judged by the English word list alone. */
+export const noWords: Vocabulary = () => false;
 
 /** Words of a text, lower-cased, for telling which joined forms a document uses elsewhere. */
 export function vocabularyOf(texts: Iterable<string>): Set<string> {
@@ -100,17 +106,6 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
   // "the"), and once found they must not reach the Map again.
   const maybe = new Uint16Array(0x10000);
   for (const hash of missing.keys()) maybe[hash & 0xffff]++;
-  const foundOne = (word: string) => {
-    if (!wanted.has(word) || found.has(word)) return;
-    found.add(word);
-    const hash = fnv1a(word);
-    const left = missing.get(hash)! - 1;
-    if (left > 0) missing.set(hash, left);
-    else {
-      missing.delete(hash);
-      maybe[hash & 0xffff]--;
-    }
-  };
   for (const text of texts) {
     const length = text.length;
     let i = 0;
@@ -151,14 +146,27 @@ export function wordsIn(texts: Iterable<string>, wanted: ReadonlySet<string>): S
         continue;
       }
       if (ascii) {
-        if (maybe[hash & 0xffff] !== 0 && missing.has(hash)) foundOne(text.slice(start, i).toLowerCase());
+        if (maybe[hash & 0xffff] !== 0 && missing.has(hash)) foundOne(text.slice(start, i).toLowerCase(), wanted, found, missing, maybe);
       } else {
         // Lower-casing outside ASCII can change a word's letters ("İ"): the pattern decides, as in vocabularyOf.
-        for (const word of vocabularyOf([text.slice(start, i)])) foundOne(word);
+        for (const word of vocabularyOf([text.slice(start, i)])) foundOne(word, wanted, found, missing, maybe);
       }
     }
   }
   return found;
+}
+
+/** Notes `word` found, if wanted and new, and forgets its hash once no missing word has it (see wordsIn). */
+function foundOne(word: string, wanted: ReadonlySet<string>, found: Set<string>, missing: Map<number, number>, maybe: Uint16Array): void {
+  if (!wanted.has(word) || found.has(word)) return;
+  found.add(word);
+  const hash = fnv1a(word);
+  const left = missing.get(hash)! - 1;
+  if (left > 0) missing.set(hash, left);
+  else {
+    missing.delete(hash);
+    maybe[hash & 0xffff]--;
+  }
 }
 
 /**
@@ -184,7 +192,7 @@ const hyphenation = (lineEnd: string, nextStart: string): [string, string] | und
   return head && tail ? [head, tail] : undefined;
 };
 
-const known = (word: string, vocabulary: Vocabulary) => vocabulary.has(word.toLowerCase()) || isEnglishWord(word);
+const known = (word: string, vocabulary: Vocabulary) => vocabulary(word.toLowerCase()) || isEnglishWord(word);
 
 /**
  * Whether "head-" at a line end and "tail" at the next line's start are one word broken by the
@@ -197,7 +205,7 @@ export function joinHyphenated(lineEnd: string, nextStart: string, vocabulary: V
   const [head, tail] = parts;
   // "mid-1990s", "pre-" + "COVID": a hyphen before something other than a lower-case letter is real.
   if (known(head + tail, vocabulary)) return "join";
-  if (vocabulary.has(`${head}-${tail}`.toLowerCase())) return "keep";
+  if (vocabulary(`${head}-${tail}`.toLowerCase())) return "keep";
   if (head.length > 1 && known(head, vocabulary) && known(tail, vocabulary)) return "keep";
   return "join";
 }

@@ -69,11 +69,14 @@ function edgeLines(page: PageLines): Line[] {
     }
   }
   if (top.length === 0 && bottom.length === 0) return [];
-  const byTop = (a: Line, b: Line) => a.top - b.top;
   const body = bodySize(page);
   const edges = new Set([...top.sort(byTop).slice(0, PER_EDGE), ...bottom.sort(byTop).slice(-PER_EDGE)]);
-  return [...edges].filter((l) => l.size <= body * 1.1 + 0.25);
+  const small: Line[] = [];
+  for (const line of edges) if (line.size <= body * 1.1 + 0.25) small.push(line);
+  return small;
 }
+
+const byTop = (a: Line, b: Line) => a.top - b.top;
 
 /**
  * Removes running lines from every page, in place, and returns how many lines each page lost.
@@ -84,46 +87,61 @@ function edgeLines(page: PageLines): Line[] {
  */
 export function removeRunningLines(pages: PageLines[]): number[] {
   if (pages.length < 2) return pages.map(() => 0);
-  const candidates = pages.map(edgeLines);
+  // Loops, not closures made for each document: V8 drops a closure's optimized code with the
+  // closure, and compiled these again for every document (decision 225).
+  const candidates: Line[][] = [];
+  for (const page of pages) candidates.push(edgeLines(page));
   const signatures = new Map<Line, string>();
   const pagesWith = new Map<string, number>();
   for (const lines of candidates) {
-    for (const line of lines) signatures.set(line, runningSignature(line.text));
-    for (const signature of new Set(lines.map((l) => signatures.get(l)!))) {
-      pagesWith.set(signature, (pagesWith.get(signature) ?? 0) + 1);
+    const onPage = new Set<string>();
+    for (const line of lines) {
+      const signature = runningSignature(line.text);
+      signatures.set(line, signature);
+      onPage.add(signature);
     }
+    for (const signature of onPage) pagesWith.set(signature, (pagesWith.get(signature) ?? 0) + 1);
   }
   const needed = Math.min(3, pages.length);
-  return pages.map((page, index) => {
-    const running = new Set(
-      candidates[index].filter((l) => {
-        if (isPageNumber(l.text)) return true;
-        const signature = signatures.get(l)!;
-        return signature !== "" && (pagesWith.get(signature) ?? 0) >= needed;
-      }),
-    );
-    if (running.size === 0) return 0;
-    const lineCount = page.blocks.reduce((n, block) => n + block.lines.length, 0);
-    if (running.size === lineCount) return 0;
-    const blocks: Block[] = [];
-    for (const block of page.blocks) {
-      // A block without a running line keeps its lines and its box (the box of those lines).
-      if (!block.lines.some((l) => running.has(l))) {
-        blocks.push(block);
-        continue;
-      }
-      const lines = block.lines.filter((l) => !running.has(l));
-      if (lines.length === 0) continue;
-      blocks.push({
-        ...block,
-        lines,
-        left: Math.min(...lines.map((l) => l.left)),
-        top: Math.min(...lines.map((l) => l.top)),
-        right: Math.max(...lines.map((l) => l.right)),
-        bottom: Math.max(...lines.map((l) => l.bottom)),
-      });
+  const removed: number[] = [];
+  for (const [index, page] of pages.entries()) {
+    const running = new Set<Line>();
+    for (const line of candidates[index]) {
+      const signature = signatures.get(line)!;
+      if (isPageNumber(line.text) || (signature !== "" && (pagesWith.get(signature) ?? 0) >= needed)) running.add(line);
     }
-    page.blocks = blocks;
-    return running.size;
-  });
+    removed.push(running.size === 0 || running.size === lineCount(page) ? 0 : withoutLines(page, running));
+  }
+  return removed;
+}
+
+function lineCount(page: PageLines): number {
+  let count = 0;
+  for (const block of page.blocks) count += block.lines.length;
+  return count;
+}
+
+/** Takes `running` out of the page's blocks; a block left without lines goes. Returns how many lines went. */
+function withoutLines(page: PageLines, running: ReadonlySet<Line>): number {
+  const blocks: Block[] = [];
+  for (const block of page.blocks) {
+    const lines: Line[] = [];
+    for (const line of block.lines) if (!running.has(line)) lines.push(line);
+    // A block without a running line keeps its lines and its box (the box of those lines).
+    if (lines.length === block.lines.length) {
+      blocks.push(block);
+      continue;
+    }
+    if (lines.length === 0) continue;
+    let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const line of lines) {
+      left = Math.min(left, line.left);
+      top = Math.min(top, line.top);
+      right = Math.max(right, line.right);
+      bottom = Math.max(bottom, line.bottom);
+    }
+    blocks.push({ lines, left, top, right, bottom });
+  }
+  page.blocks = blocks;
+  return running.size;
 }
