@@ -503,16 +503,19 @@ export function renderBlocks(
   blockIdPrefix: string,
 ): { text: string; blocks: LayoutBlock[] } {
   const blocks: LayoutBlock[] = [];
-  let text = "";
+  const texts: string[] = [];
   for (const block of ordered) {
     // A line whose only word moved up to finish a hyphenated word is gone.
-    let blockText = "";
-    for (const line of block.lines) if (line.text !== "") blockText = blockText === "" ? line.text : `${blockText}\n${line.text}`;
-    if (blockText === "") continue;
-    blocks.push({ id: `${blockIdPrefix}-b${blocks.length + 1}`, text: blockText, box: scaleBox(block, displayWidth, displayHeight) });
-    text = text === "" ? blockText : `${text}\n\n${blockText}`;
+    const lines: string[] = [];
+    for (const line of block.lines) if (line.text !== "") lines.push(line.text);
+    if (lines.length === 0) continue;
+    const text = lines.join("\n");
+    blocks.push({ id: `${blockIdPrefix}-b${blocks.length + 1}`, text, box: scaleBox(block, displayWidth, displayHeight) });
+    texts.push(text);
   }
-  return { text, blocks };
+  // Joined, not concatenated: a joined string is flat, and what reads the page's text character by
+  // character (judging it, cutting passages) reads a flat string several times faster than a rope.
+  return { text: texts.join("\n\n"), blocks };
 }
 
 /** Fragments of one page to its text (blocks separated by blank lines) and layout blocks. */
