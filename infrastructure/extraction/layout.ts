@@ -327,7 +327,8 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
   // Loops and functions of the module, not closures made for each page: V8 drops a closure's
   // optimized code with the closure, and compiled these again for every document (decision 225).
   const lines: Line[] = [];
-  for (const [index, band] of bands.entries()) {
+  for (let index = 0; index < bands.length; index++) {
+    const band = bands[index];
     // A band in one piece (most lines of prose) has no gap to weigh.
     if (band.pieces.length === 1) {
       lines.push(makeLine(band.pieces[0].fragments));
@@ -337,7 +338,8 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
     const zones = neighbourGaps(bands, index, gutters);
     let current: Fragment[] = [];
     let cells: number[] = [];
-    for (const [i, piece] of band.pieces.entries()) {
+    for (let i = 0; i < band.pieces.length; i++) {
+      const piece = band.pieces[i];
       if (i > 0) {
         const from = band.pieces[i - 1].right;
         const to = piece.left;

@@ -228,13 +228,14 @@ export async function finishPdf(bytes: Buffer, layouts: PageLayout[], options: P
   // Loops, not closures made for each document: V8 drops a closure's optimized code with the
   // closure, and compiled these again for every document (decision 225).
   const empty: number[] = [];
-  for (const [index, layout] of layouts.entries()) if (layout.blocks.length === 0) empty.push(index + 1);
+  for (let index = 0; index < layouts.length; index++) if (layouts[index].blocks.length === 0) empty.push(index + 1);
   let runningLinesRemoved = 0;
   for (const removed of removeRunningLines(layouts)) runningLinesRemoved += removed;
   const blocks = blocksOf(layouts);
   dehyphenateBlocks(blocks, documentVocabulary(linesOf(blocks)));
   const pages: ExtractedPage[] = [];
-  for (const [index, layout] of layouts.entries()) {
+  for (let index = 0; index < layouts.length; index++) {
+    const layout = layouts[index];
     const { text, blocks } = renderBlocks(layout.blocks, layout.width, layout.height, `p${index + 1}`);
     pages.push({ pageNumber: index + 1, text, blocks });
   }

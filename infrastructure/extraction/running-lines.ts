@@ -104,7 +104,8 @@ export function removeRunningLines(pages: PageLines[]): number[] {
   }
   const needed = Math.min(3, pages.length);
   const removed: number[] = [];
-  for (const [index, page] of pages.entries()) {
+  for (let index = 0; index < pages.length; index++) {
+    const page = pages[index];
     const running = new Set<Line>();
     for (const line of candidates[index]) {
       const signature = signatures.get(line)!;
