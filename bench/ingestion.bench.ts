@@ -40,8 +40,11 @@ const run = promisify(execFile);
 const PAGES = 200;
 const LINES_PER_PAGE = 45;
 const ROUNDS = 5;
-/** The goal is a ratio to pdftotext; its rounds are short, and more of them steady the median. */
-const POPPLER_ROUNDS = 11;
+/**
+ * The issue's goal is a ratio to pdftotext; its rounds are short, and more of them steady the
+ * median. With 11, four runs of the same code printed Free Culture's ratio anywhere from 0.81 to 0.87.
+ */
+const POPPLER_ROUNDS = 21;
 /** Documents ingested one after another for the memory figures. */
 const DOCUMENTS = 4;
 
@@ -84,14 +87,17 @@ interface Result {
 
 /**
  * Each contender once per round, in turn, so a burst of load from elsewhere on the machine falls
- * on all of them alike; the median of the rounds.
+ * on all of them alike, and in the reverse order every other round, so neither always runs on what
+ * the other left in the caches; the median of the rounds.
  */
 async function race(contenders: { label: string; run: () => Promise<number> }[], rounds = ROUNDS): Promise<Result[]> {
   const seconds = contenders.map(() => [] as number[]);
   const cpu = contenders.map(() => [] as number[]);
   const chars = contenders.map(() => 0);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, contender] of contenders.entries()) {
+    const order = [...contenders.entries()];
+    if (round % 2 === 1) order.reverse();
+    for (const [i, contender] of order) {
       const start = performance.now();
       const startCpu = cpuSeconds();
       chars[i] = await contender.run();
