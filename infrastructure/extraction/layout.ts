@@ -107,6 +107,7 @@ const byLeft = (a: { left: number }, b: { left: number }) => a.left - b.left;
 const byRightEdgeFirst = (a: { right: number }, b: { right: number }) => b.right - a.right;
 const byCenterThenLeft = (a: Fragment, b: Fragment) => center(a) - center(b) || a.left - b.left;
 const byTopThenLeft = (a: { top: number; left: number }, b: { top: number; left: number }) => a.top - b.top || a.left - b.left;
+export const byTop = (a: { top: number }, b: { top: number }) => a.top - b.top;
 const ascending = (a: number, b: number) => a - b;
 
 /** Whether a table-cell gap of `cellAt` lies between `from` and `to`. */
@@ -162,6 +163,12 @@ interface Band {
   size: number;
 }
 
+/** A vertical band of the page between text columns, from x `from` to x `to`. */
+interface Gutter {
+  from: number;
+  to: number;
+}
+
 /** Splits one baseline band into pieces wherever a gap wider than COLUMN_GAP glyph heights opens. */
 function piecesOf(band: Fragment[]): Piece[] {
   const pieces: Piece[] = [];
@@ -185,7 +192,7 @@ let coverageOfPage = new Int32Array(1024);
  * paragraph-wide text on both sides in several lines. Narrow table cells never make a gutter, so a
  * table's rows stay whole while a two-column page is read column by column.
  */
-function findGutters(bands: Band[], pageWidth: number): { from: number; to: number }[] {
+function findGutters(bands: Band[], pageWidth: number): Gutter[] {
   if (bands.length < 3) return [];
   const width = Math.max(1, Math.ceil(pageWidth));
   // How many pieces cover each point across the page: +1 where a piece starts, -1 after it ends, summed.
@@ -208,7 +215,7 @@ function findGutters(bands: Band[], pageWidth: number): { from: number; to: numb
   // Full-width lines (a title, a wide figure caption) may cross a gutter; a few of them at most.
   const crossing = Math.max(1, Math.floor(bands.length * 0.1));
   const wide = 0.2 * (textRight - textLeft);
-  const gutters: { from: number; to: number }[] = [];
+  const gutters: Gutter[] = [];
   let x = Math.ceil(textLeft);
   while (x < textRight) {
     if (coverage[x] > crossing) {
@@ -254,7 +261,7 @@ function bandsWithWideText(bands: readonly Band[], from: number, to: number, wid
 }
 
 /** Whether the gap from `from` to `to` runs into a column gutter. */
-function acrossGutter(gutters: readonly { from: number; to: number }[], from: number, to: number): boolean {
+function acrossGutter(gutters: readonly Gutter[], from: number, to: number): boolean {
   for (const g of gutters) if (from <= g.to && to >= g.from) return true;
   return false;
 }
@@ -263,7 +270,7 @@ function acrossGutter(gutters: readonly { from: number; to: number }[], from: nu
  * Where the gaps of a band's neighbours (rows above and below, but not across a gutter) lie, as
  * [right of one piece, left of the next].
  */
-function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly { from: number; to: number }[]): [number, number][] {
+function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly Gutter[]): [number, number][] {
   const band = bands[index];
   const zones: [number, number][] = [];
   for (let n = Math.max(0, index - 4); n < Math.min(bands.length, index + 5); n++) {
@@ -415,8 +422,6 @@ function widestGap(blocks: Block[], down: boolean): Gap | undefined {
   }
   return best;
 }
-
-const byTop = (a: { top: number }, b: { top: number }) => a.top - b.top;
 
 /** `blocks` cut in two at `at`: those ending before it (their right edge, or with `down` false their bottom), and the rest. */
 function cutAt(blocks: readonly Block[], at: number, down: boolean): [Block[], Block[]] {

@@ -3,7 +3,7 @@
  * give or take the page number, on several pages. They are furniture, not content, and are kept
  * out of the page text (and so out of passages and answers).
  */
-import type { Block, Line } from "#infrastructure/extraction/layout";
+import { byTop, type Block, type Line } from "#infrastructure/extraction/layout";
 
 export interface PageLines {
   blocks: Block[];
@@ -76,8 +76,6 @@ function edgeLines(page: PageLines): Line[] {
   return small;
 }
 
-const byTop = (a: Line, b: Line) => a.top - b.top;
-
 /**
  * Removes running lines from every page, in place, and returns how many lines each page lost.
  * A line is running when its signature is found at a page edge on at least three pages (every
@@ -111,7 +109,13 @@ export function removeRunningLines(pages: PageLines[]): number[] {
       const signature = signatures.get(line)!;
       if (isPageNumber(line.text) || (signature !== "" && (pagesWith.get(signature) ?? 0) >= needed)) running.add(line);
     }
-    removed.push(running.size === 0 || running.size === lineCount(page) ? 0 : withoutLines(page, running));
+    // A page whose every line would go keeps them all (see above).
+    if (running.size === 0 || running.size === lineCount(page)) {
+      removed.push(0);
+      continue;
+    }
+    removeLines(page, running);
+    removed.push(running.size);
   }
   return removed;
 }
@@ -122,8 +126,8 @@ function lineCount(page: PageLines): number {
   return count;
 }
 
-/** Takes `running` out of the page's blocks; a block left without lines goes. Returns how many lines went. */
-function withoutLines(page: PageLines, running: ReadonlySet<Line>): number {
+/** Takes `running` out of the page's blocks; a block left without lines goes. */
+function removeLines(page: PageLines, running: ReadonlySet<Line>): void {
   const blocks: Block[] = [];
   for (const block of page.blocks) {
     const lines: Line[] = [];
@@ -144,5 +148,4 @@ function withoutLines(page: PageLines, running: ReadonlySet<Line>): number {
     blocks.push({ lines, left, top, right, bottom });
   }
   page.blocks = blocks;
-  return running.size;
 }
