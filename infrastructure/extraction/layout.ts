@@ -67,7 +67,8 @@ function wordGap(ordered: Fragment[], rtl: boolean, smallest: number): number {
   if (ordered.length < 4) return base;
   let singles = 0;
   for (const f of ordered) if (f.text.trim().length === 1) singles++;
-  if (singles < 0.6 * ordered.length) return base;
+  // Nearly all: a line of inline mathematics has many single characters between its words.
+  if (singles < 0.8 * ordered.length) return base;
   const gaps: number[] = [];
   for (let i = 1; i < ordered.length; i++) {
     const gap = rtl ? ordered[i - 1].left - ordered[i].right : ordered[i].left - ordered[i - 1].right;
@@ -108,12 +109,25 @@ const byRightEdgeFirst = (a: { right: number }, b: { right: number }) => b.right
 const byCenterThenLeft = (a: Fragment, b: Fragment) => center(a) - center(b) || a.left - b.left;
 const byTopThenLeft = (a: { top: number; left: number }, b: { top: number; left: number }) => a.top - b.top || a.left - b.left;
 export const byTop = (a: { top: number }, b: { top: number }) => a.top - b.top;
+const byCenter = (a: { center: number }, b: { center: number }) => a.center - b.center;
 const ascending = (a: number, b: number) => a - b;
 
 /** Whether a table-cell gap of `cellAt` lies between `from` and `to`. */
 function cellBetween(cellAt: readonly number[], from: number, to: number): boolean {
   for (const x of cellAt) if (x >= from - 0.01 && x <= to + 0.01) return true;
   return false;
+}
+
+/**
+ * Whether `fragment` sits on the line of `anchor`, a band's largest fragment so far: their middles
+ * less than half a glyph apart, or a few smaller characters with their middle within the larger
+ * one's height (a subscript, a superscript, a footnote mark, an index of inline mathematics).
+ */
+function onOneBaseline(anchor: Fragment, fragment: Fragment): boolean {
+  const distance = Math.abs(center(fragment) - center(anchor));
+  if (distance < 0.5 * Math.min(anchor.size, fragment.size)) return true;
+  const [small, large] = fragment.size < anchor.size ? [fragment, anchor] : [anchor, fragment];
+  return small.size < 0.85 * large.size && distance < 0.5 * large.size && small.text.trim().length <= 4;
 }
 
 /** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
@@ -163,12 +177,6 @@ interface Band {
   size: number;
 }
 
-/** A vertical band of the page between text columns, from x `from` to x `to`. */
-interface Gutter {
-  from: number;
-  to: number;
-}
-
 /** Splits one baseline band into pieces wherever a gap wider than COLUMN_GAP glyph heights opens. */
 function piecesOf(band: Fragment[]): Piece[] {
   const pieces: Piece[] = [];
@@ -184,85 +192,232 @@ function piecesOf(band: Fragment[]): Piece[] {
   return pieces;
 }
 
-/** findGutters' count per point across the page, kept from page to page (one buffer per page was a garbage collector's chore). */
-let coverageOfPage = new Int32Array(1024);
+/**
+ * A vertical band of empty page between two text columns: from x `from` to x `to`, down the bands
+ * `first` to `last` (and so from y `top` to `bottom`). Above and below it a full-width part (a
+ * title, an abstract, a wide figure's caption) crosses the page, or the page ends.
+ */
+export interface Gutter {
+  from: number;
+  to: number;
+  top: number;
+  bottom: number;
+}
+
+/** The narrowest empty band, in glyph heights, that may still part two columns. */
+const GUTTER_WIDTH = 0.5;
+/** Lines with more than this many glyph heights of empty page between them have it across every column. */
+const BLANK_ACROSS = 2;
+/** How many lines of prose a column must have on each side of a gutter along its run. */
+const PROSE_LINES = 2;
+/** A piece of prose: at least this many words, and a fifth of the page's text width. */
+const PROSE_WORDS = 4;
 
 /**
- * Gutters between text columns: vertical bands of the page that (nearly) no line crosses, with
- * paragraph-wide text on both sides in several lines. Narrow table cells never make a gutter, so a
- * table's rows stay whole while a two-column page is read column by column.
+ * Fragments (sorted by their middles) in baseline bands, each split into pieces. A band's anchor
+ * is its largest fragment so far: a raised letter (the A of LaTeX's logo, a superscript) sorts
+ * first but must not decide where the rest of its line belongs.
  */
-function findGutters(bands: Band[], pageWidth: number): Gutter[] {
-  if (bands.length < 3) return [];
-  const width = Math.max(1, Math.ceil(pageWidth));
-  // How many pieces cover each point across the page: +1 where a piece starts, -1 after it ends, summed.
-  if (coverageOfPage.length < width + 1) coverageOfPage = new Int32Array(width + 1);
-  const coverage = coverageOfPage.fill(0, 0, width + 1);
+function bandsOf(sorted: readonly Fragment[]): Band[] {
+  const bands: Band[] = [];
+  let fragments: Fragment[] = [];
+  let anchor: Fragment | undefined;
+  for (const fragment of sorted) {
+    if (anchor && onOneBaseline(anchor, fragment)) {
+      fragments.push(fragment);
+      if (fragment.size > anchor.size) anchor = fragment;
+      continue;
+    }
+    if (anchor) bands.push({ pieces: piecesOf(fragments), center: center(anchor), size: anchor.size });
+    fragments = [fragment];
+    anchor = fragment;
+  }
+  if (anchor) bands.push({ pieces: piecesOf(fragments), center: center(anchor), size: anchor.size });
+  return bands;
+}
+
+/**
+ * Bands of each column apart, in one list by height: a fragment belongs to the side of each gutter
+ * whose run it is in (or to the full width across it), and fragments of one side are banded together.
+ */
+function bandsByColumn(sorted: readonly Fragment[], gutters: readonly Gutter[]): Band[] {
+  const columns = new Map<string, Fragment[]>();
+  for (const fragment of sorted) {
+    const y = center(fragment);
+    let key = "";
+    for (const g of gutters) {
+      if (y < g.top || y > g.bottom) key += "-";
+      else if (fragment.left < g.from && fragment.right > g.to) key += "=";
+      else key += (fragment.left + fragment.right) / 2 < (g.from + g.to) / 2 ? "<" : ">";
+    }
+    const column = columns.get(key);
+    if (column) column.push(fragment);
+    else columns.set(key, [fragment]);
+  }
+  const bands: Band[] = [];
+  for (const column of columns.values()) for (const band of bandsOf(column)) bands.push(band);
+  return sortedBy(bands, byCenter);
+}
+
+/** The least width of a piece of prose: a fifth of the page's text width. */
+function proseWidth(bands: readonly Band[]): number {
   let textLeft = Infinity;
   let textRight = -Infinity;
   for (const band of bands) {
-    for (const piece of band.pieces) {
-      const from = Math.max(0, Math.floor(piece.left));
-      const to = Math.min(width, Math.ceil(piece.right));
-      if (to <= from) continue;
-      coverage[from]++;
-      coverage[to]--;
-      textLeft = Math.min(textLeft, from);
-      textRight = Math.max(textRight, to);
-    }
+    textLeft = Math.min(textLeft, band.pieces[0].left);
+    textRight = Math.max(textRight, band.pieces[band.pieces.length - 1].right);
   }
-  for (let x = 1; x <= width; x++) coverage[x] += coverage[x - 1];
-  // Full-width lines (a title, a wide figure caption) may cross a gutter; a few of them at most.
-  const crossing = Math.max(1, Math.floor(bands.length * 0.1));
-  const wide = 0.2 * (textRight - textLeft);
+  return 0.2 * (textRight - textLeft);
+}
+
+/** Whether a piece is running prose rather than a table cell, a label or a number. */
+function isProse(piece: Piece, wide: number): boolean {
+  if (piece.right - piece.left < wide) return false;
+  let words = 0;
+  let characters = 0;
+  for (const fragment of piece.fragments) {
+    const text = fragment.text;
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32 && i > 0 && text.charCodeAt(i - 1) !== 32) words++;
+    words++;
+    characters += text.length;
+  }
+  // Words of a few letters each: a letter-spaced title's letters are fragments, not words.
+  return words >= PROSE_WORDS && characters >= 2.5 * words;
+}
+
+/** A gutter being followed down the page, band by band. */
+interface Run {
+  from: number;
+  to: number;
+  first: number;
+  last: number;
+  proseLeft: number;
+  proseRight: number;
+  /** The first and last band with prose beside the run: the columns start and end there (an author grid above them is no column). */
+  firstProse: number;
+  lastProse: number;
+  /** Where the column right of the gutter starts: the least left edge of its lines. */
+  columnStart: number;
+}
+
+/**
+ * The gutters between text columns (the first stage of reading a page: columns before lines,
+ * blocks and tables). A gutter is a vertical band that no piece of text crosses for a run of
+ * lines, with prose beside it on both sides in several of them: two justified or ragged columns,
+ * also where they start below a full-width title or abstract, which ends the run above them.
+ * The cells of a table leave such bands too, but short cells, labels and numbers are not prose,
+ * so a table keeps its rows whole.
+ */
+function findGutters(bands: readonly Band[]): Gutter[] {
+  if (bands.length < PROSE_LINES) return [];
+  const wide = proseWidth(bands);
   const gutters: Gutter[] = [];
-  let x = Math.ceil(textLeft);
-  while (x < textRight) {
-    if (coverage[x] > crossing) {
-      x++;
-      continue;
-    }
-    const start = x;
-    while (x < textRight && coverage[x] <= crossing) x++;
-    if (x >= textRight) continue;
-    // The gutter proper is the least crossed part of the run: ragged line ends border it.
-    let least = Infinity;
-    for (let i = start; i < x; i++) least = Math.min(least, coverage[i]);
-    let from = start;
-    let to = start;
-    for (let i = start; i < x; ) {
-      if (coverage[i] !== least) {
-        i++;
+  let runs: Run[] = [];
+  for (let index = 0; index < bands.length; index++) {
+    const band = bands[index];
+    const pieces = band.pieces;
+    const least = GUTTER_WIDTH * band.size;
+    const next: Run[] = [];
+    // Empty page across both columns (a running head's margin above them, a wide figure) parts
+    // what is above from what is below: the columns, if any, start again under it.
+    const above = bands[index - 1];
+    const apart = index > 0 && band.center - band.size / 2 - (above.center + above.size / 2) > BLANK_ACROSS * Math.max(band.size, above.size);
+    for (const run of runs) {
+      // Text standing in the gutter itself (a page number under the columns) ends it.
+      if (apart || standsIn(pieces, run)) {
+        endRun(run, bands, gutters);
         continue;
       }
-      let j = i;
-      while (j < x && coverage[j] === least) j++;
-      if (j - i > to - from) [from, to] = [i, j];
-      i = j;
+      // The empty stretch of this band that overlaps the run most (between two pieces, or beside them all).
+      let [from, to, left, right] = [run.from, run.to, -1, -1];
+      let found = false;
+      for (let i = 0; i <= pieces.length; i++) {
+        const gapFrom = i === 0 ? -Infinity : pieces[i - 1].right;
+        const gapTo = i === pieces.length ? Infinity : pieces[i].left;
+        const a = Math.max(run.from, gapFrom);
+        const z = Math.min(run.to, gapTo);
+        if (z - a >= least && (!found || z - a > to - from)) [from, to, left, right, found] = [a, z, i - 1, i, true];
+      }
+      if (!found) {
+        // A line that runs into the gutter (an overfull line of code, a long address) still
+        // leaves the other column's line starting where that column starts.
+        if (!splitAtColumnStart(band, run.columnStart)) endRun(run, bands, gutters);
+        else next.push(run);
+        continue;
+      }
+      run.from = from;
+      run.to = to;
+      run.last = index;
+      const proseLeft = left >= 0 && isProse(pieces[left], wide);
+      const proseRight = right < pieces.length && isProse(pieces[right], wide);
+      if (proseLeft) run.proseLeft++;
+      if (proseRight) run.proseRight++;
+      if (proseLeft || proseRight) {
+        if (run.firstProse < 0) run.firstProse = index;
+        run.lastProse = index;
+      }
+      if (right < pieces.length) run.columnStart = Math.min(run.columnStart, pieces[right].left);
+      next.push(run);
     }
-    if (to - from < 4) continue;
-    if (bandsWithWideText(bands, -Infinity, from + 1, wide) >= 2 && bandsWithWideText(bands, to - 1, Infinity, wide) >= 2) gutters.push({ from, to });
+    // A gap between two pieces that no run follows yet may start one.
+    for (let i = 1; i < pieces.length; i++) {
+      const [from, to] = [pieces[i - 1].right, pieces[i].left];
+      if (to - from < least || acrossRuns(next, from, to)) continue;
+      const [proseLeft, proseRight] = [isProse(pieces[i - 1], wide) ? 1 : 0, isProse(pieces[i], wide) ? 1 : 0];
+      const firstProse = proseLeft + proseRight > 0 ? index : -1;
+      next.push({ from, to, first: index, last: index, proseLeft, proseRight, firstProse, lastProse: firstProse, columnStart: to });
+    }
+    runs = next;
   }
+  for (const run of runs) endRun(run, bands, gutters);
   return gutters;
 }
 
-/** How many bands hold a piece at least `wide` across lying between `from` and `to`. */
-function bandsWithWideText(bands: readonly Band[], from: number, to: number, wide: number): number {
-  let count = 0;
-  for (const band of bands) {
-    for (const p of band.pieces) {
-      if (p.left >= from && p.right <= to && p.right - p.left >= wide) {
-        count++;
-        break;
-      }
+/**
+ * Cuts a piece of `band` in two where one of its fragments starts at `columnStart` (within a
+ * point) after a gap: the piece ran across a gutter only because the line before the gap ran into
+ * it. Whether it found such a place.
+ */
+function splitAtColumnStart(band: Band, columnStart: number): boolean {
+  for (let p = 0; p < band.pieces.length; p++) {
+    const piece = band.pieces[p];
+    if (!(piece.left < columnStart - 1 && piece.right > columnStart)) continue;
+    const fragments = sortedBy(piece.fragments, byLeft);
+    for (let k = 1; k < fragments.length; k++) {
+      const before = fragments[k - 1];
+      const after = fragments[k];
+      if (Math.abs(after.left - columnStart) > 1 || after.left - before.right < WORD_GAP * after.size) continue;
+      let right = -Infinity;
+      for (let i = 0; i < k; i++) right = Math.max(right, fragments[i].right);
+      band.pieces.splice(p, 1, { fragments: fragments.slice(0, k), left: piece.left, right }, { fragments: fragments.slice(k), left: after.left, right: piece.right });
+      return true;
     }
   }
-  return count;
+  return false;
 }
 
-/** Whether the gap from `from` to `to` runs into a column gutter. */
-function acrossGutter(gutters: readonly Gutter[], from: number, to: number): boolean {
-  for (const g of gutters) if (from <= g.to && to >= g.from) return true;
+/** Whether one of `pieces` lies within the run's empty band (a point either side allowed). */
+function standsIn(pieces: readonly Piece[], run: Run): boolean {
+  for (const piece of pieces) if (piece.left >= run.from - 1 && piece.right <= run.to + 1) return true;
+  return false;
+}
+
+/** Whether a gap from `from` to `to` overlaps one of `runs`. */
+function acrossRuns(runs: readonly Run[], from: number, to: number): boolean {
+  for (const run of runs) if (from < run.to && to > run.from) return true;
+  return false;
+}
+
+/** A run that ended: a gutter when prose lines its both sides. */
+function endRun(run: Run, bands: readonly Band[], gutters: Gutter[]): void {
+  if (run.proseLeft < PROSE_LINES || run.proseRight < PROSE_LINES) return;
+  const [first, last] = [bands[run.firstProse], bands[run.lastProse]];
+  gutters.push({ from: run.from, to: run.to, top: first.center - first.size / 2, bottom: last.center + last.size / 2 });
+}
+
+/** Whether the gap from `from` to `to` in the band at height `y` runs into a column gutter. */
+function acrossGutter(gutters: readonly Gutter[], from: number, to: number, y: number): boolean {
+  for (const g of gutters) if (from <= g.to && to >= g.from && y >= g.top && y <= g.bottom) return true;
   return false;
 }
 
@@ -278,7 +433,7 @@ function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly 
     if (neighbour === band || !(Math.abs(neighbour.center - band.center) < 2.5 * Math.max(neighbour.size, band.size))) continue;
     for (let i = 1; i < neighbour.pieces.length; i++) {
       const [from, to] = [neighbour.pieces[i - 1].right, neighbour.pieces[i].left];
-      if (!acrossGutter(gutters, from, to)) zones.push([from, to]);
+      if (!acrossGutter(gutters, from, to, neighbour.center)) zones.push([from, to]);
     }
   }
   return zones;
@@ -291,11 +446,13 @@ function sharesZone(zones: readonly [number, number][], from: number, to: number
 }
 
 /**
- * Groups fragments into lines: same baseline band; a band is cut where it crosses a column gutter,
- * and elsewhere its pieces stay one line, joined as table cells where the same gap opens in the
- * row above or below (a table column), else by a space (a wide justified space, a header's halves).
+ * Groups fragments into lines: same baseline band; a band is cut where it crosses a column gutter
+ * or where prose stands beside prose (two columns are never a table's cells), and elsewhere its
+ * pieces stay one line, joined as table cells where the same gap opens in the row above or below
+ * (a table column), else by a space (a wide justified space, a header's halves). The gutters go
+ * with the lines: reading order follows them.
  */
-export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
+export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[] } {
   const fragments: Fragment[] = [];
   for (const f of input) {
     if (isBlank(f.text)) continue;
@@ -312,24 +469,12 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
     else vertical.push(makeLine([f]));
   }
   const sorted = sortedBy(horizontal, byCenterThenLeft);
-
-  const rawBands: Fragment[][] = [];
-  for (const fragment of sorted) {
-    const band = rawBands[rawBands.length - 1];
-    const anchor = band?.[0];
-    if (anchor && Math.abs(center(fragment) - center(anchor)) < 0.5 * Math.min(anchor.size, fragment.size)) {
-      band.push(fragment);
-    } else {
-      rawBands.push([fragment]);
-    }
-  }
-  const bands: Band[] = [];
-  for (const band of rawBands) {
-    let size = -Infinity;
-    for (const f of band) size = Math.max(size, f.size);
-    bands.push({ pieces: piecesOf(band), center: center(band[0]), size });
-  }
-  const gutters = findGutters(bands, pageWidth);
+  const firstBands = bandsOf(sorted);
+  const gutters = findGutters(firstBands);
+  // Columns whose baselines do not line up (REVTeX's) share bands only by chance: once the
+  // gutters are known, each column's lines are banded on their own.
+  const bands = gutters.length === 0 ? firstBands : bandsByColumn(sorted, gutters);
+  const wide = proseWidth(bands);
 
   // Loops and functions of the module, not closures made for each page: V8 drops a closure's
   // optimized code with the closure, and compiled these again for every document (decision 225).
@@ -350,7 +495,7 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
       if (i > 0) {
         const from = band.pieces[i - 1].right;
         const to = piece.left;
-        if (acrossGutter(gutters, from, to)) {
+        if (acrossGutter(gutters, from, to, band.center) || (isProse(band.pieces[i - 1], wide) && isProse(piece, wide))) {
           lines.push(makeLine(current, cells));
           current = [];
           cells = [];
@@ -365,12 +510,22 @@ export function groupLines(input: Fragment[], pageWidth = PAGE_WIDTH): Line[] {
     if (current.length > 0) lines.push(makeLine(current, cells));
   }
   for (const line of vertical) lines.push(line);
-  return lines;
+  return { lines, gutters };
 }
 
-/** Whether `line` continues `block`: right under its last line, close, overlapping it and of similar size. */
-function continuesBlock(block: Block, line: Line): boolean {
+/** Whether `line` lies beside gutter `g`, in one of its columns, and `other` spans it (a full-width part above or below the columns). */
+function besideWhereOtherSpans(line: Line, other: Line, g: Gutter): boolean {
+  const y = center(line);
+  return y >= g.top && y <= g.bottom && (line.right <= g.to || line.left >= g.from) && other.left < g.from && other.right > g.to;
+}
+
+/**
+ * Whether `line` continues `block`: right under its last line, close, overlapping it and of similar
+ * size, and not a column's line under a full-width part (or the other way round).
+ */
+function continuesBlock(block: Block, line: Line, gutters: readonly Gutter[]): boolean {
   const last = block.lines[block.lines.length - 1];
+  for (const g of gutters) if (besideWhereOtherSpans(line, last, g) || besideWhereOtherSpans(last, line, g)) return false;
   const gap = line.top - last.bottom;
   const overlap = Math.min(line.right, last.right) - Math.max(line.left, last.left);
   const similar = Math.max(line.size, last.size) / Math.min(line.size, last.size) < 1.3;
@@ -378,13 +533,13 @@ function continuesBlock(block: Block, line: Line): boolean {
 }
 
 /** Joins lines into blocks: a line continues the block right above it when close, overlapping and of similar size. */
-export function groupBlocks(lines: Line[]): Block[] {
+export function groupBlocks(lines: Line[], gutters: readonly Gutter[] = []): Block[] {
   const blocks: Block[] = [];
   const sorted = sortedBy(lines, byTopThenLeft);
   for (const line of sorted) {
     let target: Block | undefined;
     for (const block of blocks) {
-      if (continuesBlock(block, line)) {
+      if (continuesBlock(block, line, gutters)) {
         target = block;
         break;
       }
@@ -409,18 +564,41 @@ interface Gap {
 /** An empty vertical band at least this wide (display units) between blocks is a column gutter. */
 const GUTTER = 8;
 
-/** The widest empty band across all boxes, from top to bottom (`down`: from left to right), if any. */
-function widestGap(blocks: Block[], down: boolean): Gap | undefined {
+/**
+ * The widest empty band across all boxes, from top to bottom (`down`: from left to right), if any.
+ * A band across the page inside a gutter's run is taken only when there is no other: there the
+ * columns merely happen to pause at the same height (a heading's space in each), and cutting
+ * would read the upper halves of both columns before their lower halves.
+ */
+function widestGap(blocks: Block[], down: boolean, gutters: readonly Gutter[]): Gap | undefined {
   const sorted = sortedBy(blocks, down ? byLeft : byTop);
   let best: Gap | undefined;
+  let bestInColumns: Gap | undefined;
   let reach = down ? sorted[0].right : sorted[0].bottom;
   for (let i = 1; i < sorted.length; i++) {
     const block = sorted[i];
     const gap = (down ? block.left : block.top) - reach;
-    if (gap > 0 && (!best || gap > best.size)) best = { at: reach + gap / 2, size: gap };
+    if (gap > 0) {
+      const at = reach + gap / 2;
+      if (!down && withinColumns(gutters, at)) {
+        if (!bestInColumns || gap > bestInColumns.size) bestInColumns = { at, size: gap };
+      } else if (!best || gap > best.size) best = { at, size: gap };
+    }
     reach = Math.max(reach, down ? block.right : block.bottom);
   }
-  return best;
+  return best ?? bestInColumns;
+}
+
+/** Whether x `x` lies in a gutter: a cut there parts columns that the lines showed, however narrow the gap between their blocks. */
+function atGutter(gutters: readonly Gutter[], x: number): boolean {
+  for (const g of gutters) if (x >= g.from - 1 && x <= g.to + 1) return true;
+  return false;
+}
+
+/** Whether height `y` lies inside the run of a gutter, between columns that go on above and below it. */
+function withinColumns(gutters: readonly Gutter[], y: number): boolean {
+  for (const g of gutters) if (y > g.top && y < g.bottom) return true;
+  return false;
 }
 
 /** `blocks` cut in two at `at`: those ending before it (their right edge, or with `down` false their bottom), and the rest. */
@@ -435,19 +613,19 @@ function cutAt(blocks: readonly Block[], at: number, down: boolean): [Block[], B
  * Reading order by recursive XY-cut: split the page at the widest empty band, across (top part
  * first) or down (left part first), until no band is left; then top to bottom.
  */
-export function readingOrder(blocks: Block[]): Block[] {
+export function readingOrder(blocks: Block[], gutters: readonly Gutter[] = []): Block[] {
   if (blocks.length <= 1) return blocks;
-  const across = widestGap(blocks, false);
-  const down = widestGap(blocks, true);
+  const across = widestGap(blocks, false, gutters);
+  const down = widestGap(blocks, true, gutters);
   // A column gutter wins over a wider horizontal gap: where one column ends early, the space under
   // it lines up with a heading's space in the other, and cutting across there would interleave them.
-  if (down && (!across || down.size > across.size || down.size >= GUTTER)) {
+  if (down && (!across || down.size > across.size || down.size >= GUTTER || atGutter(gutters, down.at))) {
     const [first, second] = cutAt(blocks, down.at, true);
-    return [...readingOrder(first), ...readingOrder(second)];
+    return [...readingOrder(first, gutters), ...readingOrder(second, gutters)];
   }
   if (across) {
     const [first, second] = cutAt(blocks, across.at, false);
-    return [...readingOrder(first), ...readingOrder(second)];
+    return [...readingOrder(first, gutters), ...readingOrder(second, gutters)];
   }
   return sortedBy(blocks, byTopThenLeft);
 }
@@ -470,8 +648,9 @@ export function scaleBox(
 }
 
 /** Fragments of one page to its blocks in reading order (lines kept, nothing joined yet). */
-export function pageBlocks(fragments: Fragment[], displayWidth: number): Block[] {
-  return readingOrder(groupBlocks(groupLines(fragments, displayWidth)));
+export function pageBlocks(fragments: Fragment[]): Block[] {
+  const { lines, gutters } = groupLines(fragments);
+  return readingOrder(groupBlocks(lines, gutters), gutters);
 }
 
 /**
@@ -533,7 +712,7 @@ export function layoutPage(
   blockIdPrefix: string,
   vocabulary?: Vocabulary,
 ): { text: string; blocks: LayoutBlock[] } {
-  const blocks = pageBlocks(fragments, displayWidth);
+  const blocks = pageBlocks(fragments);
   dehyphenateBlocks(blocks, vocabulary);
   return renderBlocks(blocks, displayWidth, displayHeight, blockIdPrefix);
 }

@@ -131,7 +131,7 @@ async function layoutOf(page: PDFPageProxy): Promise<PageLayout> {
     const fragment = toFragment(item, content.styles[item.fontName], viewport.transform);
     if (fragment) fragments.push(fragment);
   }
-  return { blocks: pageBlocks(fragments, viewport.width), width: viewport.width, height: viewport.height };
+  return { blocks: pageBlocks(fragments), width: viewport.width, height: viewport.height };
 }
 
 /** Every page's blocks, in page order (a loop: see linesOf). */

@@ -326,7 +326,7 @@ function readPages(xml: string, layouts: PageLayout[], fontSizes: Map<number, nu
       // column gap (12 pt at 9.96 pt, just over the layout's 1.2 font sizes) a cell gap, as pdf.js reads it.
       fontSizes.set(id, Math.max(0.5, attribute(xml, ' size="', scanned) - 0.5) / ZOOM);
     } else if (page && xml.startsWith(PAGE_END, at)) {
-      layouts.push({ blocks: pageBlocks(page.fragments, page.width), width: page.width, height: page.height });
+      layouts.push({ blocks: pageBlocks(page.fragments), width: page.width, height: page.height });
       page = undefined;
     }
   }

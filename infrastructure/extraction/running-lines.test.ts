@@ -19,7 +19,7 @@ describe("running headers, footers and page numbers", () => {
 
   it("keeps repeated edge lines out of every page, and bare page numbers even when they do not repeat", () => {
     const pages = [1, 2, 3].map((n) => ({
-      blocks: pageBlocks([fragment(`${n * 2}    THE ISLAND FERRY`, 60, 30), ...body(n), fragment(String(n + 100), 290, 800)], 600),
+      blocks: pageBlocks([fragment(`${n * 2}    THE ISLAND FERRY`, 60, 30), ...body(n), fragment(String(n + 100), 290, 800)]),
       height: 842,
     }));
     expect(removeRunningLines(pages)).toEqual([2, 2, 2]);
@@ -31,24 +31,24 @@ describe("running headers, footers and page numbers", () => {
   });
 
   it("keeps a larger title that repeats at the top of slides: it is content", () => {
-    const pages = [1, 2, 3].map((n) => ({ blocks: pageBlocks([fragment("Results", 60, 30, 28), ...body(n)], 600), height: 842 }));
+    const pages = [1, 2, 3].map((n) => ({ blocks: pageBlocks([fragment("Results", 60, 30, 28), ...body(n)]), height: 842 }));
     expect(removeRunningLines(pages)).toEqual([0, 0, 0]);
   });
 
   it("never empties a page: a page whose only lines repeat on every page keeps them", () => {
-    const pages = [1, 2].map((n) => ({ blocks: pageBlocks([fragment(`Harbour notice ${n}`, 60, 30)], 600), height: 842 }));
+    const pages = [1, 2].map((n) => ({ blocks: pageBlocks([fragment(`Harbour notice ${n}`, 60, 30)]), height: 842 }));
     expect(removeRunningLines(pages)).toEqual([0, 0]);
     expect(pages.map((page) => page.blocks.flatMap((b) => b.lines.map((l) => l.text)))).toEqual([["Harbour notice 1"], ["Harbour notice 2"]]);
     // A page that is only a running head and a page number keeps both, beside pages that lose them.
     const book = [1, 2, 3].map((n) => ({
-      blocks: pageBlocks([fragment("THE ISLAND FERRY", 60, 30), ...(n === 2 ? [] : body(n)), fragment(String(n), 290, 800)], 600),
+      blocks: pageBlocks([fragment("THE ISLAND FERRY", 60, 30), ...(n === 2 ? [] : body(n)), fragment(String(n), 290, 800)]),
       height: 842,
     }));
     expect(removeRunningLines(book)).toEqual([2, 0, 2]);
   });
 
   it("leaves a one-page document alone", () => {
-    const page = { blocks: pageBlocks([fragment("7", 290, 800), ...body(1)], 600), height: 842 };
+    const page = { blocks: pageBlocks([fragment("7", 290, 800), ...body(1)]), height: 842 };
     expect(removeRunningLines([page])).toEqual([0]);
   });
 });
