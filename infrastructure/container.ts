@@ -342,7 +342,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     stoppers.push(() => reactors.stop());
     // Scheduled backups of an embedded installation (issue 32); the production stack's servers have their own.
     if (config.operations.backup.intervalHours > 0 && config.adapters.eventStore === "sqlite") {
-      const schedule = scheduleBackups(config.dataDir, config.operations.backup, logger);
+      const schedule = scheduleBackups(config.dataDir, { ...config.operations.backup, appSecret: config.appSecret }, logger);
       stoppers.push(async () => schedule.stop());
     }
     // The operator may have changed the product keyset's embedding model since the last start (decision 190).

@@ -17,6 +17,9 @@ if (servers.length > 0) {
   process.exit(1);
 }
 const started = Date.now();
-const manifest = await takeBackup(config.dataDir, file);
+const manifest = await takeBackup(config.dataDir, file, config.appSecret);
 const bytes = manifest.files.reduce((sum, f) => sum + f.bytes, 0);
+const secret = manifest.secret?.generated ? `the generated secret in ${config.dataDir}/app-secret` : "APP_SECRET";
 console.log(`Backed up ${manifest.files.length} files (${(bytes / 1e6).toFixed(1)} MB before compression) up to event ${manifest.eventLogPosition} into ${file} in ${Date.now() - started} ms.`);
+// The archive does not hold it (decision 251): it is the one thing a restore needs from elsewhere.
+console.log(`A restore needs ${secret}, which the archive does not hold: keep a copy apart from the backups.`);

@@ -11,11 +11,11 @@ import { allProjectors } from "#projections/index";
 
 const file = process.argv[2];
 if (!file) {
-  console.error("Usage: DATA_DIR=<empty folder> npm run restore -- <file.tar.gz>");
+  console.error("Usage: APP_SECRET=<the secret the backup was taken under> DATA_DIR=<empty folder> npm run restore -- <file.tar.gz>");
   process.exit(2);
 }
 const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
-const manifest = await restoreBackup(file, dataDir).catch((error: unknown) => {
+const manifest = await restoreBackup(file, dataDir, process.env.APP_SECRET).catch((error: unknown) => {
   console.error(`Cannot restore: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -40,12 +40,19 @@ export async function authorise(request: Request): Promise<Authorised> {
     requestId: request.headers.get(REQUEST_ID_HEADER) ?? crypto.randomUUID(),
     clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
   };
-  const grant = await services.accessTokens.authenticate(bearer!, base);
+  const grant = await services.accessTokens.authenticate(bearer!);
   // A purged owner's token cannot even be checked (its hash was shredded); an owner whose account row is gone is refused too.
   const owner = grant ? await services.identityQueries.currentUser(grant.ownerId, null) : null;
   if (!grant || !owner) return fail(401, "The token is invalid, expired or revoked.", "TOKEN_INVALID", challenge);
-  const allowance = await services.accessTokens.spend(grant.tokenId);
-  if (!allowance.allowed) fail(429, `This token's request limit is spent; retry in ${allowance.retryAfterSeconds} s.`, "RATE_LIMITED", { "Retry-After": String(allowance.retryAfterSeconds) });
+  // Off the request path: the answer never waits for, nor fails with, the "last used" summary (issue 42).
+  if (grant.useDue) services.accessTokens.recordUse(grant, base).catch((error) => services.logger.warn({ err: error }, "a token's use summary was not recorded"));
+  // The per-token limit shares out capacity; it is no lock. A counter that cannot be written (SQLite busy
+  // past its timeout) lets the request through rather than answer 500 (docs/decisions/250).
+  const allowance = await services.accessTokens.spend(grant.tokenId).catch((error) => {
+    services.logger.warn({ err: error }, "a token's request was not counted against its rate limit");
+    return null;
+  });
+  if (allowance && !allowance.allowed) fail(429, `This token's request limit is spent; retry in ${allowance.retryAfterSeconds} s.`, "RATE_LIMITED", { "Retry-After": String(allowance.retryAfterSeconds) });
   return { grant, ctx: { ...base, actorId: grant.ownerId }, services, readOnly: owner.status === "PENDING_DELETE" };
 }
 

@@ -55,6 +55,7 @@ const expand = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.sl
 @injectable()
 export class AccessTokenService {
   private readonly tokens: Aggregate<AccessTokenCommand, AccessTokenEvent, AccessTokenState>;
+  private readonly usesInFlight = new Map<string, Promise<void>>();
 
   constructor(
     @inject(TOKENS.EventStore) events: EventStore,
@@ -112,23 +113,38 @@ export class AccessTokenService {
   /**
    * The grant of a bearer token, or null for anything that is not a live
    * token: malformed, unknown, wrong secret, revoked, expired, or its owner
-   * forgotten (the hash was personal data). Records a use summary when due.
+   * forgotten (the hash was personal data). `useDue`: this is the token's
+   * first request of a quarter hour, whose summary `recordUse` writes.
    */
-  async authenticate(bearer: string, ctx: RequestContext): Promise<TokenGrant | null> {
+  async authenticate(bearer: string): Promise<(TokenGrant & { useDue: boolean }) | null> {
     const match = TOKEN_FORMAT.exec(bearer);
     if (!match) return null;
     const tokenId = expand(match[1]!);
-    const loaded = await this.tokens.load(tokenId);
-    const state = loaded.state;
+    const state = (await this.tokens.load(tokenId)).state;
     const now = this.clock.now();
     if (state.status !== "Active" || !state.secretHash || isExpired(state, now)) return null;
     const expected = Buffer.from(state.secretHash);
     const given = Buffer.from(this.secrets.hash(HASH_PURPOSE, bearer));
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-    if (!state.lastUsedAt || now.getTime() - Date.parse(state.lastUsedAt) >= USE_SUMMARY_MS) {
-      await this.tokens.handle(tokenId, { type: "RecordAccessTokenUse", now }, { metadata: requestMetadata({ ...ctx, actorId: state.ownerId }, state.ownerId), loaded });
-    }
-    return { tokenId, ownerId: state.ownerId, workspaceIds: state.workspaceIds, permissions: state.permissions };
+    const useDue = !state.lastUsedAt || now.getTime() - Date.parse(state.lastUsedAt) >= USE_SUMMARY_MS;
+    return { tokenId, ownerId: state.ownerId, workspaceIds: state.workspaceIds, permissions: state.permissions, useDue };
+  }
+
+  /**
+   * Writes the token's use summary. Callers need not wait for it: a summary
+   * that fails leaves "last used" a quarter hour behind, never a request
+   * failed. Parallel first uses in one process write it once; across
+   * processes, the stream's version makes all but one decide there is nothing to do.
+   */
+  recordUse(grant: TokenGrant, ctx: RequestContext): Promise<void> {
+    const pending = this.usesInFlight.get(grant.tokenId);
+    if (pending) return pending;
+    const recording = this.tokens
+      .handle(grant.tokenId, { type: "RecordAccessTokenUse", now: this.clock.now() }, { metadata: requestMetadata({ ...ctx, actorId: grant.ownerId }, grant.ownerId) })
+      .then(() => undefined)
+      .finally(() => this.usesInFlight.delete(grant.tokenId));
+    this.usesInFlight.set(grant.tokenId, recording);
+    return recording;
   }
 
   /** One request of the token's per-minute allowance: how long to wait when it is spent. */

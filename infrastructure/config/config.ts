@@ -116,7 +116,7 @@ const schema = z.object({
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(8_000),
   /** Scheduled backups of an embedded installation: hours between two, 0 = off. */
   BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
-  /** Where scheduled backups are written (default DATA_DIR/../backups). */
+  /** Where scheduled backups are written (default DATA_DIR/backups: on the data volume, writable wherever DATA_DIR is; decision 252). */
   BACKUP_DIR: z.string().min(1).optional(),
   /** How many scheduled backups are kept; older ones are deleted after a new one is written. */
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
@@ -340,7 +340,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     operations: {
       metricsToken: env.METRICS_TOKEN ?? null,
       maxProjectorLagSeconds: env.READINESS_MAX_PROJECTOR_LAG_SECONDS,
-      backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "..", "backups")), keep: env.BACKUP_KEEP },
+      backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "backups")), keep: env.BACKUP_KEEP },
       tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : null,
     },
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,

@@ -8,27 +8,29 @@ import type { RateLimitDecision, RateLimiter, SecretHasher } from "#application/
  * only their keyed hashes: nothing personal stays behind a purge (decision 081).
  */
 export class SqliteRateLimiter implements RateLimiter {
+  private readonly hitStmt: Database.Statement;
+
   constructor(
     private readonly db: Database.Database,
     private readonly clock: Clock,
     private readonly secrets: SecretHasher,
   ) {
     db.exec(`CREATE TABLE IF NOT EXISTS rate_limits (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, hits INTEGER NOT NULL)`);
+    this.hitStmt = db.prepare(`
+      INSERT INTO rate_limits (key, window_start, hits) VALUES (@key, @now, 1)
+      ON CONFLICT(key) DO UPDATE SET
+        window_start = CASE WHEN @now - window_start < @windowMs THEN window_start ELSE @now END,
+        hits = CASE WHEN @now - window_start < @windowMs THEN hits + 1 ELSE 1 END
+      RETURNING window_start, hits`);
   }
 
   async hit(name: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-    const key = this.key(name);
     const now = this.clock.now().getTime();
-    const row = this.db.transaction(() => {
-      const current = this.current(key, windowMs, now);
-      const next = current ? { start: current.window_start, hits: current.hits + 1 } : { start: now, hits: 1 };
-      this.db
-        .prepare(`INSERT INTO rate_limits (key, window_start, hits) VALUES (?, ?, ?)
-                  ON CONFLICT(key) DO UPDATE SET window_start = excluded.window_start, hits = excluded.hits`)
-        .run(key, next.start, next.hits);
-      return next;
-    })();
-    return decision(row.hits <= limit, row.start + windowMs - now);
+    // One statement, no read before it: it takes the write lock at once, so another process holding
+    // the lock makes it wait (busy_timeout). A read-then-write transaction fails with SQLITE_BUSY when
+    // another process commits in between (issue 42). SET reads the row as it was.
+    const row = this.hitStmt.get({ key: this.key(name), now, windowMs }) as { window_start: number; hits: number };
+    return decision(row.hits <= limit, row.window_start + windowMs - now);
   }
 
   async peek(name: string, limit: number, windowMs: number): Promise<RateLimitDecision> {

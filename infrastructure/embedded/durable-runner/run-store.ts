@@ -193,6 +193,7 @@ export class RunStore {
     beforeMs: number,
     nowIso: string,
   ): { payload: unknown } | undefined {
+    // IMMEDIATE, as every transaction that reads before it writes (decision 250).
     return this.db.transaction(() => {
       const row = this.stmts.pendingSignal.get(workflowId, name, beforeMs) as SignalRow | undefined;
       if (!row) return undefined;
@@ -200,7 +201,7 @@ export class RunStore {
       this.stmts.consumeSignal.run(seq, row.id);
       this.stmts.insertJournal.run(workflowId, seq, "wait", name, toJson({ reason: "signal", payload }), nowIso);
       return { payload };
-    })();
+    }).immediate();
   }
 
   getAttempt(workflowId: string, seq: number): { attempts: number; nextAttemptAt: number } | undefined {
@@ -247,7 +248,7 @@ export class RunStore {
         .prepare(`UPDATE workflow_runs SET status = 'running', result = NULL, next_wake_at = NULL, waiting_signal = NULL, updated_at = ? WHERE workflow_id = ?`)
         .run(nowIso, workflowId);
       return true;
-    })();
+    }).immediate();
   }
 
   /** Stores a signal; returns true when the run was waiting on it (and is now due). */

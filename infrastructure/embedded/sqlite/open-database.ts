@@ -14,7 +14,9 @@ export function openDatabase(file: string): Database.Database {
   if (!inMemory) db.pragma("journal_mode = WAL");
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
   db.pragma("synchronous = NORMAL");
-  // Another process holding the write lock makes us wait instead of failing with SQLITE_BUSY.
+  // Another process holding the write lock makes us wait instead of failing with SQLITE_BUSY. Only
+  // where the write lock is the first lock taken: a transaction that reads before it writes must begin
+  // IMMEDIATE, or another process's commit in between fails it at once (decision 250).
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   // Deleted rows are overwritten with zeros, not left in free pages: a purged account must not stay on disk (decision 081).

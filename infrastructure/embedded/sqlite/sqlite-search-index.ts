@@ -104,6 +104,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.pageStmt = db.prepare(`
       SELECT id, chunk_id, document_id, owner_id, page_number, ordinal, text, block_ids
       FROM chunks WHERE id > @after ORDER BY id LIMIT @limit`);
+    // IMMEDIATE, as every transaction that reads before it writes (decision 250).
     this.upsertMany = db.transaction((chunks: IndexedChunk[]) => {
       const touched = new Set<string>();
       // Chunks written again, by the document they were in: their vectors embedded the previous text.
@@ -121,7 +122,7 @@ export class SqliteSearchIndex implements SearchIndex {
       }
       for (const [documentId, ids] of rewritten) this.vectors.remove(documentId, ids);
       for (const documentId of touched) this.indexDocument(documentId);
-    });
+    }).immediate;
     this.deleteDocuments = db.transaction((documentIds: string[]) => {
       for (const documentId of documentIds) {
         this.deleteDocumentStmt.run(documentId);
@@ -141,7 +142,7 @@ export class SqliteSearchIndex implements SearchIndex {
         else byDocument.set(chunk.document_id, [stored]);
       }
       for (const [documentId, stored] of byDocument) this.vectors.write(space, documentId, stored);
-    });
+    }).immediate;
     this.indexUnindexedChunks(db);
     migrateChunkVectors(db, this.vectors);
   }
@@ -167,7 +168,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (!unindexed) return;
     db.transaction(() => {
       for (const documentId of db.prepare("SELECT DISTINCT document_id FROM chunks").pluck().all() as string[]) this.indexDocument(documentId);
-    })();
+    }).immediate();
   }
 
   async upsert(chunks: IndexedChunk[]): Promise<void> {
@@ -401,7 +402,7 @@ function migrateChunkVectors(db: Database.Database, segments: VectorSegments): v
       segments.write(space, document_id, vectors);
     }
     db.exec("DROP TRIGGER IF EXISTS chunk_vectors_follow_chunks; DROP TABLE chunk_vectors;");
-  })();
+  }).immediate();
 }
 
 interface Scored {
