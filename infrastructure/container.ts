@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Container } from "inversify";
 import type { Logger } from "pino";
@@ -28,6 +29,8 @@ import type { AppConfig } from "./config/config";
 import { createLogger } from "./logging/logger";
 import { openStores } from "./stores";
 import { ProjectionRunner } from "./embedded/projection-runner";
+import { LEASE_RENEWAL_MS, SqliteProcessLeases } from "./embedded/sqlite-process-leases";
+import { AbandonedAnswers } from "#application/conversation/abandoned-answers";
 import { createReactorRunner, reactorCheckpointName } from "./embedded/reactor-runner";
 import { StoredPositionWaiter } from "./embedded/stored-position-waiter";
 import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
@@ -103,6 +106,8 @@ export interface RuntimeOptions {
    * "worker": the Temporal worker, activities only.
    */
   role?: "app" | "web" | "background" | "worker";
+  /** The id answers begun here carry (default: role, pid and a random part); tests run several "processes" in one. */
+  processId?: string;
 }
 
 export interface AppRuntime {
@@ -212,6 +217,13 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.BlobStore, stores.blobs);
   constant(TOKENS.SearchIndex, tracedSearchIndex(searchIndex, tracing));
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
+  // Processes that stream answers hold a lease while they live; the background process ends the answers of those gone (decision 240).
+  const leases = new SqliteProcessLeases(runtimeDb, options.processId ?? `${role}-${process.pid}-${randomUUID()}`);
+  constant(TOKENS.ProcessLeases, leases);
+  if (role === "app" || role === "web") {
+    leases.hold();
+    stoppers.push(async () => leases.release());
+  }
   const secretHasher = new HmacSecretHasher(config.appSecret);
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
   constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases));
@@ -340,6 +352,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
+    const abandoned = resolve(AbandonedAnswers);
+    const sweep = () => abandoned.sweep(performance.now()).catch((error) => logger.warn({ err: error }, "ending abandoned answers failed"));
+    const sweeping = setInterval(sweep, LEASE_RENEWAL_MS);
+    sweeping.unref();
+    stoppers.push(async () => clearInterval(sweeping));
     // Scheduled backups of an embedded installation (issue 32); the production stack's servers have their own.
     if (config.operations.backup.intervalHours > 0 && config.adapters.eventStore === "sqlite") {
       const schedule = scheduleBackups(config.dataDir, config.operations.backup, logger);
