@@ -168,6 +168,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
   const stoppers: (() => Promise<void>)[] = [];
+  // Aborted first when the runtime stops: what fails after it was cut by the stop, not broken (issue 42).
+  const stopping = new AbortController();
   // Stopped last: the spans of everything that stops before it are still sent.
   if (openTelemetry) stoppers.push(() => openTelemetry.stop());
   const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
@@ -310,7 +312,16 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does; a web process only records them.
   const needsEmbeddedEngine = role !== "worker" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");
   const embeddedEngine = needsEmbeddedEngine
-    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger, executes: runsBackgroundWork, tracing })
+    ? new EmbeddedWorkflowEngine(workflowsDb, {
+        activities,
+        definitions: options.workflows ?? allWorkflows,
+        clock,
+        logger,
+        executes: runsBackgroundWork,
+        tracing,
+        stopping: stopping.signal,
+        onActivityAttempt: (activity, outcome) => operations.metrics.activityAttemptEnded(activity, outcome),
+      })
     : null;
   const workflows: WorkflowEngine =
     config.adapters.workflows === "temporal"
@@ -390,6 +401,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     tracing,
     get: <T>(token: symbol) => container.get<T>(token),
     async stop() {
+      stopping.abort();
       for (const stop of stoppers.reverse()) await stop();
       await stores.close();
       if (searchDb?.open) searchDb.close();

@@ -9,7 +9,7 @@ import type {
   WorkflowStatus,
 } from "#application/ports/workflow";
 import { embeddedJobWorkflow } from "./job-workflow";
-import { errorMessage, ReplayContext } from "./replay-context";
+import { type ActivityAttemptOutcome, errorMessage, ReplayContext } from "./replay-context";
 import { RunStore, toRunInfo } from "./run-store";
 
 /** Structured logger; pino's Logger fits. */
@@ -48,6 +48,14 @@ export interface EmbeddedWorkflowEngineOptions {
   maxConcurrentRuns?: number;
   /** A run started inside a trace runs its activities in spans of that trace. */
   tracing?: Tracing;
+  /**
+   * Aborted when the process begins to stop, before the work the activities
+   * use is closed (the embedding model): an activity that fails from then on
+   * was cut by the stop. The engine's own stop() counts too.
+   */
+  stopping?: AbortSignal;
+  /** Each activity attempt's outcome, for operators (failures and stops apart). */
+  onActivityAttempt?(activity: string, outcome: ActivityAttemptOutcome): void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -69,6 +77,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   private readonly executes: boolean;
   private readonly maxConcurrentRuns: number;
   private readonly tracing: Tracing;
+  private readonly runner: { stopping(): boolean; attemptEnded?(activity: string, outcome: ActivityAttemptOutcome): void };
   /** At most one execution per run: the promise of the one in flight. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Runs woken while executing; they execute again right after. */
@@ -87,6 +96,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
     this.executes = options.executes ?? true;
     this.maxConcurrentRuns = options.maxConcurrentRuns ?? 8;
     this.tracing = options.tracing ?? noTracing;
+    this.runner = { stopping: () => this.stopped || options.stopping?.aborted === true, attemptEnded: options.onActivityAttempt };
     // Jobs are runs too, so a restart must know their definition before anything is enqueued.
     for (const definition of [embeddedJobWorkflow, ...options.definitions]) this.register(definition);
   }
@@ -234,6 +244,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
       this.activities,
       this.clock,
       this.tracing.enabled && run.trace_context ? { tracing: this.tracing, parent: JSON.parse(run.trace_context) as TraceCarrier, workflowType: run.type } : null,
+      this.runner,
     );
     let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {
