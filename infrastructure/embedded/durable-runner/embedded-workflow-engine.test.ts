@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ActivityRegistry, WorkflowDefinition } from "#application/ports/workflow";
 import { EmbeddedWorkflowEngine, type AnyWorkflowDefinition, type EmbeddedWorkflowEngineOptions } from "./embedded-workflow-engine";
 import { ActivityFailedError } from "./replay-context";
@@ -469,6 +469,33 @@ describe("EmbeddedWorkflowEngine", () => {
     expect(await engine.waitForCompletion("nope", 30)).toBeNull();
     await engine.start(flow, "wf-sleepy", null);
     expect(await engine.waitForCompletion("wf-sleepy", 30)).toMatchObject({ status: "running" });
+  });
+
+  it("keeps ticking when the wall clock steps back, and fires a timer once the clock reaches it again", async () => {
+    const flow: WorkflowDefinition<null, string> = {
+      name: "deadline",
+      async run(ctx) {
+        await ctx.waitUntil(new Date(ctx.now().getTime() + 60 * 60_000));
+        return "fired";
+      },
+    };
+    const engine = new EmbeddedWorkflowEngine(db, { activities: {}, definitions: [flow], clock, tickMs: 20 });
+    engines.push(engine);
+    await engine.start(flow, "wf-step", null);
+    await expect.poll(async () => (await engine.describe("wf-step"))?.nextWakeAt).toBeTruthy();
+    try {
+      // NTP steps the machine's clock back 30 days: the scheduler must go on ticking.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() - 30 * DAY);
+      clock.advance(-30 * DAY);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await engine.describe("wf-step")).toMatchObject({ status: "running" });
+      // Then the clock port passes the deadline: the next tick reads the due time again and fires.
+      clock.advance(30 * DAY + 60 * 60_000);
+      expect(await engine.waitForCompletion("wf-step", 5_000)).toMatchObject({ status: "completed", result: "fired" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("stop() waits for the execution in flight", async () => {

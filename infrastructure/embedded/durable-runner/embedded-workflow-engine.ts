@@ -83,6 +83,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   /** Runs woken while executing; they execute again right after. */
   private readonly rekick = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  /** performance.now() at the last tick: the wall clock may step either way (NTP), this never does. */
   private lastTickAt = 0;
   private stopped = false;
 
@@ -157,12 +158,12 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
    * Polls SQLite so it also sees runs finished by another process.
    */
   async waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowRunInfo | null> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const info = await this.describe(workflowId);
       if (info && info.status !== "running") return info;
-      if (Date.now() >= deadline) return info;
-      await sleep(Math.min(20, Math.max(1, deadline - Date.now())));
+      if (performance.now() >= deadline) return info;
+      await sleep(Math.min(20, Math.max(1, deadline - performance.now())));
     }
   }
 
@@ -191,7 +192,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
     if (this.timer || this.stopped || !this.executes) return;
     const writtenElsewhere = this.store.watchCommitsElsewhere();
     this.timer = setInterval(() => {
-      if (writtenElsewhere() || Date.now() - this.lastTickAt >= this.tickMs) this.tick();
+      if (writtenElsewhere() || performance.now() - this.lastTickAt >= this.tickMs) this.tick();
     }, this.changeCheckMs);
     // The scheduler alone must not keep the process alive.
     this.timer.unref();
@@ -199,7 +200,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
 
   private tick(): void {
     if (this.stopped || !this.executes) return;
-    this.lastTickAt = Date.now();
+    this.lastTickAt = performance.now();
     const free = this.maxConcurrentRuns - this.inFlight.size;
     if (free <= 0) return;
     // Ask for more than `free`: some due runs may already be executing here.
