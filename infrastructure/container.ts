@@ -108,6 +108,11 @@ export interface RuntimeOptions {
   role?: "app" | "web" | "background" | "worker";
   /** The id answers begun here carry (default: role, pid and a random part); tests run several "processes" in one. */
   processId?: string;
+  /**
+   * Called once the databases are prepared (schemas, migrations, projector set-up), before the
+   * background work starts catching up: the supervisor starts the web processes then (issue 42, fast start).
+   */
+  onPrepared?: () => void;
 }
 
 export interface AppRuntime {
@@ -352,7 +357,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = new StoredPositionWaiter(readModels, contextModules.flatMap((module) => module.reactors.map((reactor) => reactorCheckpointName(resolve(reactor)))));
   }
   if (runsBackgroundWork) {
-    await projections.start();
+    await projections.start(options.onPrepared);
     stoppers.push(() => projections.stop());
     if (embeddedEngine) {
       await embeddedEngine.resume();
