@@ -101,13 +101,14 @@ async function supervise(webProcesses) {
   // Operations (issue 32): the web processes ask here for the cluster's metrics and whether the background process is up.
   answerOperations(cluster, () => [...processes.values()].some((entry) => entry.role === "background" && entry.ready));
 
-  // The background process prepares the databases (schemas, projector set-up) and catches up first.
+  // The background process prepares the databases (schemas, migrations, projector set-up) first; the web
+  // processes start then and serve while it catches up (issue 42, fast start).
   const background = fork("background");
-  const backgroundReady = await new Promise((resolve) => {
-    background.on("message", (message) => message?.type === "ready" && resolve(true));
+  const backgroundPrepared = await new Promise((resolve) => {
+    background.on("message", (message) => (message?.type === "prepared" || message?.type === "ready") && resolve(true));
     background.once("exit", () => resolve(false));
   });
-  if (!backgroundReady) return;
+  if (!backgroundPrepared) return;
   for (let i = 0; i < webProcesses; i++) fork("web");
 }
 
@@ -135,7 +136,7 @@ async function serve(role) {
 
   let runtime;
   try {
-    runtime = await entry.startRuntime(role);
+    runtime = await entry.startRuntime(role, () => process.send?.({ type: "prepared" }));
   } catch (error) {
     console.error(`\nCannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

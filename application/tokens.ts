@@ -49,4 +49,6 @@ export const TOKENS = {
   AllowancePolicy: Symbol.for("AllowancePolicy"),
   /** Usage counters every context reserves on (application/shared/allowance-policy.ts), kept by billing. */
   UsageMeter: Symbol.for("UsageMeter"),
+  /** Which answering processes live (application/ports/process-leases.ts). */
+  ProcessLeases: Symbol.for("ProcessLeases"),
 } as const;

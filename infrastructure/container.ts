@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Container } from "inversify";
 import type { Logger } from "pino";
@@ -28,6 +29,8 @@ import type { AppConfig } from "./config/config";
 import { createLogger } from "./logging/logger";
 import { openStores } from "./stores";
 import { ProjectionRunner } from "./embedded/projection-runner";
+import { LEASE_RENEWAL_MS, SqliteProcessLeases } from "./embedded/sqlite-process-leases";
+import { AbandonedAnswers } from "#application/conversation/abandoned-answers";
 import { createReactorRunner, reactorCheckpointName } from "./embedded/reactor-runner";
 import { StoredPositionWaiter } from "./embedded/stored-position-waiter";
 import { EmbeddedJobQueue, EmbeddedWorkflowEngine, jobActivities } from "./embedded/durable-runner";
@@ -103,6 +106,13 @@ export interface RuntimeOptions {
    * "worker": the Temporal worker, activities only.
    */
   role?: "app" | "web" | "background" | "worker";
+  /** The id answers begun here carry (default: role, pid and a random part); tests run several "processes" in one. */
+  processId?: string;
+  /**
+   * Called once the databases are prepared (schemas, migrations, projector set-up), before the
+   * background work starts catching up: the supervisor starts the web processes then (issue 42, fast start).
+   */
+  onPrepared?: () => void;
 }
 
 export interface AppRuntime {
@@ -163,6 +173,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const video: VideoSource = options.videoSource ?? new EgressVideoSource(egress);
 
   const stoppers: (() => Promise<void>)[] = [];
+  // Aborted first when the runtime stops: what fails after it was cut by the stop, not broken (issue 42).
+  const stopping = new AbortController();
   // Stopped last: the spans of everything that stops before it are still sent.
   if (openTelemetry) stoppers.push(() => openTelemetry.stop());
   const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
@@ -212,6 +224,13 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   constant(TOKENS.BlobStore, stores.blobs);
   constant(TOKENS.SearchIndex, tracedSearchIndex(searchIndex, tracing));
   constant(TOKENS.SessionStore, new SqliteSessionStore(runtimeDb));
+  // Processes that stream answers hold a lease while they live; the background process ends the answers of those gone (decision 240).
+  const leases = new SqliteProcessLeases(runtimeDb, options.processId ?? `${role}-${process.pid}-${randomUUID()}`);
+  constant(TOKENS.ProcessLeases, leases);
+  if (role === "app" || role === "web") {
+    leases.hold();
+    stoppers.push(async () => leases.release());
+  }
   const secretHasher = new HmacSecretHasher(config.appSecret);
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
   constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases));
@@ -298,7 +317,16 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   // The embedded runner runs workflows unless Temporal does, and jobs unless BullMQ does; a web process only records them.
   const needsEmbeddedEngine = role !== "worker" && (config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded");
   const embeddedEngine = needsEmbeddedEngine
-    ? new EmbeddedWorkflowEngine(workflowsDb, { activities, definitions: options.workflows ?? allWorkflows, clock, logger, executes: runsBackgroundWork, tracing })
+    ? new EmbeddedWorkflowEngine(workflowsDb, {
+        activities,
+        definitions: options.workflows ?? allWorkflows,
+        clock,
+        logger,
+        executes: runsBackgroundWork,
+        tracing,
+        stopping: stopping.signal,
+        onActivityAttempt: (activity, outcome) => operations.metrics.activityAttemptEnded(activity, outcome),
+      })
     : null;
   const workflows: WorkflowEngine =
     config.adapters.workflows === "temporal"
@@ -329,7 +357,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = new StoredPositionWaiter(readModels, contextModules.flatMap((module) => module.reactors.map((reactor) => reactorCheckpointName(resolve(reactor)))));
   }
   if (runsBackgroundWork) {
-    await projections.start();
+    await projections.start(options.onPrepared);
     stoppers.push(() => projections.stop());
     if (embeddedEngine) {
       await embeddedEngine.resume();
@@ -340,6 +368,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     reactions = reactors;
     await reactors.start();
     stoppers.push(() => reactors.stop());
+    const abandoned = resolve(AbandonedAnswers);
+    const sweep = () => abandoned.sweep(performance.now()).catch((error) => logger.warn({ err: error }, "ending abandoned answers failed"));
+    const sweeping = setInterval(sweep, LEASE_RENEWAL_MS);
+    sweeping.unref();
+    stoppers.push(async () => clearInterval(sweeping));
     // Scheduled backups of an embedded installation (issue 32); the production stack's servers have their own.
     if (config.operations.backup.intervalHours > 0 && config.adapters.eventStore === "sqlite") {
       const schedule = scheduleBackups(config.dataDir, { ...config.operations.backup, appSecret: config.appSecret }, logger);
@@ -373,6 +406,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     tracing,
     get: <T>(token: symbol) => container.get<T>(token),
     async stop() {
+      stopping.abort();
       for (const stop of stoppers.reverse()) await stop();
       await stores.close();
       if (searchDb?.open) searchDb.close();

@@ -8,6 +8,7 @@ import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
 import type { AnswerEvent, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
 import type { Tracing } from "#application/ports/tracing";
+import type { ProcessLeases } from "#application/ports/process-leases";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { SearchIndex } from "#application/ports/search-index";
@@ -80,6 +81,7 @@ export class ConversationService {
     @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
     @inject(LibraryQueries) private readonly library: LibraryQueries,
     @inject(TOKENS.Tracing) private readonly tracing: Tracing,
+    @inject(TOKENS.ProcessLeases) private readonly processes: ProcessLeases,
   ) {
     this.conversations = new Aggregate(events, ids, conversationAggregate);
   }
@@ -206,7 +208,7 @@ export class ConversationService {
       questionId = input.regenerateQuestionId;
       question = asked.text;
       selectedText = asked.selectedText;
-      current = (await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() }, current)).after;
+      current = (await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, processId: this.processes.processId, now: this.clock.now() }, current)).after;
     } else {
       const counted = await this.reserveMessage(ownerId, answeringModel, newQuestionId, ctx, conversationId);
       questionId = newQuestionId;
@@ -221,6 +223,7 @@ export class ConversationService {
         mediaIds,
         language,
         model: model.id,
+        processId: this.processes.processId,
         now: this.clock.now(),
       }, current))).after;
     }

@@ -18,6 +18,8 @@ export interface OperationsMetrics {
   answerStreamed(provider: string, outcome: "completed" | "failed", firstTokenSeconds: number | null, durationSeconds: number): void;
   /** A call to a provider failed (stream, summary, suggestions, embeddings). */
   providerError(provider: string, operation: string): void;
+  /** One attempt at a workflow activity ended; "cancelled" is a stop, which spends no attempt and is no failure (issue 42). */
+  activityAttemptEnded(activity: string, outcome: "completed" | "retried" | "failed" | "cancelled"): void;
 }
 
 export const noMetrics: OperationsMetrics = {
@@ -27,4 +29,5 @@ export const noMetrics: OperationsMetrics = {
   ocrPagesRead: () => undefined,
   answerStreamed: () => undefined,
   providerError: () => undefined,
+  activityAttemptEnded: () => undefined,
 };

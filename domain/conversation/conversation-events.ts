@@ -39,7 +39,10 @@ export const conversationAggregate: AggregateDefinition<ConversationCommand, Con
         askedAt: isoTime,
       }),
     },
-    AnswerStarted: { version: 1, data: eventData({ messageId: z.string(), questionId: z.string(), model: z.string(), startedAt: isoTime }) },
+    AnswerStarted: {
+      version: 1,
+      data: eventData({ messageId: z.string(), questionId: z.string(), model: z.string(), processId: z.string().optional(), startedAt: isoTime }),
+    },
     AnswerCompleted: {
       version: 1,
       data: eventData({

@@ -48,7 +48,8 @@ export type ConversationEvent =
         askedAt: string;
       }
     >
-  | DomainEvent<"AnswerStarted", { messageId: string; questionId: string; model: string; startedAt: string }>
+  /** `processId`: the process that streams the answer; answers started before it was recorded have none. */
+  | DomainEvent<"AnswerStarted", { messageId: string; questionId: string; model: string; processId?: string; startedAt: string }>
   | DomainEvent<
       "AnswerCompleted",
       {
@@ -79,9 +80,10 @@ export type ConversationCommand =
       mediaIds: string[];
       language: string;
       model: string;
+      processId: string;
       now: Date;
     }
-  | { type: "Regenerate"; questionId: string; answerId: string; model: string; now: Date }
+  | { type: "Regenerate"; questionId: string; answerId: string; model: string; processId: string; now: Date }
   | {
       type: "CompleteAnswer";
       answerId: string;
@@ -94,13 +96,19 @@ export type ConversationCommand =
       now: Date;
     }
   | { type: "InterruptAnswer"; answerId: string; partialText: string; reason: string; now: Date }
+  /** Ends every answer still streaming whose process is not among `liveProcesses`: nothing will ever finish it. */
+  | { type: "EndAbandonedAnswers"; liveProcesses: string[]; now: Date }
   | { type: "RateAnswer"; answerId: string; rating: "false" | null; now: Date }
   | { type: "Delete"; now: Date };
 
 interface AnswerState {
   questionId: string;
   status: "streaming" | "complete" | "interrupted";
+  processId?: string;
 }
+
+/** Why an answer whose process is gone ended (shown to no one but operators: the reader sees "interrupted"). */
+export const ABANDONED_ANSWER_REASON = "The server process streaming the answer stopped before it finished.";
 
 export type ConversationState =
   | { exists: false }
@@ -189,7 +197,7 @@ export function decide(command: ConversationCommand, state: ConversationState): 
             askedAt: iso(command.now),
           },
         },
-        { type: "AnswerStarted", data: { messageId: command.answerId, questionId: command.questionId, model: command.model, startedAt: iso(command.now) } },
+        answerStarted(command),
       ];
       if (!c.titled) events.unshift({ type: "ConversationRenamed", data: { personal: { title: titleFrom(text) }, renamedAt: iso(command.now) } });
       return events;
@@ -198,7 +206,7 @@ export function decide(command: ConversationCommand, state: ConversationState): 
       const c = live(state);
       if (!c.questions.includes(command.questionId)) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
       if (streaming(c)) throw new DomainError("MESSAGE_CREATION_FAILURE", "Please wait until the current answer has finished.");
-      return [{ type: "AnswerStarted", data: { messageId: command.answerId, questionId: command.questionId, model: command.model, startedAt: iso(command.now) } }];
+      return [answerStarted(command)];
     }
     case "CompleteAnswer": {
       const c = live(state);
@@ -231,6 +239,15 @@ export function decide(command: ConversationCommand, state: ConversationState): 
         },
       ];
     }
+    case "EndAbandonedAnswers": {
+      if (!state.exists || state.deleted) return [];
+      return Object.entries(state.answers)
+        .filter(([, answer]) => answer.status === "streaming" && !(answer.processId && command.liveProcesses.includes(answer.processId)))
+        .map(([messageId]) => ({
+          type: "AnswerInterrupted",
+          data: { messageId, personal: { partialText: "" }, reason: ABANDONED_ANSWER_REASON, interruptedAt: iso(command.now) },
+        }));
+    }
     case "RateAnswer": {
       const c = live(state);
       const answer = c.answers[command.answerId];
@@ -242,6 +259,11 @@ export function decide(command: ConversationCommand, state: ConversationState): 
       if (!state.exists || state.deleted) return [];
       return [{ type: "ConversationDeleted", data: { deletedAt: iso(command.now) } }];
   }
+}
+
+function answerStarted(command: Extract<ConversationCommand, { type: "AskQuestion" | "Regenerate" }>): ConversationEvent {
+  const { answerId, questionId, model, processId, now } = command;
+  return { type: "AnswerStarted", data: { messageId: answerId, questionId, model, processId, startedAt: iso(now) } };
 }
 
 export function evolve(state: ConversationState, event: ConversationEvent): ConversationState {
@@ -267,7 +289,10 @@ export function evolve(state: ConversationState, event: ConversationEvent): Conv
     case "QuestionAsked":
       return { ...state, questions: [...state.questions, event.data.messageId] };
     case "AnswerStarted":
-      return { ...state, answers: { ...state.answers, [event.data.messageId]: { questionId: event.data.questionId, status: "streaming" } } };
+      return {
+        ...state,
+        answers: { ...state.answers, [event.data.messageId]: { questionId: event.data.questionId, status: "streaming", processId: event.data.processId } },
+      };
     case "AnswerCompleted":
     case "AnswerInterrupted": {
       const answer = state.answers[event.data.messageId];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DeciderSpecification } from "#domain/shared/decider-specification";
 import { chatImageProblem, chatImageType, MAX_IMAGE_BYTES } from "./chat-image";
-import { type ConversationCommand, type ConversationEvent, conversationDecider, titleFrom } from "./conversation";
+import { ABANDONED_ANSWER_REASON, type ConversationCommand, type ConversationEvent, conversationDecider, titleFrom } from "./conversation";
 
 const now = new Date("2026-05-01T12:00:00Z");
 const started = conversationDecider.decide(
@@ -10,7 +10,7 @@ const started = conversationDecider.decide(
 );
 const given = (events: ConversationEvent[]) => DeciderSpecification.for(conversationDecider).given(events);
 const ask = (questionId: string, answerId: string, text = "What is osmosis?"): ConversationCommand => ({
-  type: "AskQuestion", questionId, answerId, text, selectedText: null, mediaIds: [], language: "English", model: "m", now,
+  type: "AskQuestion", questionId, answerId, text, selectedText: null, mediaIds: [], language: "English", model: "m", processId: "web-1", now,
 });
 
 describe("a conversation", () => {
@@ -29,6 +29,22 @@ describe("a conversation", () => {
   it("takes no new question while an answer is still streaming", () => {
     const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
     given(asked).when(ask("q2", "a2")).thenThrows("MESSAGE_CREATION_FAILURE", "Please wait until the current answer has finished.");
+  });
+
+  it("ends an answer whose process is gone as interrupted, and then takes the next question", () => {
+    const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
+    given(asked).when({ type: "EndAbandonedAnswers", liveProcesses: ["web-1"], now }).then([]);
+    const ended = given(asked).when({ type: "EndAbandonedAnswers", liveProcesses: ["web-2"], now }).events();
+    expect(ended).toEqual([
+      { type: "AnswerInterrupted", data: { messageId: "a1", personal: { partialText: "" }, reason: ABANDONED_ANSWER_REASON, interruptedAt: now.toISOString() } },
+    ]);
+    expect(given([...asked, ...ended]).when(ask("q2", "a2")).events().map((e) => e.type)).toEqual(["QuestionAsked", "AnswerStarted"]);
+  });
+
+  it("ends an answer started before answers named their process, whatever process lives", () => {
+    const { processId: _, ...data } = (given(started).when(ask("q1", "a1")).events().at(-1) as Extract<ConversationEvent, { type: "AnswerStarted" }>).data;
+    const asked = [...started, ...given(started).when(ask("q1", "a1")).events().slice(0, -1), { type: "AnswerStarted" as const, data }];
+    expect(given(asked).when({ type: "EndAbandonedAnswers", liveProcesses: ["web-1"], now }).events().map((e) => e.type)).toEqual(["AnswerInterrupted"]);
   });
 
   it("completes an answer once; a late interruption changes nothing", () => {
@@ -60,9 +76,9 @@ describe("a conversation", () => {
   it("regenerates an answer to a question it knows", () => {
     const asked = [...started, ...given(started).when(ask("q1", "a1")).events()];
     const interrupted = given(asked).when({ type: "InterruptAnswer", answerId: "a1", partialText: "Wat", reason: "closed", now }).events();
-    const again = given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "q1", answerId: "a2", model: "m", now }).events();
-    expect(again).toEqual([{ type: "AnswerStarted", data: { messageId: "a2", questionId: "q1", model: "m", startedAt: now.toISOString() } }]);
-    given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "nope", answerId: "a3", model: "m", now }).thenThrows("MESSAGE_NOT_FOUND", "Message not found");
+    const again = given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "q1", answerId: "a2", model: "m", processId: "web-1", now }).events();
+    expect(again).toEqual([{ type: "AnswerStarted", data: { messageId: "a2", questionId: "q1", model: "m", processId: "web-1", startedAt: now.toISOString() } }]);
+    given([...asked, ...interrupted]).when({ type: "Regenerate", questionId: "nope", answerId: "a3", model: "m", processId: "web-1", now }).thenThrows("MESSAGE_NOT_FOUND", "Message not found");
   });
 
   it("takes a question about images attached to it, and no image it has not seen", () => {

@@ -90,26 +90,43 @@ export class ProjectionRunner implements ProjectionWaiter {
     return this.readModelStore.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION);
   }
 
-  async start(): Promise<void> {
+  /**
+   * Sets every projector up, then lets them catch up. Every set-up comes first: one projector's
+   * catch-up of a long log keeps the event loop busy, and the others' read models (and
+   * `onPrepared`, where the supervisor starts the web processes) would wait for it.
+   */
+  async start(onPrepared?: () => void): Promise<void> {
     this.stopped = false;
+    const prepared: RunningProjector[] = [];
     for (const projector of this.projectors) {
       const state: RunningProjector = { projector, position: 0, error: null, failures: 0, subscription: null, retryTimer: null };
       this.running.set(projector.name, state);
-      await this.launch(state);
+      if (await this.prepare(state)) prepared.push(state);
     }
+    onPrepared?.();
+    for (const state of prepared) this.subscribe(state);
   }
 
   private async launch(state: RunningProjector): Promise<void> {
-    if (this.stopped) return;
-    const { projector } = state;
+    if (await this.prepare(state)) this.subscribe(state);
+  }
+
+  /** The projector's read models set up and its checkpoint read; false when it failed (and a retry is scheduled). */
+  private async prepare(state: RunningProjector): Promise<boolean> {
+    if (this.stopped) return false;
     try {
-      await projector.setup?.(this.readModelStore);
-      state.position = (await this.checkpoints.get(projector.name))?.position ?? 0;
+      await state.projector.setup?.(this.readModelStore);
+      state.position = (await this.checkpoints.get(state.projector.name))?.position ?? 0;
+      return true;
     } catch (error) {
       this.fail(state, error);
-      return;
+      return false;
     }
-    this.logger.info({ projector: projector.name, position: state.position }, "projector started");
+  }
+
+  private subscribe(state: RunningProjector): void {
+    if (this.stopped) return;
+    this.logger.info({ projector: state.projector.name, position: state.position }, "projector started");
     state.subscription = this.eventStore.subscribeToAll({
       fromPosition: state.position,
       onEvent: (event) => this.apply(state, event),

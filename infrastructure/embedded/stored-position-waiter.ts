@@ -26,11 +26,11 @@ export class StoredPositionWaiter implements ProjectionWaiter {
   }
 
   async waitForPosition(position: number, timeoutMs = 5000): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       if (await this.reached(position)) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(this.pollMs, Math.max(1, deadline - Date.now()))));
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(this.pollMs, Math.max(1, deadline - performance.now()))));
     }
   }
 

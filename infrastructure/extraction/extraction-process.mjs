@@ -8,6 +8,11 @@ register({ tsconfig: fileURLToPath(new URL("../../tsconfig.json", import.meta.ur
 
 const work = await import("./extraction-thread.ts");
 
+// The channel closes when the parent ends, however it ends (exit, SIGKILL, crash): this process
+// ends then too, rather than finish a document no one waits for beside the parent's successor
+// (issue 42 item 3). The tools it started go with it (infrastructure/processes/dying-with-parent.ts).
+process.on("disconnect", () => process.exit(0));
+
 process.on("message", async ({ id, name, task }) => {
   try {
     // Bytes arrive as a Uint8Array of their own; the thread's functions read an ArrayBuffer.

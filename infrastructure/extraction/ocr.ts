@@ -4,6 +4,7 @@
  * codecs or OCR models itself.
  */
 import { execFile } from "node:child_process";
+import { dyingWithParent } from "#infrastructure/processes/dying-with-parent";
 import { promisify } from "node:util";
 import { ExtractionError, type LayoutBlock } from "#application/ports/text-extraction";
 import { PAGE_HEIGHT, PAGE_WIDTH } from "#infrastructure/extraction/layout";
@@ -54,7 +55,7 @@ export async function ocrImage(imagePath: string, options: OcrOptions, blockIdPr
   args.push("tsv");
   let stdout: string;
   try {
-    ({ stdout } = await run(options.command, args, {
+    ({ stdout } = await run(...dyingWithParent(options.command, args), {
       maxBuffer: 64 * 1024 * 1024,
       timeout: options.timeoutMs,
       // One thread per OCR keeps several concurrent ingestions from oversubscribing the CPU.
@@ -134,7 +135,7 @@ export async function rasterizePdfPage(
   try {
     // The crop box, the page as the viewer shows it: OCR boxes line up with it, and a printer's
     // slug or crop marks outside it are not read as the page's text.
-    await run(command, ["-r", String(dpi), "-cropbox", "-f", page, "-l", page, "-png", "-singlefile", pdfPath, outputPrefix], {
+    await run(...dyingWithParent(command, ["-r", String(dpi), "-cropbox", "-f", page, "-l", page, "-png", "-singlefile", pdfPath, outputPrefix]), {
       timeout: timeoutMs,
       maxBuffer: 4 * 1024 * 1024,
     });

@@ -3,6 +3,7 @@
  * slide XML, and the old binary formats (DOC, PPT, XLS) through LibreOffice when it is installed.
  */
 import { execFile } from "node:child_process";
+import { dyingWithParent } from "#infrastructure/processes/dying-with-parent";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -218,9 +219,8 @@ export async function convertLegacyOffice(
     await writeFile(input, bytes);
     try {
       await run(
-        command,
         // A profile per conversion: soffice refuses to run twice on one profile at the same time.
-        [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", target, "--outdir", dir, input],
+        ...dyingWithParent(command, [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", target, "--outdir", dir, input]),
         { timeout: timeoutMs, env: { ...process.env, HOME: dir } },
       );
     } catch (error) {

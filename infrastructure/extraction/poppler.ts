@@ -7,6 +7,7 @@
  * limit: a hostile document can end that process, not ours, and its memory is returned when it exits.
  */
 import { execFile, spawn } from "node:child_process";
+import { dyingWithParent } from "#infrastructure/processes/dying-with-parent";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -38,8 +39,7 @@ const memoryKbOf = (options: PopplerOptions) => String((options.memoryMb ?? DEFA
 function poppler(command: string, args: string[], options: PopplerOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
-      "/bin/sh",
-      ["-c", 'ulimit -v "$1" && shift && exec "$@"', "sh", memoryKbOf(options), executableOf(options, command), ...args],
+      ...dyingWithParent("/bin/sh", ["-c", 'ulimit -v "$1" && shift && exec "$@"', "sh", memoryKbOf(options), executableOf(options, command), ...args]),
       { timeout: options.timeoutMs, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024, encoding: "utf8" },
       (error, stdout, stderr) => {
         if (error) reject(new PopplerFailed(`${command} failed: ${error.killed ? "timed out" : (stderr.trim().split("\n")[0] ?? error.message)}`));
@@ -116,7 +116,7 @@ export async function readPdfLayoutsWithPoppler(bytes: Buffer, options: PopplerO
   return withFile(bytes, options, (path) => {
     const args = ["-c", READ_SCRIPT, "sh", memoryKbOf(options), executableOf(options, "pdfinfo"), executableOf(options, "pdftohtml"), marker, path, String(ZOOM)];
     // In the document's own folder: anything pdftohtml writes beside its output goes with it.
-    const child = spawn("/bin/sh", args, { cwd: dirname(path), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(...dyingWithParent("/bin/sh", args), { cwd: dirname(path), stdio: ["ignore", "pipe", "pipe"] });
     return new Promise<PageLayout[]>((resolve, reject) => {
       const info = new PieceEnds(Buffer.from(marker));
       let stderr = "";

@@ -1,4 +1,5 @@
 import { defineContextModule } from "#application/shared/context-module";
+import { AbandonedAnswers } from "#application/conversation/abandoned-answers";
 import { ConversationService } from "#application/conversation/conversation-service";
 import { PassageSearch } from "#application/conversation/passage-search";
 import { FirstConversationStarter } from "#application/conversation/conversation-reactors";
@@ -8,7 +9,7 @@ import { conversationsProjector } from "#projections/conversation/conversations.
 export const conversationModule = defineContextModule({
   name: "conversation",
   streamCategories: ["conversation"],
-  services: [ConversationService, PassageSearch],
+  services: [ConversationService, PassageSearch, AbandonedAnswers],
   projectors: [conversationsProjector],
   reactors: [FirstConversationStarter],
 });

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import type Database from "better-sqlite3";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { EventStore } from "#application/ports/event-store";
@@ -45,17 +47,45 @@ export function startOperations(sources: OperationsSources): Operations {
     registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir });
     ingestion = measureIngestionFromLog(sources.events, metrics);
   }
-  const stores: StoreProbe[] = [
-    { name: "events", check: () => sources.events.headPosition() },
-    { name: "read-models", check: () => sources.readModels.collection(CHECKPOINT_COLLECTION).get("readiness") },
-    { name: "blobs", check: () => sources.blobs.head("readiness/probe") },
-    ...sources.sqliteDatabases().map(({ name, db }) => ({ name, check: async () => db.pragma("data_version", { simple: true }) })),
-  ];
   return {
     metrics,
-    readinessSources: { stores, projectorLags: lags, maxProjectorLagSeconds: sources.maxProjectorLagSeconds },
+    readinessSources: { stores: storeProbes(sources), projectorLags: lags, maxProjectorLagSeconds: sources.maxProjectorLagSeconds },
     async stop() {
       await ingestion?.stop();
     },
   };
+}
+
+/**
+ * What /readyz asks of the stores. Where a write is cheap it writes (issue 42 item 6): a read-only
+ * data folder, blob folder or database answers reads while every upload and sign-in fails.
+ */
+export function storeProbes(sources: Pick<OperationsSources, "events" | "readModels" | "blobs" | "sqliteDatabases" | "dataDir">): StoreProbe[] {
+  const written = () => Buffer.from(new Date().toISOString());
+  return [
+    { name: "events", check: () => sources.events.headPosition() },
+    { name: "read-models", check: () => sources.readModels.collection(CHECKPOINT_COLLECTION).get("readiness") },
+    { name: "data-folder", check: () => writeFile(path.join(sources.dataDir, READINESS_PROBE), written()), failure: "not writable" },
+    { name: "blobs", check: () => sources.blobs.put("readiness/probe", written(), { contentType: "text/plain" }), failure: "not writable" },
+    ...sources.sqliteDatabases().map(({ name, db }) => ({ name, check: async () => writeProbe(db), failure: "not writable" })),
+  ];
+}
+
+const READINESS_PROBE = ".readiness-probe";
+
+/**
+ * One row written in a table of its own. Another writer holding the lock proves the database takes
+ * writes: the probe does not wait for it (a web process's event loop would wait with it).
+ */
+function writeProbe(db: Database.Database): void {
+  const waited = db.pragma("busy_timeout", { simple: true }) as number;
+  db.pragma("busy_timeout = 0");
+  try {
+    db.exec(`CREATE TABLE IF NOT EXISTS readiness_probe (id INTEGER PRIMARY KEY, written_at TEXT NOT NULL)`);
+    db.prepare(`INSERT OR REPLACE INTO readiness_probe (id, written_at) VALUES (1, ?)`).run(new Date().toISOString());
+  } catch (error) {
+    if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+  } finally {
+    db.pragma(`busy_timeout = ${waited}`);
+  }
 }

@@ -27,6 +27,7 @@ export class PrometheusMetrics implements OperationsMetrics {
   private readonly firstToken: Histogram<"provider">;
   private readonly answers: Histogram<"provider" | "outcome">;
   private readonly providerErrors: Counter<"provider" | "operation">;
+  private readonly activityAttempts: Counter<"activity" | "outcome">;
 
   constructor(
     role: ProcessRole,
@@ -84,6 +85,12 @@ export class PrometheusMetrics implements OperationsMetrics {
       labelNames: ["provider", "operation"],
       registers,
     });
+    this.activityAttempts = new Counter({
+      name: "docuchat_workflow_activity_attempts_total",
+      help: "Attempts at workflow activities by activity and outcome (completed, retried, failed, cancelled by a stop).",
+      labelNames: ["activity", "outcome"],
+      registers,
+    });
     // A scrape right after start shows every series at zero rather than missing (dashboards and alerts read them at once).
     for (const outcome of ["active", "failed"]) this.ingestion.zero({ outcome });
     this.firstToken.zero({ provider: "built-in" });
@@ -120,6 +127,10 @@ export class PrometheusMetrics implements OperationsMetrics {
 
   providerError(provider: string, operation: string): void {
     this.providerErrors.inc({ provider, operation });
+  }
+
+  activityAttemptEnded(activity: string, outcome: "completed" | "retried" | "failed" | "cancelled"): void {
+    this.activityAttempts.inc({ activity, outcome });
   }
 
   /** A gauge read at scrape time (background state: projector lag, workflow runs, the job queue). */

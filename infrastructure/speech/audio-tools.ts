@@ -4,6 +4,7 @@
  * External programs, so the Node process never loads audio codecs itself.
  */
 import { execFile } from "node:child_process";
+import { dyingWithParent } from "#infrastructure/processes/dying-with-parent";
 import { promisify } from "node:util";
 import { SpeechError } from "#application/ports/speech";
 
@@ -33,8 +34,7 @@ export async function probeAudio(path: string, head: Buffer): Promise<AudioProbe
   let stdout: string;
   try {
     ({ stdout } = await run(
-      "ffprobe",
-      ["-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,channels:format=duration,format_name", "-of", "json", path],
+      ...dyingWithParent("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,channels:format=duration,format_name", "-of", "json", path]),
       { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
     ));
   } catch (error) {
@@ -64,7 +64,7 @@ export async function probeAudio(path: string, head: Buffer): Promise<AudioProbe
 /** The recording as 16 kHz mono signed 16-bit little-endian samples. */
 export async function decodeToPcm(path: string, probe: AudioProbe): Promise<Buffer> {
   try {
-    const { stdout } = await run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-f", "s16le", "-acodec", "pcm_s16le", "pipe:1"], {
+    const { stdout } = await run(...dyingWithParent("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-f", "s16le", "-acodec", "pcm_s16le", "pipe:1"]), {
       encoding: "buffer",
       timeout: Math.max(60_000, probe.durationSeconds * 1000),
       maxBuffer: Math.ceil((probe.durationSeconds + 60) * SAMPLE_RATE * 2),
@@ -144,7 +144,7 @@ export function pieceBoundaries(pcm: Buffer, pieceSeconds: number, slackSeconds 
 /** The recording as mono 64 kbit/s MP3, which every browser plays and seeks in. */
 export async function playableMp3(path: string, durationSeconds: number): Promise<Buffer> {
   try {
-    const { stdout } = await run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-vn", "-ac", "1", "-codec:a", "libmp3lame", "-b:a", "64k", "-f", "mp3", "pipe:1"], {
+    const { stdout } = await run(...dyingWithParent("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-vn", "-ac", "1", "-codec:a", "libmp3lame", "-b:a", "64k", "-f", "mp3", "pipe:1"]), {
       encoding: "buffer",
       timeout: Math.max(60_000, durationSeconds * 1000),
       maxBuffer: Math.ceil((durationSeconds + 60) * 8000) + 1024 * 1024,

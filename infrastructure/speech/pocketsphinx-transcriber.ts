@@ -7,6 +7,7 @@
  * minutes with progress after each, cut at the quietest moment near the cut.
  */
 import { execFile } from "node:child_process";
+import { dyingWithParent } from "#infrastructure/processes/dying-with-parent";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -58,7 +59,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     try {
       const file = path.join(dir, "piece.wav");
       await writeFile(file, wav);
-      const { stdout } = await run(this.command, ["-infile", file, "-time", "yes", "-logfn", "/dev/null"], {
+      const { stdout } = await run(...dyingWithParent(this.command, ["-infile", file, "-time", "yes", "-logfn", "/dev/null"]), {
         timeout: Math.max(120_000, seconds * 4000),
         maxBuffer: 32 * 1024 * 1024,
       });

@@ -54,6 +54,7 @@ export const conversationsProjector: Projector = {
   async setup(store: ReadModelStore) {
     await store.collection<ConversationReadModel>(CONVERSATIONS).ensureIndex(["workspaceId", "updatedAt"]);
     await store.collection<MessageReadModel>(MESSAGES).ensureIndex(["conversationId", "createdAt"]);
+    await store.collection<MessageReadModel>(MESSAGES).ensureIndex(["status"]);
     await store.collection<MessageUsageReadModel>(MESSAGE_USAGE).ensureIndex(["ownerId", "month"]);
   },
   async handle(recorded: RecordedEvent, store: ReadModelStore) {

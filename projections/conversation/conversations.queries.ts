@@ -35,3 +35,8 @@ export function messagesOf(store: ReadModelStore, ownerId: string, conversationI
 export function questionsAsked(store: ReadModelStore, ownerId: string, month?: string): Promise<number> {
   return store.collection<MessageUsageReadModel>(MESSAGE_USAGE).count(month === undefined ? { ownerId } : { ownerId, month });
 }
+
+/** Answers still streaming, in every conversation: where answers abandoned by a process that is gone are looked for. */
+export function streamingAnswers(store: ReadModelStore): Promise<MessageReadModel[]> {
+  return store.collection<MessageReadModel>(MESSAGES).find({ status: "streaming" });
+}

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BlobStore } from "#application/ports/blob-store";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
+import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { UsageMeter } from "#application/shared/allowance-policy";
 import { TOKENS } from "#application/tokens";
 import type { ProjectionRunner } from "#infrastructure/embedded/projection-runner";
@@ -90,9 +92,38 @@ describe("the operators' metrics of one process", () => {
   it("answers /readyz's checks: ready with its stores, not ready once a store is closed", async () => {
     const { checkReadiness } = await import("#infrastructure/observability/readiness");
     const sources = { ...env.runtime.operations.readinessSources, backgroundAlive: async () => true };
-    expect(await checkReadiness(sources)).toMatchObject({ ready: true });
+    expect(await checkReadiness(sources)).toMatchObject({ ready: true, checks: { "store:data-folder": "ok", "store:events.db": "ok", "store:blobs": "ok" } });
     const broken = { ...sources, stores: [...sources.stores, { name: "search", check: async () => Promise.reject(new Error("gone")) }] };
     expect(await checkReadiness(broken)).toMatchObject({ ready: false, checks: { "store:search": "unreachable" } });
-    expect(await checkReadiness({ ...sources, backgroundAlive: async () => false })).toMatchObject({ ready: false, checks: { background: "down" } });
+  });
+
+  it("stays ready while the background process is down or its projectors are behind, and reports both on their own", async () => {
+    const { checkReadiness } = await import("#infrastructure/observability/readiness");
+    const behind = async () => [{ name: "conversations", events: 40, seconds: 600 }];
+    const sources = { ...env.runtime.operations.readinessSources, backgroundAlive: async () => false, projectorLags: behind };
+    expect(await checkReadiness(sources)).toMatchObject({ ready: true, checks: { background: "down", projectors: "behind: conversations 600 s" } });
+  });
+
+  it("is not ready when the data folder or a database refuses writes, though both still answer reads", async () => {
+    const { checkReadiness } = await import("#infrastructure/observability/readiness");
+    const { storeProbes } = await import("#infrastructure/observability/operations");
+    const { default: Database } = await import("better-sqlite3");
+    const { join } = await import("node:path");
+    const { writeFileSync } = await import("node:fs");
+    const stores = {
+      events: env.runtime.get<EventStore>(TOKENS.EventStore),
+      readModels: env.runtime.get<ReadModelStore>(TOKENS.ReadModelStore),
+      blobs: env.runtime.get<BlobStore>(TOKENS.BlobStore),
+    };
+    const readOnly = new Database(join(env.dataDir, "events.db"), { readonly: true });
+    // A file where the folder should be: nothing can be written under it, whoever the process runs as.
+    writeFileSync(join(env.dataDir, "not-a-folder"), "");
+    try {
+      const probes = storeProbes({ ...stores, dataDir: join(env.dataDir, "not-a-folder"), sqliteDatabases: () => [{ name: "events.db", db: readOnly }] });
+      const readiness = await checkReadiness({ ...env.runtime.operations.readinessSources, stores: probes, backgroundAlive: async () => true });
+      expect(readiness).toMatchObject({ ready: false, checks: { "store:data-folder": "not writable", "store:events.db": "not writable", "store:events": "ok" } });
+    } finally {
+      readOnly.close();
+    }
   });
 });

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ActivityRegistry, WorkflowDefinition } from "#application/ports/workflow";
-import { EmbeddedWorkflowEngine, type AnyWorkflowDefinition } from "./embedded-workflow-engine";
+import { EmbeddedWorkflowEngine, type AnyWorkflowDefinition, type EmbeddedWorkflowEngineOptions } from "./embedded-workflow-engine";
 import { ActivityFailedError } from "./replay-context";
 import { ManualClock, systemClock } from "#infrastructure/embedded/system-clock";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
@@ -27,9 +27,9 @@ describe("EmbeddedWorkflowEngine", () => {
     db.close();
   });
 
-  function makeEngine(activities: ActivityRegistry, definitions: AnyWorkflowDefinition[]) {
+  function makeEngine(activities: ActivityRegistry, definitions: AnyWorkflowDefinition[], options: Partial<EmbeddedWorkflowEngineOptions> = {}) {
     // A long tick keeps the scheduler out of the way; tests drive it with runDue().
-    const engine = new EmbeddedWorkflowEngine(db, { activities, definitions, clock, tickMs: 60_000 });
+    const engine = new EmbeddedWorkflowEngine(db, { activities, definitions, clock, tickMs: 60_000, ...options });
     engines.push(engine);
     return engine;
   }
@@ -471,6 +471,33 @@ describe("EmbeddedWorkflowEngine", () => {
     expect(await engine.waitForCompletion("wf-sleepy", 30)).toMatchObject({ status: "running" });
   });
 
+  it("keeps ticking when the wall clock steps back, and fires a timer once the clock reaches it again", async () => {
+    const flow: WorkflowDefinition<null, string> = {
+      name: "deadline",
+      async run(ctx) {
+        await ctx.waitUntil(new Date(ctx.now().getTime() + 60 * 60_000));
+        return "fired";
+      },
+    };
+    const engine = new EmbeddedWorkflowEngine(db, { activities: {}, definitions: [flow], clock, tickMs: 20 });
+    engines.push(engine);
+    await engine.start(flow, "wf-step", null);
+    await expect.poll(async () => (await engine.describe("wf-step"))?.nextWakeAt).toBeTruthy();
+    try {
+      // NTP steps the machine's clock back 30 days: the scheduler must go on ticking.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() - 30 * DAY);
+      clock.advance(-30 * DAY);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await engine.describe("wf-step")).toMatchObject({ status: "running" });
+      // Then the clock port passes the deadline: the next tick reads the due time again and fires.
+      clock.advance(30 * DAY + 60 * 60_000);
+      expect(await engine.waitForCompletion("wf-step", 5_000)).toMatchObject({ status: "completed", result: "fired" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("stop() waits for the execution in flight", async () => {
     let finished = false;
     const flow: WorkflowDefinition<null, unknown> = {
@@ -490,6 +517,35 @@ describe("EmbeddedWorkflowEngine", () => {
     await engine.stop();
     expect(finished).toBe(true);
     expect(await engine.describe("wf-stop")).toMatchObject({ status: "completed" });
+  });
+
+  it("retries an activity cut by a stop after the restart without spending an attempt, however many restarts come", async () => {
+    const flow: WorkflowDefinition<null, unknown> = { name: "embedding", run: (ctx) => ctx.activity("embed", null, { maxAttempts: 2 }) };
+    const outcomes: string[] = [];
+    let cut: ((error: Error) => void) | null = null;
+    let calls = 0;
+    const embed = () => {
+      calls++;
+      // Like the embedding model: the work in progress gives up when the process stops.
+      return calls > 5 ? Promise.resolve("embedded") : new Promise((_, reject) => (cut = reject));
+    };
+    for (let restart = 0; restart < 5; restart++) {
+      const shutdown = new AbortController();
+      const engine = makeEngine({ embed }, [flow], { stopping: shutdown.signal, onActivityAttempt: (_, outcome) => void outcomes.push(outcome) });
+      if (restart === 0) await engine.start(flow, "wf-cut", null);
+      else await engine.resume();
+      await expect.poll(() => cut).not.toBeNull();
+      shutdown.abort();
+      cut!(new Error("The server is stopping; embedding resumes after the restart."));
+      cut = null;
+      await engine.stop();
+      expect(await engine.describe("wf-cut")).toMatchObject({ status: "running", attempts: 0 });
+    }
+    const restarted = new EmbeddedWorkflowEngine(db, { activities: { embed }, definitions: [flow], clock, tickMs: 60_000 });
+    engines.push(restarted);
+    await restarted.resume();
+    expect(await restarted.waitForCompletion("wf-cut", 5_000)).toMatchObject({ status: "completed", result: "embedded" });
+    expect(outcomes).toEqual(["cancelled", "cancelled", "cancelled", "cancelled", "cancelled"]);
   });
 });
 

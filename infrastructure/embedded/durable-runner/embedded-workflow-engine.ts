@@ -9,7 +9,7 @@ import type {
   WorkflowStatus,
 } from "#application/ports/workflow";
 import { embeddedJobWorkflow } from "./job-workflow";
-import { errorMessage, ReplayContext } from "./replay-context";
+import { type ActivityAttemptOutcome, errorMessage, ReplayContext } from "./replay-context";
 import { RunStore, toRunInfo } from "./run-store";
 
 /** Structured logger; pino's Logger fits. */
@@ -48,6 +48,14 @@ export interface EmbeddedWorkflowEngineOptions {
   maxConcurrentRuns?: number;
   /** A run started inside a trace runs its activities in spans of that trace. */
   tracing?: Tracing;
+  /**
+   * Aborted when the process begins to stop, before the work the activities
+   * use is closed (the embedding model): an activity that fails from then on
+   * was cut by the stop. The engine's own stop() counts too.
+   */
+  stopping?: AbortSignal;
+  /** Each activity attempt's outcome, for operators (failures and stops apart). */
+  onActivityAttempt?(activity: string, outcome: ActivityAttemptOutcome): void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -69,11 +77,13 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   private readonly executes: boolean;
   private readonly maxConcurrentRuns: number;
   private readonly tracing: Tracing;
+  private readonly runner: { stopping(): boolean; attemptEnded?(activity: string, outcome: ActivityAttemptOutcome): void };
   /** At most one execution per run: the promise of the one in flight. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Runs woken while executing; they execute again right after. */
   private readonly rekick = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  /** performance.now() at the last tick: the wall clock may step either way (NTP), this never does. */
   private lastTickAt = 0;
   private stopped = false;
 
@@ -87,6 +97,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
     this.executes = options.executes ?? true;
     this.maxConcurrentRuns = options.maxConcurrentRuns ?? 8;
     this.tracing = options.tracing ?? noTracing;
+    this.runner = { stopping: () => this.stopped || options.stopping?.aborted === true, attemptEnded: options.onActivityAttempt };
     // Jobs are runs too, so a restart must know their definition before anything is enqueued.
     for (const definition of [embeddedJobWorkflow, ...options.definitions]) this.register(definition);
   }
@@ -147,12 +158,12 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
    * Polls SQLite so it also sees runs finished by another process.
    */
   async waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowRunInfo | null> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const info = await this.describe(workflowId);
       if (info && info.status !== "running") return info;
-      if (Date.now() >= deadline) return info;
-      await sleep(Math.min(20, Math.max(1, deadline - Date.now())));
+      if (performance.now() >= deadline) return info;
+      await sleep(Math.min(20, Math.max(1, deadline - performance.now())));
     }
   }
 
@@ -181,7 +192,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
     if (this.timer || this.stopped || !this.executes) return;
     const writtenElsewhere = this.store.watchCommitsElsewhere();
     this.timer = setInterval(() => {
-      if (writtenElsewhere() || Date.now() - this.lastTickAt >= this.tickMs) this.tick();
+      if (writtenElsewhere() || performance.now() - this.lastTickAt >= this.tickMs) this.tick();
     }, this.changeCheckMs);
     // The scheduler alone must not keep the process alive.
     this.timer.unref();
@@ -189,7 +200,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
 
   private tick(): void {
     if (this.stopped || !this.executes) return;
-    this.lastTickAt = Date.now();
+    this.lastTickAt = performance.now();
     const free = this.maxConcurrentRuns - this.inFlight.size;
     if (free <= 0) return;
     // Ask for more than `free`: some due runs may already be executing here.
@@ -234,6 +245,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
       this.activities,
       this.clock,
       this.tracing.enabled && run.trace_context ? { tracing: this.tracing, parent: JSON.parse(run.trace_context) as TraceCarrier, workflowType: run.type } : null,
+      this.runner,
     );
     let outcome: { ok: true; result: unknown } | { ok: false; error: unknown };
     try {

@@ -39,6 +39,9 @@ export class NonDeterminismError extends Error {
   }
 }
 
+/** How an attempt at an activity ended: "cancelled" is a stop, which spends no attempt. */
+export type ActivityAttemptOutcome = "completed" | "retried" | "failed" | "cancelled";
+
 const DEFAULT_MAX_ATTEMPTS = 5;
 const DEFAULT_INITIAL_BACKOFF_MS = 1_000;
 const DEFAULT_MAX_BACKOFF_MS = 5 * 60_000;
@@ -52,6 +55,8 @@ const DEFAULT_MAX_BACKOFF_MS = 5 * 60_000;
 export class ReplayContext implements WorkflowContext {
   private seq = 0;
   private suspendedAt: number | null = null;
+  /** An activity was cut by the process stopping: the execution is thrown away and spent nothing. */
+  private cancelled = false;
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(
@@ -62,11 +67,12 @@ export class ReplayContext implements WorkflowContext {
     private readonly clock: Clock,
     /** The trace the run was started in (null: not traced): each activity attempt is a span of it. */
     private readonly traced: { tracing: Tracing; parent: TraceCarrier; workflowType: string } | null = null,
+    private readonly runner: { stopping(): boolean; attemptEnded?(activity: string, outcome: ActivityAttemptOutcome): void } = { stopping: () => false },
   ) {}
 
-  /** True once any call suspended this execution (even if workflow code swallowed the sentinel). */
+  /** True once any call suspended this execution (even if workflow code swallowed the sentinel), or a stop cut it. */
   get suspended(): boolean {
-    return this.suspendedAt !== null;
+    return this.suspendedAt !== null || this.cancelled;
   }
 
   /** Resolves when activities started by this execution have settled, so two never overlap across executions. */
@@ -149,10 +155,18 @@ export class ReplayContext implements WorkflowContext {
         ? await traced.tracing.inSpan(`activity ${name}`, { parent: traced.parent, attributes: { "docuchat.workflow": traced.workflowType, "docuchat.workflow_id": this.workflowId, "docuchat.attempt": attempt } }, () => fn(input))
         : await fn(input);
     } catch (error) {
+      // Cut by a stop (the embedding model closing, a child process killed): a cancellation, not a failure.
+      // Nothing is recorded, so the run stays due and the same attempt runs again after the restart.
+      if (this.runner.stopping()) {
+        this.cancelled = true;
+        this.runner.attemptEnded?.(name, "cancelled");
+        throw new WorkflowSuspended();
+      }
       const message = errorMessage(error);
       const nowIso = this.clock.now().toISOString();
       if (attempt >= maxAttempts || error instanceof UnregisteredActivity) {
         this.store.journalActivity(this.workflowId, seq, name, { ok: false, error: message, attempts: attempt }, nowIso);
+        this.runner.attemptEnded?.(name, "failed");
         throw new ActivityFailedError(name, attempt, message);
       }
       const initial = options.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS;
@@ -160,12 +174,14 @@ export class ReplayContext implements WorkflowContext {
       const delay = Math.min(initial * 2 ** (attempt - 1), max);
       const wakeAt = this.clock.now().getTime() + delay;
       this.store.recordFailedAttempt(this.workflowId, seq, attempt, wakeAt, message, nowIso);
+      this.runner.attemptEnded?.(name, "retried");
       this.suspend(wakeAt, null, name);
       throw new WorkflowSuspended();
     }
     // Round-trip through JSON so the live result equals what a replay will return.
     const outcome = JSON.parse(JSON.stringify({ ok: true, value })) as ActivityOutcome;
     this.store.journalActivity(this.workflowId, seq, name, outcome, this.clock.now().toISOString());
+    this.runner.attemptEnded?.(name, "completed");
     return outcome.ok ? outcome.value : undefined;
   }
 
