@@ -46,6 +46,14 @@ describe("answers measured by provider", () => {
     expect(calls.errors).toEqual([]);
   });
 
+  it("counts a completed answer when its reader stops at the final event, as the conversation does", async () => {
+    const { metrics, calls } = recorder();
+    for await (const event of measuredModel(model("openai:gpt", [{ type: "text", text: "Hi" }, done]), metrics).streamAnswer({} as never)) {
+      if (event.type === "done") break;
+    }
+    expect(calls.answers).toEqual([["openai", "completed", expect.any(Number), expect.any(Number)]]);
+  });
+
   it("counts a provider that fails mid-answer, or on a summary, as a provider error", async () => {
     const { metrics, calls } = recorder();
     const measured = measuredModel(model("openai:gpt", [{ type: "text", text: "Hi" }, done], 1), metrics);

@@ -24,8 +24,9 @@ export function measuredModel(model: LanguageModel, metrics: OperationsMetrics):
       try {
         for await (const event of model.streamAnswer(input, signal)) {
           if (event.type === "text" && firstToken === null) firstToken = seconds(started);
-          yield event;
+          // Before passing it on: a reader stops at the final event, and nothing after this yield would run.
           if (event.type === "done") metrics.answerStreamed(provider, "completed", firstToken, seconds(started));
+          yield event;
         }
       } catch (error) {
         // A reader who closed the page is not the provider's failure.

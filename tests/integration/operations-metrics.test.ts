@@ -1,9 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConversationService } from "#application/conversation/conversation-service";
+import type { WorkflowEngine } from "#application/ports/workflow";
+import { WorkspaceQueries } from "#application/workspace/workspace-queries";
+import { WorkspaceService } from "#application/workspace/workspace-service";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { UsageMeter } from "#application/shared/allowance-policy";
 import { TOKENS } from "#application/tokens";
 import type { ProjectionRunner } from "#infrastructure/embedded/projection-runner";
 import { createTestRuntime } from "../support/test-runtime";
+import { settle, uploadTextDocument } from "../support/library-fixtures";
 import { parsePrometheusText, series, total } from "../support/prometheus-text";
 
 const metadata = { userId: "u1", correlationId: "c1", causationId: null } as unknown as EventMetadata;
@@ -71,6 +76,21 @@ describe("the operators' metrics of one process", () => {
     expect(total(series(samples, "docuchat_ingestion_duration_seconds_sum", { outcome: "active" }))).toBeGreaterThan(0);
     expect(total(series(samples, "docuchat_ingested_pages_total"))).toBe(12);
     expect(total(series(samples, "docuchat_ocr_pages_total"))).toBe(2);
+  });
+
+  it("counts an answered question as one completed answer, with its time to first token", async () => {
+    const { runtime } = env;
+    const ctx = { requestId: "r", clientAddress: "127.0.0.1", actorId: "alice" };
+    const documentId = await uploadTextDocument(runtime, "alice", "planets.txt", "Jupiter is the largest planet and has a Great Red Spot storm. Mars is called the Red Planet.");
+    const { workspaceId } = await runtime.container.get(WorkspaceService).create("alice", { name: "Study", type: "Conversation", documentIds: [documentId] }, ctx);
+    await runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`workspace-launch-${workspaceId}`, 20_000);
+    await settle(runtime);
+    const conversationId = (await runtime.container.get(WorkspaceQueries).get("alice", workspaceId)).session.activeConversationId!;
+    for await (const _ of runtime.container.get(ConversationService).ask("alice", conversationId, { text: "Which planet is the largest?" }, ctx)) void _;
+
+    const samples = await scrape();
+    expect(total(series(samples, "docuchat_answer_duration_seconds_count", { provider: "built-in", outcome: "completed" }))).toBe(1);
+    expect(total(series(samples, "docuchat_answer_first_token_seconds_count", { provider: "built-in" }))).toBe(1);
   });
 
   it("reports workflow runs by type and state, the job queue, the embedding backlog, memory and event-loop delay", async () => {
