@@ -68,6 +68,7 @@ import { tracedModel, tracedProviders, tracedSearchIndex } from "./observability
 import { type Operations, startOperations } from "./observability/operations";
 import { measuredModel, measuredProviders } from "./observability/measured-models";
 import { scheduleBackups } from "./embedded/backup/backup-schedule";
+import { LAST_BACKUP_FILE } from "./embedded/backup/embedded-backup";
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -177,6 +178,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     sqliteDatabases: () => sqliteDatabases().map((db) => ({ name: path.basename(db.name), db })),
     workflowsDb: config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded" ? workflowsDb : null,
     dataDir: config.dataDir,
+    lastBackupFile: config.adapters.eventStore === "sqlite" ? path.join(config.dataDir, LAST_BACKUP_FILE) : null,
     checkpointNames: projectorNames,
     maxProjectorLagSeconds: config.operations.maxProjectorLagSeconds,
   });

@@ -25,6 +25,7 @@ export interface OperationsSources {
   sqliteDatabases: () => { name: string; db: Database.Database }[];
   workflowsDb: Database.Database | null;
   dataDir: string;
+  lastBackupFile: string | null;
   checkpointNames: readonly string[];
   maxProjectorLagSeconds: number;
 }
@@ -42,7 +43,7 @@ export function startOperations(sources: OperationsSources): Operations {
   const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames);
   let ingestion: { stop(): Promise<void> } | null = null;
   if (runsBackgroundWork) {
-    registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir });
+    registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir, lastBackupFile: sources.lastBackupFile });
     ingestion = measureIngestionFromLog(sources.events, metrics);
   }
   const stores: StoreProbe[] = [

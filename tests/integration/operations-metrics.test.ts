@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConversationService } from "#application/conversation/conversation-service";
 import type { WorkflowEngine } from "#application/ports/workflow";
@@ -6,6 +7,7 @@ import { WorkspaceService } from "#application/workspace/workspace-service";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { UsageMeter } from "#application/shared/allowance-policy";
 import { TOKENS } from "#application/tokens";
+import { takeBackup } from "#infrastructure/embedded/backup/embedded-backup";
 import type { ProjectionRunner } from "#infrastructure/embedded/projection-runner";
 import { createTestRuntime } from "../support/test-runtime";
 import { settle, uploadTextDocument } from "../support/library-fixtures";
@@ -91,6 +93,26 @@ describe("the operators' metrics of one process", () => {
     const samples = await scrape();
     expect(total(series(samples, "docuchat_answer_duration_seconds_count", { provider: "built-in", outcome: "completed" }))).toBe(1);
     expect(total(series(samples, "docuchat_answer_first_token_seconds_count", { provider: "built-in" }))).toBe(1);
+  });
+
+  it("shows every provider's answers and failures at zero from the start, so rate() sees a provider's first failures", async () => {
+    const samples = await scrape();
+    for (const provider of ["openai", "anthropic", "openai-compatible", "built-in"]) {
+      expect(series(samples, "docuchat_answer_duration_seconds_count", { provider, outcome: "failed" })[0]?.value, provider).toBe(0);
+      expect(series(samples, "docuchat_provider_errors_total", { provider, operation: "answer" })[0]?.value, provider).toBe(0);
+    }
+  });
+
+  it("reports when the process started and when the last backup succeeded (0 before any)", async () => {
+    const started = series(await scrape(), "docuchat_process_start_time_seconds", { process: "app" });
+    expect(started).toHaveLength(1);
+    expect(Math.abs(started[0]!.value - Date.now() / 1000)).toBeLessThan(3600);
+    expect(series(await scrape(), "docuchat_backup_last_success_timestamp_seconds")[0]?.value).toBe(0);
+
+    const before = Date.now() / 1000;
+    await takeBackup(env.dataDir, path.join(env.dataDir, "backup.tar.gz"));
+    const backedUp = series(await scrape(), "docuchat_backup_last_success_timestamp_seconds")[0]?.value ?? 0;
+    expect(backedUp).toBeGreaterThanOrEqual(Math.floor(before));
   });
 
   it("reports workflow runs by type and state, the job queue, the embedding backlog, memory and event-loop delay", async () => {

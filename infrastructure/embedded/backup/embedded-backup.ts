@@ -18,6 +18,8 @@ const run = promisify(execFile);
 export const BACKED_UP_DATABASES = ["read-models.db", "search.db", "workflows.db", "runtime.db", "events.db"] as const;
 /** The generated APP_SECRET (when not given in the environment): the subject keys in runtime.db are sealed with it. */
 const SECRET_FILE = "app-secret";
+/** In DATA_DIR: when the last backup of it succeeded (the backup-age gauge reads it); no backup copies it. */
+export const LAST_BACKUP_FILE = "last-backup.json";
 const MANIFEST = "manifest.json";
 export const BACKUP_FORMAT = 1;
 
@@ -88,6 +90,7 @@ export async function takeBackup(dataDir: string, file: string): Promise<BackupM
     const partial = `${target}.partial`;
     await run("tar", ["-czf", partial, "-C", staging, "."]);
     await rename(partial, target);
+    await writeFile(path.join(dataDir, LAST_BACKUP_FILE), `${JSON.stringify({ createdAt: manifest.createdAt, eventLogPosition: position })}\n`);
     return manifest;
   } finally {
     await rm(staging, { recursive: true, force: true });
