@@ -167,6 +167,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   // Stopped last: the spans of everything that stops before it are still sent.
   if (openTelemetry) stoppers.push(() => openTelemetry.stop());
   const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
+  // Known once the container resolves the reactors, below; their lag is reported beside the projectors'.
+  let reactorCheckpoints: string[] = [];
   // The embedded databases in use (runtime and workflows always; the others unless a server replaces them).
   const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
   const operations = startOperations({
@@ -179,7 +181,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     workflowsDb: config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded" ? workflowsDb : null,
     dataDir: config.dataDir,
     lastBackupFile: config.adapters.eventStore === "sqlite" ? path.join(config.dataDir, LAST_BACKUP_FILE) : null,
-    checkpointNames: projectorNames,
+    checkpointNames: () => [...projectorNames, ...reactorCheckpoints],
     maxProjectorLagSeconds: config.operations.maxProjectorLagSeconds,
   });
   stoppers.push(() => operations.stop());
@@ -327,8 +329,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   constant(TOKENS.JobQueue, jobs);
 
+  reactorCheckpoints = contextModules.flatMap((module) => module.reactors.map((reactor) => reactorCheckpointName(resolve(reactor))));
   if (role === "web") {
-    reactions = new StoredPositionWaiter(readModels, contextModules.flatMap((module) => module.reactors.map((reactor) => reactorCheckpointName(resolve(reactor)))));
+    reactions = new StoredPositionWaiter(readModels, reactorCheckpoints);
   }
   if (runsBackgroundWork) {
     await projections.start();

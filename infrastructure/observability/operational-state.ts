@@ -40,8 +40,8 @@ export async function projectorLags(events: EventStore, readModels: ReadModelSto
 export interface BackgroundStateSources {
   events: EventStore;
   readModels: ReadModelStore;
-  /** The projectors' checkpoint names and the reactors' ("reactor:<name>"). */
-  checkpointNames: readonly string[];
+  /** The projectors' checkpoint names and the reactors' ("reactor:<name>"), asked at each scrape (the reactors are resolved after this is registered). */
+  checkpointNames: () => readonly string[];
   /** DATA_DIR: its file system's free and total bytes are reported (the embedded stores and blobs live there). */
   dataDir: string;
   /** The embedded runner's database; null when Temporal and BullMQ run workflows and jobs. */
@@ -52,11 +52,10 @@ export interface BackgroundStateSources {
 
 /** Gauges only the background process reports (it owns the projectors, workflows and jobs), read at each scrape. */
 export function registerBackgroundState(metrics: PrometheusMetrics, sources: BackgroundStateSources): void {
-  const { checkpointNames } = sources;
   let lags: Promise<ProjectorLag[]> | null = null;
   // Both lag gauges are collected together in a scrape: they share one reading of the checkpoints.
   const currentLags = () => {
-    lags ??= projectorLags(sources.events, sources.readModels, checkpointNames).finally(() => (lags = null));
+    lags ??= projectorLags(sources.events, sources.readModels, sources.checkpointNames()).finally(() => (lags = null));
     return lags;
   };
   metrics.gauge({

@@ -26,7 +26,8 @@ export interface OperationsSources {
   workflowsDb: Database.Database | null;
   dataDir: string;
   lastBackupFile: string | null;
-  checkpointNames: readonly string[];
+  /** The projectors' and reactors' checkpoints, whose lag /metrics and /readyz report. */
+  checkpointNames: () => readonly string[];
   maxProjectorLagSeconds: number;
 }
 
@@ -40,7 +41,7 @@ export function startOperations(sources: OperationsSources): Operations {
   const metrics = new PrometheusMetrics(sources.role, sources.contextOf);
   const runsBackgroundWork = sources.role === "app" || sources.role === "background";
   if (sources.role === "web" || sources.role === "background") metrics.reportToPrimary();
-  const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames);
+  const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames());
   let ingestion: { stop(): Promise<void> } | null = null;
   if (runsBackgroundWork) {
     registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir, lastBackupFile: sources.lastBackupFile });

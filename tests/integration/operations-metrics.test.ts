@@ -5,10 +5,11 @@ import type { WorkflowEngine } from "#application/ports/workflow";
 import { WorkspaceQueries } from "#application/workspace/workspace-queries";
 import { WorkspaceService } from "#application/workspace/workspace-service";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
+import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { UsageMeter } from "#application/shared/allowance-policy";
 import { TOKENS } from "#application/tokens";
 import { takeBackup } from "#infrastructure/embedded/backup/embedded-backup";
-import type { ProjectionRunner } from "#infrastructure/embedded/projection-runner";
+import { CHECKPOINT_COLLECTION, type ProjectionCheckpoint, type ProjectionRunner } from "#infrastructure/embedded/projection-runner";
 import { createTestRuntime } from "../support/test-runtime";
 import { settle, uploadTextDocument } from "../support/library-fixtures";
 import { parsePrometheusText, series, total } from "../support/prometheus-text";
@@ -56,6 +57,22 @@ describe("the operators' metrics of one process", () => {
     const caughtUp = await scrape();
     expect(lagOf(caughtUp, "docuchat_projector_lag_events")).toBe(0);
     expect(lagOf(caughtUp, "docuchat_projector_lag_seconds")).toBe(0);
+  });
+
+  it("reports each reactor's lag beside the projectors', in /metrics and to /readyz", async () => {
+    const usage = env.runtime.get<UsageMeter>(TOKENS.UsageMeter);
+    await usage.reserve("u1", "pages", "doc-a", 1, env.clock.now(), metadata);
+    await settle(env.runtime);
+    const reactors = series(await scrape(), "docuchat_projector_lag_events").filter((s) => s.labels.projector?.startsWith("reactor:"));
+    expect(reactors.length).toBeGreaterThan(0);
+    expect(reactors.every((s) => s.value === 0)).toBe(true);
+
+    // A reactor left at the log's start, as one that stopped would be.
+    const reactor = reactors[0]!.labels.projector!;
+    await env.runtime.get<ReadModelStore>(TOKENS.ReadModelStore).collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION).upsert({ id: reactor, position: 0 });
+    expect(series(await scrape(), "docuchat_projector_lag_events", { projector: reactor })[0]?.value).toBeGreaterThan(0);
+    const lags = await env.runtime.operations.readinessSources.projectorLags();
+    expect(lags.find((lag) => lag.name === reactor)?.events).toBeGreaterThan(0);
   });
 
   it("measures an ingestion from the document's events: its duration, its pages and those OCR read", async () => {
