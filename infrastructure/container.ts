@@ -173,6 +173,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
   const operations = startOperations({
     role,
+    logger,
     contextOf: contextOfStream,
     events: eventStore,
     readModels,

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { Logger } from "pino";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { EventStore } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
@@ -17,6 +18,7 @@ export interface Operations {
 
 export interface OperationsSources {
   role: ProcessRole;
+  logger: Logger;
   contextOf(streamId: string): string;
   events: EventStore;
   readModels: ReadModelStore;
@@ -45,7 +47,7 @@ export function startOperations(sources: OperationsSources): Operations {
   let ingestion: { stop(): Promise<void> } | null = null;
   if (runsBackgroundWork) {
     registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir, lastBackupFile: sources.lastBackupFile });
-    ingestion = measureIngestionFromLog(sources.events, metrics);
+    ingestion = measureIngestionFromLog(sources.events, metrics, sources.logger);
   }
   const stores: StoreProbe[] = [
     { name: "events", check: () => sources.events.headPosition() },

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConversationService } from "#application/conversation/conversation-service";
@@ -95,6 +96,26 @@ describe("the operators' metrics of one process", () => {
     expect(total(series(samples, "docuchat_ingestion_duration_seconds_sum", { outcome: "active" }))).toBeGreaterThan(0);
     expect(total(series(samples, "docuchat_ingested_pages_total"))).toBe(12);
     expect(total(series(samples, "docuchat_ocr_pages_total"))).toBe(2);
+  });
+
+  it("counts a document that ends FAILED and logs it at warn with its reason", async () => {
+    const logged = await createTestRuntime({ logInDataDir: true });
+    try {
+      const events = logged.runtime.get<EventStore>(TOKENS.EventStore);
+      const recorded = () => ({ eventId: crypto.randomUUID(), schemaVersion: 1, metadata });
+      await new Promise((r) => setTimeout(r, 50));
+      await events.append("document-d2", [{ ...recorded(), type: "DocumentFileReceived", data: { blobKey: "k", size: 1, kind: "pdf", contentType: "application/pdf", personal: null, receivedAt: "" } }], "no_stream");
+      await events.append("document-d2", [{ ...recorded(), type: "DocumentFailed", data: { reason: "The file is not a PDF.", failedAt: "" } }], 0);
+      const failed = async () => total(series(parsePrometheusText(await logged.runtime.operations.metrics.text()), "docuchat_ingestion_duration_seconds_count", { outcome: "failed" }));
+      const deadline = Date.now() + 5_000;
+      while ((await failed()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await failed()).toBe(1);
+
+      const lines = readFileSync(path.join(logged.dataDir, "logs", "app.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.find((line) => line.msg === "document ingestion failed")).toMatchObject({ level: 40, documentId: "d2", reason: "The file is not a PDF." });
+    } finally {
+      await logged.cleanup();
+    }
   });
 
   it("counts an answered question as one completed answer, with its time to first token", async () => {
