@@ -241,10 +241,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  const offlineModel = tracedModel(measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics), tracing);
+  const offlineModel = tracedModel(measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics, logger), tracing);
   constant(TOKENS.BuiltInModel, offlineModel);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  const providers = tracedProviders(measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics), tracing);
+  const providers = tracedProviders(measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics, logger), tracing);
   constant(TOKENS.ModelProviders, providers);
   constant(
     TOKENS.ProductKeyset,
