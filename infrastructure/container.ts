@@ -71,6 +71,7 @@ import { tracedModel, tracedProviders, tracedSearchIndex } from "./observability
 import { type Operations, startOperations } from "./observability/operations";
 import { measuredModel, measuredProviders } from "./observability/measured-models";
 import { scheduleBackups } from "./embedded/backup/backup-schedule";
+import { LAST_BACKUP_FILE } from "./embedded/backup/embedded-backup";
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -178,10 +179,13 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   // Stopped last: the spans of everything that stops before it are still sent.
   if (openTelemetry) stoppers.push(() => openTelemetry.stop());
   const projectorNames = (options.projectors ?? allProjectors).map((p) => p.name);
+  // Known once the container resolves the reactors, below; their lag is reported beside the projectors'.
+  let reactorCheckpoints: string[] = [];
   // The embedded databases in use (runtime and workflows always; the others unless a server replaces them).
   const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
   const operations = startOperations({
     role,
+    logger,
     contextOf: contextOfStream,
     events: eventStore,
     readModels,
@@ -189,7 +193,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     sqliteDatabases: () => sqliteDatabases().map((db) => ({ name: path.basename(db.name), db })),
     workflowsDb: config.adapters.workflows === "embedded" || config.adapters.jobs === "embedded" ? workflowsDb : null,
     dataDir: config.dataDir,
-    checkpointNames: projectorNames,
+    lastBackupFile: config.adapters.eventStore === "sqlite" ? path.join(config.dataDir, LAST_BACKUP_FILE) : null,
+    checkpointNames: () => [...projectorNames, ...reactorCheckpoints],
     maxProjectorLagSeconds: config.operations.maxProjectorLagSeconds,
   });
   stoppers.push(() => operations.stop());
@@ -255,10 +260,10 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const builtInEmbedder = options.builtInEmbeddings === false ? null : new SentenceEncoderEmbedder();
   // The built-in model weighs its shortlisted sentences' meaning with the same encoder (decision 071).
   const encoder = builtInEmbedder ? { embed: (texts: string[], signal?: AbortSignal) => builtInEmbedder.embedFirst(texts, signal) } : undefined;
-  const offlineModel = tracedModel(measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics), tracing);
+  const offlineModel = tracedModel(measuredModel(new ExtractiveModel({ chunkDelayMs: STREAM_CHUNK_DELAY_MS, encoder }), operations.metrics, logger), tracing);
   constant(TOKENS.BuiltInModel, offlineModel);
   constant(TOKENS.KeyCipher, new AesKeyCipher(config.appSecret, config.appSecretPrevious));
-  const providers = tracedProviders(measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics), tracing);
+  const providers = tracedProviders(measuredProviders(new ProviderRegistry(egress, options.providers), operations.metrics, logger), tracing);
   constant(TOKENS.ModelProviders, providers);
   constant(
     TOKENS.ProductKeyset,
@@ -353,8 +358,9 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   constant(TOKENS.JobQueue, jobs);
 
+  reactorCheckpoints = contextModules.flatMap((module) => module.reactors.map((reactor) => reactorCheckpointName(resolve(reactor))));
   if (role === "web") {
-    reactions = new StoredPositionWaiter(readModels, contextModules.flatMap((module) => module.reactors.map((reactor) => reactorCheckpointName(resolve(reactor)))));
+    reactions = new StoredPositionWaiter(readModels, reactorCheckpoints);
   }
   if (runsBackgroundWork) {
     await projections.start(options.onPrepared);

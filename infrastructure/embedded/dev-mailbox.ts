@@ -4,8 +4,9 @@ import type { IdGenerator } from "#application/ports/ids";
 import type { DevMailbox, DevMailboxEntry, MailMessage, Mailer } from "#application/ports/mailer";
 
 /**
- * The embedded mailer: keeps every message in the runtime database and logs it,
- * so a developer can sign up on one machine with no SMTP server (/dev/mailbox).
+ * The embedded mailer: keeps every message in the runtime database (and logs
+ * that it did), so a developer can sign up on one machine with no SMTP server
+ * (/dev/mailbox).
  */
 export class DevMailboxMailer implements Mailer, DevMailbox {
   constructor(
@@ -22,8 +23,9 @@ export class DevMailboxMailer implements Mailer, DevMailbox {
     this.db
       .prepare(`INSERT INTO dev_mailbox (id, recipient, subject, body, sent_at) VALUES (?, ?, ?, ?, ?)`)
       .run(entry.id, entry.to, entry.subject, entry.text, entry.sentAt);
-    // No recipient in the log: a log line cannot be purged with the account (decision 081).
-    this.logger.info({ mail: { id: entry.id, subject: entry.subject } }, `dev mailbox: ${entry.text}`);
+    // No recipient in the log: a log line cannot be purged with the account (decision 081); and no body, which holds
+    // codes: whoever reads a log must not be able to sign in with it (/dev/mailbox shows the mail).
+    this.logger.info({ mail: { id: entry.id, subject: entry.subject } }, "mail kept in the dev mailbox");
   }
 
   async forgetRecipient(address: string): Promise<number> {

@@ -15,6 +15,8 @@ interface BuildRoute {
 
 /** Served by server.mjs itself, beside the app's routes. */
 const OPERATOR_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+/** Headers a proxy adds for the client it forwards. */
+const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"];
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
@@ -76,17 +78,20 @@ export function httpOperations(runtime: AppRuntime, build: { routes: Record<stri
     });
   };
 
-  /** With METRICS_TOKEN: its bearer token; without: clients on this machine only (a scraper beside the app). */
-  const allowed = (req: Request): boolean => {
-    if (!token) return classifyAddress(req.socket.remoteAddress ?? "") === "loopback";
+  /**
+   * With METRICS_TOKEN: its bearer token. Without: a client on this machine that no proxy forwarded (a scraper
+   * beside the app); a reverse proxy on the same host connects from loopback for every client it forwards.
+   */
+  const isOperator = (req: Request): boolean => {
+    if (!token) return classifyAddress(req.socket.remoteAddress ?? "") === "loopback" && !FORWARDING_HEADERS.some((header) => req.get(header) !== undefined);
     const given = Buffer.from(req.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "");
     const expected = Buffer.from(token);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
   const metricsRoute = async (req: Request, res: Response) => {
-    if (!allowed(req)) {
-      res.status(token ? 401 : 404).set(token ? { "WWW-Authenticate": "Bearer" } : {}).type("text/plain").send(token ? "Unauthorized" : "Not Found");
+    if (!isOperator(req)) {
+      res.status(401).set("WWW-Authenticate", "Bearer").type("text/plain").send("Unauthorized");
       return;
     }
     try {
@@ -99,13 +104,14 @@ export function httpOperations(runtime: AppRuntime, build: { routes: Record<stri
     }
   };
 
-  const readinessRoute = async (_req: Request, res: Response) => {
+  /** Anyone may ask whether the app is ready (load balancers do); which check fails is for operators. */
+  const readinessRoute = async (req: Request, res: Response) => {
     const readiness = await checkReadiness({
       ...readinessSources,
       backgroundAlive: inCluster ? async () => ((await askPrimary("background", 2_000)) as { alive: boolean }).alive : async () => true,
       onFailure: (check, error) => runtime.logger.warn({ check, err: error }, "readiness check failed"),
     });
-    res.status(readiness.ready ? 200 : 503).set("Cache-Control", "no-store").json(readiness);
+    res.status(readiness.ready ? 200 : 503).set("Cache-Control", "no-store").json(isOperator(req) ? readiness : { ready: readiness.ready });
   };
 
   return { measureRequests, traceRequests, metricsRoute, readinessRoute };

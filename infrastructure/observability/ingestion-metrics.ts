@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { EventStore, RecordedEvent, Subscription } from "#application/ports/event-store";
 import type { OperationsMetrics } from "#application/ports/metrics";
 
@@ -6,8 +7,10 @@ import type { OperationsMetrics } from "#application/ports/metrics";
  * events say when its file arrived, how many pages it had, how many OCR read,
  * and when it became ACTIVE or FAILED. The background process follows the log
  * from the head it finds at start (history is not counted again after a restart).
+ * A document that ends FAILED is also logged at warn with its reason: its owner
+ * sees it fail, so the operator should too.
  */
-export function measureIngestionFromLog(events: EventStore, metrics: OperationsMetrics): { stop(): Promise<void> } {
+export function measureIngestionFromLog(events: EventStore, metrics: OperationsMetrics, logger: Pick<Logger, "warn">): { stop(): Promise<void> } {
   let subscription: Subscription | null = null;
   let stopped = false;
   const onEvent = async (event: RecordedEvent) => {
@@ -24,6 +27,9 @@ export function measureIngestionFromLog(events: EventStore, metrics: OperationsM
     const pages = stream.reduce((count, e) => (e.type === "DocumentTextExtracted" ? (e.data as { pageCount: number }).pageCount : count), 0);
     const seconds = Math.max(0, (Date.parse(event.recordedAt) - Date.parse(began.recordedAt)) / 1000);
     metrics.ingestionFinished(event.type === "DocumentActivated" ? "active" : "failed", seconds, pages);
+    if (event.type === "DocumentFailed") {
+      logger.warn({ documentId: event.streamId.slice("document-".length), reason: (event.data as { reason: string }).reason, seconds }, "document ingestion failed");
+    }
   };
   const ready = events.headPosition().then((head) => {
     if (stopped) return;

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { AnswerEvent, AnswerInput, LanguageModel } from "#application/ports/language-model";
 import type { OperationsMetrics } from "#application/ports/metrics";
 import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
@@ -5,12 +6,21 @@ import type { Embedder, ModelProviders, ProviderKeyset } from "#application/port
 /** The provider part of a model id ("openai:gpt-4o" -> "openai"); the built-in model's id has none. */
 export const providerOf = (modelId: string): string => (modelId.includes(":") ? modelId.slice(0, modelId.indexOf(":")) : "built-in");
 
-/** A language model whose answers are timed (first token, whole answer) and whose failures are counted, by provider. */
-export function measuredModel(model: LanguageModel, metrics: OperationsMetrics): LanguageModel {
+type WarnLogger = Pick<Logger, "warn">;
+
+/** A provider's call failed: counted, and logged at warn (users see it), without the error's message, which may quote the request and its key. */
+function providerFailed(metrics: OperationsMetrics, logger: WarnLogger, provider: string, operation: string, error: unknown): void {
+  metrics.providerError(provider, operation);
+  const status = typeof error === "object" && error !== null && "statusCode" in error ? Number(error.statusCode) || undefined : undefined;
+  logger.warn({ provider, operation, status, error: error instanceof Error ? error.name : typeof error }, "model provider failed");
+}
+
+/** A language model whose answers are timed (first token, whole answer) and whose failures are counted and logged, by provider. */
+export function measuredModel(model: LanguageModel, metrics: OperationsMetrics, logger: WarnLogger): LanguageModel {
   const provider = providerOf(model.id);
   const counted = <T>(operation: string, call: () => Promise<T>) =>
     call().catch((error: unknown) => {
-      metrics.providerError(provider, operation);
+      providerFailed(metrics, logger, provider, operation, error);
       throw error;
     });
   return {
@@ -24,13 +34,14 @@ export function measuredModel(model: LanguageModel, metrics: OperationsMetrics):
       try {
         for await (const event of model.streamAnswer(input, signal)) {
           if (event.type === "text" && firstToken === null) firstToken = seconds(started);
-          yield event;
+          // Before passing it on: a reader stops at the final event, and nothing after this yield would run.
           if (event.type === "done") metrics.answerStreamed(provider, "completed", firstToken, seconds(started));
+          yield event;
         }
       } catch (error) {
         // A reader who closed the page is not the provider's failure.
         if (!signal?.aborted) {
-          metrics.providerError(provider, "answer");
+          providerFailed(metrics, logger, provider, "answer", error);
           metrics.answerStreamed(provider, "failed", firstToken, seconds(started));
         }
         throw error;
@@ -46,17 +57,17 @@ export function measuredModel(model: LanguageModel, metrics: OperationsMetrics):
 }
 
 /** The provider registry with every language model and embedder it builds measured. */
-export function measuredProviders(providers: ModelProviders, metrics: OperationsMetrics): ModelProviders {
+export function measuredProviders(providers: ModelProviders, metrics: OperationsMetrics, logger: WarnLogger): ModelProviders {
   return {
     validate: (keyset) => providers.validate(keyset),
-    languageModel: (keyset: ProviderKeyset, model: string) => measuredModel(providers.languageModel(keyset, model), metrics),
+    languageModel: (keyset: ProviderKeyset, model: string) => measuredModel(providers.languageModel(keyset, model), metrics, logger),
     embedder: (keyset: ProviderKeyset, model: string): Embedder => {
       const embedder = providers.embedder(keyset, model);
       return {
         id: embedder.id,
         embed: (texts, signal) =>
           embedder.embed(texts, signal).catch((error: unknown) => {
-            if (!signal?.aborted) metrics.providerError(providerOf(embedder.id), "embedding");
+            if (!signal?.aborted) providerFailed(metrics, logger, providerOf(embedder.id), "embedding", error);
             throw error;
           }),
       };

@@ -1,4 +1,4 @@
-import { statfs } from "node:fs/promises";
+import { readFile, statfs } from "node:fs/promises";
 import type Database from "better-sqlite3";
 import type { EventStore } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
@@ -40,21 +40,22 @@ export async function projectorLags(events: EventStore, readModels: ReadModelSto
 export interface BackgroundStateSources {
   events: EventStore;
   readModels: ReadModelStore;
-  /** The projectors' checkpoint names and the reactors' ("reactor:<name>"). */
-  checkpointNames: readonly string[];
+  /** The projectors' checkpoint names and the reactors' ("reactor:<name>"), asked at each scrape (the reactors are resolved after this is registered). */
+  checkpointNames: () => readonly string[];
   /** DATA_DIR: its file system's free and total bytes are reported (the embedded stores and blobs live there). */
   dataDir: string;
   /** The embedded runner's database; null when Temporal and BullMQ run workflows and jobs. */
   workflowsDb: Database.Database | null;
+  /** Where `npm run backup` and scheduled backups note their last success; null on the production stack (its servers back up with their own tools). */
+  lastBackupFile: string | null;
 }
 
 /** Gauges only the background process reports (it owns the projectors, workflows and jobs), read at each scrape. */
 export function registerBackgroundState(metrics: PrometheusMetrics, sources: BackgroundStateSources): void {
-  const { checkpointNames } = sources;
   let lags: Promise<ProjectorLag[]> | null = null;
   // Both lag gauges are collected together in a scrape: they share one reading of the checkpoints.
   const currentLags = () => {
-    lags ??= projectorLags(sources.events, sources.readModels, checkpointNames).finally(() => (lags = null));
+    lags ??= projectorLags(sources.events, sources.readModels, sources.checkpointNames()).finally(() => (lags = null));
     return lags;
   };
   metrics.gauge({
@@ -83,6 +84,18 @@ export function registerBackgroundState(metrics: PrometheusMetrics, sources: Bac
       set({ kind: "size" }, fs.blocks * fs.bsize);
     },
   });
+  const { lastBackupFile } = sources;
+  if (lastBackupFile) {
+    metrics.gauge({
+      name: "docuchat_backup_last_success_timestamp_seconds",
+      help: "When the last backup of the embedded installation succeeded (Unix time); 0 if none ever did.",
+      labelNames: [],
+      collect: async (set) => {
+        const noted = await readFile(lastBackupFile, "utf8").then((text) => JSON.parse(text) as { createdAt: string }, () => null);
+        set({}, noted ? Date.parse(noted.createdAt) / 1000 : 0);
+      },
+    });
+  }
   const db = sources.workflowsDb;
   if (!db) return;
   // Prepared at the first scrape: the runner creates its tables after this is registered.

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type Database from "better-sqlite3";
+import type { Logger } from "pino";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { EventStore } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
@@ -19,6 +20,7 @@ export interface Operations {
 
 export interface OperationsSources {
   role: ProcessRole;
+  logger: Logger;
   contextOf(streamId: string): string;
   events: EventStore;
   readModels: ReadModelStore;
@@ -27,7 +29,9 @@ export interface OperationsSources {
   sqliteDatabases: () => { name: string; db: Database.Database }[];
   workflowsDb: Database.Database | null;
   dataDir: string;
-  checkpointNames: readonly string[];
+  lastBackupFile: string | null;
+  /** The projectors' and reactors' checkpoints, whose lag /metrics and /readyz report. */
+  checkpointNames: () => readonly string[];
   maxProjectorLagSeconds: number;
 }
 
@@ -41,11 +45,11 @@ export function startOperations(sources: OperationsSources): Operations {
   const metrics = new PrometheusMetrics(sources.role, sources.contextOf);
   const runsBackgroundWork = sources.role === "app" || sources.role === "background";
   if (sources.role === "web" || sources.role === "background") metrics.reportToPrimary();
-  const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames);
+  const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames());
   let ingestion: { stop(): Promise<void> } | null = null;
   if (runsBackgroundWork) {
-    registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir });
-    ingestion = measureIngestionFromLog(sources.events, metrics);
+    registerBackgroundState(metrics, { events: sources.events, readModels: sources.readModels, checkpointNames: sources.checkpointNames, workflowsDb: sources.workflowsDb, dataDir: sources.dataDir, lastBackupFile: sources.lastBackupFile });
+    ingestion = measureIngestionFromLog(sources.events, metrics, sources.logger);
   }
   return {
     metrics,

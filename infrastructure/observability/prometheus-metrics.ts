@@ -1,5 +1,6 @@
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { CommandOutcome, OperationsMetrics } from "#application/ports/metrics";
+import { PROVIDER_NAMES } from "#domain/identity/keyset";
 
 /** Where a process stands: its role labels every series it reports, so the cluster's sum keeps web and background apart. */
 export type ProcessRole = "app" | "web" | "background" | "worker";
@@ -91,11 +92,22 @@ export class PrometheusMetrics implements OperationsMetrics {
       labelNames: ["activity", "outcome"],
       registers,
     });
-    // A scrape right after start shows every series at zero rather than missing (dashboards and alerts read them at once).
+    // prom-client's own process_start_time_seconds is left out of the cluster's sum; this one is kept (the newest
+    // of a role's processes), so a restart shows as a change rather than a counter reset.
+    new Gauge({
+      name: "docuchat_process_start_time_seconds",
+      help: "When the process (the newest of its role) started, in Unix time: a change is a restart.",
+      registers,
+      aggregator: "max",
+    }).set(Math.round(performance.timeOrigin / 1000));
+    // A scrape right after start shows every series at zero rather than missing (dashboards and alerts read them at
+    // once), and every provider's: rate() and increase() cannot see a series' first value, a provider's first failures.
     for (const outcome of ["active", "failed"]) this.ingestion.zero({ outcome });
-    this.firstToken.zero({ provider: "built-in" });
-    for (const outcome of ["completed", "failed"]) this.answers.zero({ provider: "built-in", outcome });
-    this.providerErrors.inc({ provider: "built-in", operation: "answer" }, 0);
+    for (const provider of ["built-in", ...PROVIDER_NAMES.map((name) => name.toLowerCase())]) {
+      this.firstToken.zero({ provider });
+      for (const outcome of ["completed", "failed"]) this.answers.zero({ provider, outcome });
+      this.providerErrors.inc({ provider, operation: "answer" }, 0);
+    }
     for (const counter of ["pages", "uploads", "messages", "workspaces"]) this.refusedReservations.inc({ counter }, 0);
   }
 

@@ -1,11 +1,19 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConversationService } from "#application/conversation/conversation-service";
+import type { WorkflowEngine } from "#application/ports/workflow";
+import { WorkspaceQueries } from "#application/workspace/workspace-queries";
+import { WorkspaceService } from "#application/workspace/workspace-service";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { EventMetadata, EventStore } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 import type { UsageMeter } from "#application/shared/allowance-policy";
 import { TOKENS } from "#application/tokens";
-import type { ProjectionRunner } from "#infrastructure/embedded/projection-runner";
+import { takeBackup } from "#infrastructure/embedded/backup/embedded-backup";
+import { CHECKPOINT_COLLECTION, type ProjectionCheckpoint, type ProjectionRunner } from "#infrastructure/embedded/projection-runner";
 import { createTestRuntime } from "../support/test-runtime";
+import { settle, uploadTextDocument } from "../support/library-fixtures";
 import { parsePrometheusText, series, total } from "../support/prometheus-text";
 
 const metadata = { userId: "u1", correlationId: "c1", causationId: null } as unknown as EventMetadata;
@@ -53,6 +61,22 @@ describe("the operators' metrics of one process", () => {
     expect(lagOf(caughtUp, "docuchat_projector_lag_seconds")).toBe(0);
   });
 
+  it("reports each reactor's lag beside the projectors', in /metrics and to /readyz", async () => {
+    const usage = env.runtime.get<UsageMeter>(TOKENS.UsageMeter);
+    await usage.reserve("u1", "pages", "doc-a", 1, env.clock.now(), metadata);
+    await settle(env.runtime);
+    const reactors = series(await scrape(), "docuchat_projector_lag_events").filter((s) => s.labels.projector?.startsWith("reactor:"));
+    expect(reactors.length).toBeGreaterThan(0);
+    expect(reactors.every((s) => s.value === 0)).toBe(true);
+
+    // A reactor left at the log's start, as one that stopped would be.
+    const reactor = reactors[0]!.labels.projector!;
+    await env.runtime.get<ReadModelStore>(TOKENS.ReadModelStore).collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION).upsert({ id: reactor, position: 0 });
+    expect(series(await scrape(), "docuchat_projector_lag_events", { projector: reactor })[0]?.value).toBeGreaterThan(0);
+    const lags = await env.runtime.operations.readinessSources.projectorLags();
+    expect(lags.find((lag) => lag.name === reactor)?.events).toBeGreaterThan(0);
+  });
+
   it("measures an ingestion from the document's events: its duration, its pages and those OCR read", async () => {
     const events = env.runtime.get<EventStore>(TOKENS.EventStore);
     const recorded = () => ({ eventId: crypto.randomUUID(), schemaVersion: 1, metadata });
@@ -73,6 +97,61 @@ describe("the operators' metrics of one process", () => {
     expect(total(series(samples, "docuchat_ingestion_duration_seconds_sum", { outcome: "active" }))).toBeGreaterThan(0);
     expect(total(series(samples, "docuchat_ingested_pages_total"))).toBe(12);
     expect(total(series(samples, "docuchat_ocr_pages_total"))).toBe(2);
+  });
+
+  it("counts a document that ends FAILED and logs it at warn with its reason", async () => {
+    const logged = await createTestRuntime({ logInDataDir: true });
+    try {
+      const events = logged.runtime.get<EventStore>(TOKENS.EventStore);
+      const recorded = () => ({ eventId: crypto.randomUUID(), schemaVersion: 1, metadata });
+      await new Promise((r) => setTimeout(r, 50));
+      await events.append("document-d2", [{ ...recorded(), type: "DocumentFileReceived", data: { blobKey: "k", size: 1, kind: "pdf", contentType: "application/pdf", personal: null, receivedAt: "" } }], "no_stream");
+      await events.append("document-d2", [{ ...recorded(), type: "DocumentFailed", data: { reason: "The file is not a PDF.", failedAt: "" } }], 0);
+      const failed = async () => total(series(parsePrometheusText(await logged.runtime.operations.metrics.text()), "docuchat_ingestion_duration_seconds_count", { outcome: "failed" }));
+      const deadline = Date.now() + 5_000;
+      while ((await failed()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await failed()).toBe(1);
+
+      const lines = readFileSync(path.join(logged.dataDir, "logs", "app.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.find((line) => line.msg === "document ingestion failed")).toMatchObject({ level: 40, documentId: "d2", reason: "The file is not a PDF." });
+    } finally {
+      await logged.cleanup();
+    }
+  });
+
+  it("counts an answered question as one completed answer, with its time to first token", async () => {
+    const { runtime } = env;
+    const ctx = { requestId: "r", clientAddress: "127.0.0.1", actorId: "alice" };
+    const documentId = await uploadTextDocument(runtime, "alice", "planets.txt", "Jupiter is the largest planet and has a Great Red Spot storm. Mars is called the Red Planet.");
+    const { workspaceId } = await runtime.container.get(WorkspaceService).create("alice", { name: "Study", type: "Conversation", documentIds: [documentId] }, ctx);
+    await runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`workspace-launch-${workspaceId}`, 20_000);
+    await settle(runtime);
+    const conversationId = (await runtime.container.get(WorkspaceQueries).get("alice", workspaceId)).session.activeConversationId!;
+    for await (const _ of runtime.container.get(ConversationService).ask("alice", conversationId, { text: "Which planet is the largest?" }, ctx)) void _;
+
+    const samples = await scrape();
+    expect(total(series(samples, "docuchat_answer_duration_seconds_count", { provider: "built-in", outcome: "completed" }))).toBe(1);
+    expect(total(series(samples, "docuchat_answer_first_token_seconds_count", { provider: "built-in" }))).toBe(1);
+  });
+
+  it("shows every provider's answers and failures at zero from the start, so rate() sees a provider's first failures", async () => {
+    const samples = await scrape();
+    for (const provider of ["openai", "anthropic", "openai-compatible", "built-in"]) {
+      expect(series(samples, "docuchat_answer_duration_seconds_count", { provider, outcome: "failed" })[0]?.value, provider).toBe(0);
+      expect(series(samples, "docuchat_provider_errors_total", { provider, operation: "answer" })[0]?.value, provider).toBe(0);
+    }
+  });
+
+  it("reports when the process started and when the last backup succeeded (0 before any)", async () => {
+    const started = series(await scrape(), "docuchat_process_start_time_seconds", { process: "app" });
+    expect(started).toHaveLength(1);
+    expect(Math.abs(started[0]!.value - Date.now() / 1000)).toBeLessThan(3600);
+    expect(series(await scrape(), "docuchat_backup_last_success_timestamp_seconds")[0]?.value).toBe(0);
+
+    const before = Date.now() / 1000;
+    await takeBackup(env.dataDir, path.join(env.dataDir, "backup.tar.gz"));
+    const backedUp = series(await scrape(), "docuchat_backup_last_success_timestamp_seconds")[0]?.value ?? 0;
+    expect(backedUp).toBeGreaterThanOrEqual(Math.floor(before));
   });
 
   it("reports workflow runs by type and state, the job queue, the embedding backlog, memory and event-loop delay", async () => {

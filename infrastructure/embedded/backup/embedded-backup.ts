@@ -22,6 +22,8 @@ const run = promisify(execFile);
 export const BACKED_UP_DATABASES = ["read-models.db", "workflows.db", "events.db", "runtime.db", "search.db"] as const;
 /** The generated APP_SECRET (when not given in the environment): never in a backup, put back by a restore under it. */
 const SECRET_FILE = "app-secret";
+/** In DATA_DIR: when the last backup of it succeeded (the backup-age gauge reads it); no backup copies it. */
+export const LAST_BACKUP_FILE = "last-backup.json";
 const MANIFEST = "manifest.json";
 export const BACKUP_FORMAT = 2;
 /** Format 1 held the generated secret in the archive and no check of the secret. */
@@ -147,6 +149,7 @@ export async function takeBackup(dataDir: string, file: string, appSecret: strin
     await writeFile(partial, "", { mode: 0o600, flag: "wx" });
     await run("tar", ["-czf", partial, "-C", staging, "."]);
     await rename(partial, target);
+    await writeFile(path.join(dataDir, LAST_BACKUP_FILE), `${JSON.stringify({ createdAt: manifest.createdAt, eventLogPosition: position })}\n`);
     return manifest;
   } finally {
     await rm(staging, { recursive: true, force: true });
