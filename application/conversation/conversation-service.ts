@@ -202,13 +202,17 @@ export class ConversationService {
     // In a Resume Builder workspace answers edit the resume: LaTeX blocks (resume-answers.ts).
     const answering = workspace.type === "Resume Builder" ? resumeAnswering(model, await this.resumeLatex(ownerId, workspace.id)) : model;
 
+    let counted: Awaited<ReturnType<ConversationService["reserveMessage"]>> | null = null;
     if (asked && input.regenerateQuestionId) {
       questionId = input.regenerateQuestionId;
       question = asked.text;
       selectedText = asked.selectedText;
-      current = (await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() }, current)).after;
+      // A question no answer has given text to holds nothing (its failures gave it back): the first answer that does is counted.
+      counted = answeredBefore(current.events, questionId) ? null : await this.reserveMessage(ownerId, answeringModel, questionId, ctx, conversationId);
+      const regenerate = () => this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, now: this.clock.now() }, current);
+      current = (await (counted ? counted.releaseOnFailure(regenerate) : regenerate())).after;
     } else {
-      const counted = await this.reserveMessage(ownerId, answeringModel, newQuestionId, ctx, conversationId);
+      counted = await this.reserveMessage(ownerId, answeringModel, newQuestionId, ctx, conversationId);
       questionId = newQuestionId;
       question = input.text.trim();
       selectedText = input.selectedText ? cut(input.selectedText.trim(), SELECTED_TEXT_LIMIT) : null;
@@ -300,6 +304,8 @@ export class ConversationService {
     } catch (error) {
       const reason = signal?.aborted ? "The connection was closed before the answer finished." : error instanceof Error ? error.message : String(error);
       await this.execute(conversationId, ownerId, ctx, { type: "InterruptAnswer", answerId, partialText: sent, reason, now: this.clock.now() }, current);
+      // Nothing came from the model and the asker did not leave: no answer was given, so none is charged (issue 44 item 3).
+      if (!sent && !signal?.aborted) await counted?.release();
       throw error instanceof DomainError ? error : new DomainError("MESSAGE_CREATION_FAILURE", "The answer could not be completed. Please regenerate it.");
     }
   }
@@ -421,13 +427,18 @@ export class ConversationService {
         throw error;
       }
     }
+    const release = async () => {
+      if (counted) await this.usage.release(ownerId, "messages", questionId, at, metadata);
+    };
     return {
+      /** Gives the message back: the question got no answer. */
+      release,
       /** A question that could not be recorded gives its message back. */
       releaseOnFailure: async <T>(work: () => Promise<T>): Promise<T> => {
         try {
           return await work();
         } catch (error) {
-          if (counted) await this.usage.release(ownerId, "messages", questionId, at, metadata);
+          await release();
           throw error;
         }
       },
@@ -445,6 +456,14 @@ function askedQuestion(events: ConversationEvent[], questionId: string) {
   const asked = events.find((e) => e.type === "QuestionAsked" && e.data.messageId === questionId);
   if (!asked || asked.type !== "QuestionAsked" || !asked.data.personal) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
   return { ...asked.data.personal, mediaIds: asked.data.mediaIds ?? [] };
+}
+
+/** Whether an answer to the question gave the asker any text (complete, or cut after some): the question was counted then. */
+function answeredBefore(events: ConversationEvent[], questionId: string): boolean {
+  const answers = new Set(events.flatMap((e) => (e.type === "AnswerStarted" && e.data.questionId === questionId ? [e.data.messageId] : [])));
+  return events.some(
+    (e) => (e.type === "AnswerCompleted" && answers.has(e.data.messageId)) || (e.type === "AnswerInterrupted" && answers.has(e.data.messageId) && e.data.personal?.partialText !== ""),
+  );
 }
 
 /** Earlier completed turns, oldest first, up to the question being answered. */
