@@ -6,7 +6,7 @@ import type { Clock } from "#application/ports/clock";
 import { type Egress, EgressError } from "#application/ports/egress";
 import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
-import type { AnswerEvent, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
+import type { AnswerEvent, AnswerInput, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
 import type { Tracing } from "#application/ports/tracing";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import type { ReadModelStore } from "#application/ports/read-model-store";
@@ -34,11 +34,14 @@ import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadM
 import { EndMarkerGuard } from "./answer-stream";
 import { citedName, retrievePassages } from "./retrieval";
 import { spreadPassages } from "./overview-passages";
+import { asksForOverview, GENERATIVE_STARTERS, overviewRequest } from "./starter-questions";
 import { resumeAnswering } from "./resume-answers";
 import { resumeOfWorkspace, resumeVersion } from "#projections/resume/resumes.queries";
 
 /** Passages handed to the model per question. */
 const PASSAGES_PER_ANSWER = 8;
+/** Questions an empty chat offers from the documents (the workspace's model writes them). */
+const SUGGESTIONS = 5;
 /** Earlier turns given to the model. */
 const HISTORY_TURNS = 6;
 /** The longest a generative model may take to reword a question before retrieval goes on without its queries. */
@@ -49,6 +52,8 @@ export interface AskInput {
   selectedText?: string | null;
   mediaIds?: string[];
   language?: string;
+  /** Asked by clicking one of the product's suggestions: if the model declines it, it is not counted (issue 44 item 2). */
+  suggested?: boolean;
 }
 
 /** What the stream ends with after `[END]` (ARCHITECTURE §6). */
@@ -235,33 +240,9 @@ export class ConversationService {
     let sent = "";
     const guard = new EndMarkerGuard();
     try {
-      const names = new Map(workspace.documents.map((d) => [d.documentId, citedName(d.documentName, d.documentSource)]));
-      const passages: Passage[] = await this.tracing.inSpan("retrieve passages", { attributes: { "docuchat.documents": workspace.documentIds.length } }, async (span) => {
-        const found = await retrievePassages({
-          index: this.search,
-          question: selectedText ? `${selectedText} ${question}` : question,
-          alternateQueries: await alternateQueries(model, question, history, signal),
-          documentIds: workspace.documentIds,
-          readable: this.readableScope(ownerId),
-          limit: PASSAGES_PER_ANSWER,
-          vectors: this.denseSearch(ownerId, workspace),
-          documentName: (id) => names.get(id),
-        });
-        span.set({ "docuchat.passages": found.length });
-        return found;
-      });
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
       const stream: AsyncIterable<AnswerEvent> = answering.streamAnswer(
-        {
-          question,
-          selectedText: selectedText ?? undefined,
-          history,
-          passages,
-          language,
-          images,
-          // How rare the question's words are in the workspace: the built-in model weighs them by it.
-          termStatistics: await termStatistics({ index: this.search, question, documentIds: await this.readableScope(ownerId)(workspace.documentIds) }),
-        },
+        { ...(await this.answerInput(ownerId, workspace, model, { question, selectedText, history, language }, signal)), images },
         signal,
       );
       for await (const event of stream) {
@@ -286,6 +267,8 @@ export class ConversationService {
           answeredBy: event.answeredBy,
           now: this.clock.now(),
         }, current);
+        // A suggestion of ours the model declined was our mistake, not the asker's question.
+        if (input.suggested && citations.length === 0) await counted?.release();
         yield {
           type: "end",
           metadata: {
@@ -310,6 +293,49 @@ export class ConversationService {
     }
   }
 
+  /**
+   * What the model is handed for a question, as every question is answered: the passages
+   * retrieval finds for it (spread over the documents when it asks for an overview of them) and
+   * how rare its words are in the workspace (the built-in model weighs them by it).
+   */
+  private async answerInput(
+    ownerId: string,
+    workspace: WorkspaceDetail,
+    model: LanguageModel,
+    asked: { question: string; selectedText: string | null; history: ChatTurn[]; language: string },
+    signal?: AbortSignal,
+  ): Promise<AnswerInput> {
+    const { question, selectedText, history, language } = asked;
+    const readable = await this.readableScope(ownerId)(workspace.documentIds);
+    const names = new Map(workspace.documents.map((d) => [d.documentId, citedName(d.documentName, d.documentSource)]));
+    const overview = !selectedText && asksForOverview(question);
+    const passages: Passage[] = await this.tracing.inSpan("retrieve passages", { attributes: { "docuchat.documents": workspace.documentIds.length } }, async (span) => {
+      const found = overview
+        ? await spreadPassages(this.search, readable, (id) => names.get(id))
+        : await retrievePassages({
+            index: this.search,
+            question: selectedText ? `${selectedText} ${question}` : question,
+            alternateQueries: await alternateQueries(model, question, history, signal),
+            documentIds: workspace.documentIds,
+            readable: this.readableScope(ownerId),
+            limit: PASSAGES_PER_ANSWER,
+            vectors: this.denseSearch(ownerId, workspace),
+            documentName: (id) => names.get(id),
+          });
+      span.set({ "docuchat.passages": found.length });
+      return found;
+    });
+    return {
+      question,
+      selectedText: selectedText ?? undefined,
+      history,
+      passages,
+      language,
+      overview,
+      termStatistics: await termStatistics({ index: this.search, question, documentIds: readable }),
+    };
+  }
+
   /** Summary and suggested questions of a conversation's workspace (chat-support popover). */
   async overview(ownerId: string, conversationId: string): Promise<{ summary: string; questions: string[] }> {
     const conversation = await this.owned(ownerId, conversationId);
@@ -331,10 +357,29 @@ export class ConversationService {
       : await spreadPassages(this.search, await this.readableScope(ownerId)(workspace.documentIds), (id) => names.get(id));
     // The workspace's model writes the overview; if its provider fails, the offline one still gives one.
     const { model } = await this.modelFor(ownerId, workspace);
+    // The offline model writes more than are offered: the ones it would decline when asked are left out below.
+    const count = model.capabilities.generative ? SUGGESTIONS : SUGGESTIONS * 2;
     const overview = (m: LanguageModel) =>
-      Promise.all([m.summarize({ passages, language: "English" }), m.suggestQuestions({ passages, count: 5 })]);
-    const [summary, questions] = await overview(model).catch(() => overview(this.keysetModels.offline));
-    return { summary, questions };
+      Promise.all([m.summarize({ passages, language: "English" }), m.suggestQuestions({ passages, count })]);
+    const [summary, written] = await overview(model).catch(() => overview(this.keysetModels.offline));
+    const candidates = [overviewRequest(workspace.documentIds.length === 1), ...(model.capabilities.generative ? GENERATIVE_STARTERS : []), ...written];
+    if (model.capabilities.generative) return { summary, questions: candidates };
+    return { summary, questions: await this.answerable(ownerId, workspace, model, candidates, SUGGESTIONS + 1) };
+  }
+
+  /**
+   * The first `limit` of the questions that the model, asked each as the chat asks it (the same
+   * retrieval, the same passages), answers with a citation (issue 44 item 2): a suggestion the
+   * answering model would decline is never offered.
+   */
+  private async answerable(ownerId: string, workspace: WorkspaceDetail, model: LanguageModel, questions: string[], limit: number): Promise<string[]> {
+    const kept: string[] = [];
+    for (const question of questions) {
+      if (kept.length === limit) break;
+      const input = await this.answerInput(ownerId, workspace, model, { question, selectedText: null, history: [], language: "English" });
+      for await (const event of model.streamAnswer(input)) if (event.type === "done" && event.citations.length > 0) kept.push(question);
+    }
+    return kept;
   }
 
   async get(ownerId: string, conversationId: string) {

@@ -165,7 +165,7 @@ export type StreamOutcome =
  */
 export async function streamAnswer(
   conversationId: string,
-  body: { text: string; selected_text: string | null; media_ids: string[]; language: string; regenerate_question_id: string | null },
+  body: { text: string; selected_text: string | null; media_ids: string[]; language: string; regenerate_question_id: string | null; suggested?: boolean },
   csrfToken: string,
   onText: (text: string) => void,
   signal: AbortSignal,
