@@ -3,7 +3,14 @@ import type { Citation as ModelCitation } from "#application/ports/language-mode
 import type { RequestContext } from "#application/shared/request-context";
 import type { Services } from "#app/utils/services.server";
 import type { z } from "zod";
-import type { Answer, Citation } from "./schemas";
+import { type Answer, type Citation, Problem } from "./schemas";
+
+/** What an answer's model failing before any text answers: the question is kept, its answer interrupted and not counted (issue 44). */
+export const MODEL_FAILURES = {
+  502: { description: "The workspace's model failed before answering", schema: Problem },
+  503: { description: "The product's model is overloaded; ask again after Retry-After seconds", schema: Problem },
+  504: { description: "The workspace's model did not start answering in time", schema: Problem },
+};
 
 /** Where a citation opens: the document's viewer, at its page. */
 export function viewerUrl(origin: string, documentId: string, pageNumber: number): string {
@@ -68,15 +75,21 @@ export async function askOnce(asking: Asking, conversationId: string, names: Rea
   throw new Error("The answer ended without its metadata.");
 }
 
-/** Server-Sent Events from an async source; a failure mid-stream becomes an `error` event (the status is already sent). */
-export function sse<T>(source: AsyncIterable<T>, write: (event: T) => { event?: string; data: unknown } | null, onError: (error: unknown) => Promise<{ event?: string; data: unknown }>): Response {
+/**
+ * Server-Sent Events from an async source. Its first event is awaited before
+ * the status is sent, so a refusal or a model failing before any text answers
+ * its own status (issue 44 item 4); a failure after that becomes an `error` event.
+ */
+export async function sse<T>(source: AsyncIterable<T>, write: (event: T) => { event?: string; data: unknown } | null, onError: (error: unknown) => Promise<{ event?: string; data: unknown }>): Promise<Response> {
   const encoder = new TextEncoder();
   const frame = (f: { event?: string; data: unknown }) => encoder.encode(`${f.event ? `event: ${f.event}\n` : ""}data: ${typeof f.data === "string" ? f.data : JSON.stringify(f.data)}\n\n`);
+  const events = source[Symbol.asyncIterator]();
+  const first = await events.next();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       try {
-        for await (const event of source) {
-          const f = write(event);
+        for (let next = first; !next.done; next = await events.next()) {
+          const f = write(next.value);
           if (f) controller.enqueue(frame(f));
         }
       } catch (error) {

@@ -1,4 +1,4 @@
-import { askOnce, askStreaming, documentNames, sse } from "./answers.server";
+import { askOnce, askStreaming, MODEL_FAILURES, documentNames, sse } from "./answers.server";
 import { type ApiOperation, json, operation } from "./operation.server";
 import { fail, problemFrom } from "./problem.server";
 import * as S from "./schemas";
@@ -52,6 +52,7 @@ export const chatCompletionOperations: ApiOperation[] = [
       200: { description: "The completion, with `citations`; streamed as `data:` chunks ending with `data: [DONE]` when `stream` is true", schema: S.ChatCompletion },
       404: { description: "No such workspace within the token's scope", schema: S.Problem },
       422: { description: "The plan's message limit, or a workspace without documents", schema: S.Problem },
+      ...MODEL_FAILURES,
     },
     async handle(call) {
       const question = textOf([...call.body.messages].reverse().find((m) => m.role === "user")?.content ?? null).trim();

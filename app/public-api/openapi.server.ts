@@ -25,14 +25,15 @@ function build(operations: readonly ApiOperation[]) {
   });
   registry.register("Problem", S.Problem);
   const problem = { description: "", content: { "application/problem+json": { schema: S.Problem } } };
+  const retryAfter = { "Retry-After": { schema: { type: "integer" as const }, description: "Seconds to wait" } };
   for (const op of operations) {
     const responses: Record<string, ResponseConfig> = {
       401: { ...problem, description: "Missing, invalid, expired or revoked token" },
-      429: { ...problem, description: "The token's rate limit is spent (see Retry-After)", headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait" } } },
+      429: { ...problem, description: "The token's rate limit is spent (see Retry-After)", headers: retryAfter },
     };
     for (const [status, spec] of Object.entries(op.responses)) {
       const type = Number(status) >= 400 ? "application/problem+json" : (spec.contentType ?? "application/json");
-      responses[status] = { description: spec.description, ...(spec.schema ? { content: { [type]: { schema: spec.schema } } } : {}) };
+      responses[status] = { description: spec.description, ...(spec.schema ? { content: { [type]: { schema: spec.schema } } } : {}), ...(status === "503" ? { headers: retryAfter } : {}) };
     }
     if (op.path === "/conversations/{id}/messages" && op.method === "post") {
       (responses[200]!.content as Record<string, unknown>)["text/event-stream"] = { schema: { type: "string", description: "`event: delta` {text} …, then `event: done` with the Answer" } };

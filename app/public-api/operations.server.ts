@@ -3,7 +3,7 @@ import type { DocumentReadModel } from "#projections/library/documents.queries";
 import type { WorkspaceDetail } from "#application/workspace/workspace-queries";
 import { DomainError } from "#domain/shared/domain-error";
 import { MAX_AUDIO_BYTES } from "#domain/library/upload-rules";
-import { askOnce, askStreaming, citationsOut, documentNames, sse, viewerUrl } from "./answers.server";
+import { askOnce, askStreaming, MODEL_FAILURES, citationsOut, documentNames, sse, viewerUrl } from "./answers.server";
 import { chatCompletionOperations } from "./chat-completions.server";
 import { type ApiCall, type ApiOperation, json, nextCursor, operation, readCursor } from "./operation.server";
 import { fail, problemFrom } from "./problem.server";
@@ -297,6 +297,7 @@ export const apiOperations: ApiOperation[] = [
       200: { description: "The answer (JSON), or with stream: true an event stream of `delta` {text} events and one `done` event carrying the Answer", schema: S.Answer },
       404: NOT_FOUND,
       422: { description: "The plan's message limit, or a workspace without documents", schema: S.Problem },
+      ...MODEL_FAILURES,
     },
     async handle(call) {
       const conversation = await conversationInScope(call, call.params.id);

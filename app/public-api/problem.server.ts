@@ -1,5 +1,5 @@
 import { isDomainError } from "#domain/shared/domain-error";
-import { statusOf } from "#app/utils/api-errors.server";
+import { retryHeaders, statusOf } from "#app/utils/api-errors.server";
 
 /** RFC 9457 problem details: the one error shape of /api/v1 (decision 221). */
 export const PROBLEM_TYPE_BASE = "https://docuchat.dev/problems/";
@@ -18,6 +18,7 @@ const TITLES: Record<number, string> = {
   500: "Internal server error",
   502: "Bad gateway",
   503: "Service unavailable",
+  504: "Gateway timeout",
 };
 
 export function problem(status: number, detail: string, extra: { code?: string; field?: string; headers?: Record<string, string> } = {}): Response {
@@ -50,7 +51,7 @@ export const fail = (status: number, detail: string, code?: string, headers?: Re
 /** A domain refusal keeps its status and code (the same table the pages' API uses); anything else is a 500 the caller logs. */
 export async function problemFrom(error: unknown, log: (error: unknown) => void): Promise<Response> {
   if (error instanceof ProblemError) return error.response;
-  if (isDomainError(error)) return problem(statusOf(error.code), error.message, { code: error.code, field: error.field });
+  if (isDomainError(error)) return problem(statusOf(error.code), error.message, { code: error.code, field: error.field, headers: retryHeaders(error) });
   if (error instanceof Response) {
     // The shared body reader answers 413 (and JSON 400) as a Response: keep its status, in our shape.
     const body = (await error.json().catch(() => ({}))) as { code?: string; message?: string };

@@ -16,6 +16,8 @@ const bodySchema = z.object({
   language: z.string().max(40).default("English"),
   /** Regenerate the answer to this question instead of asking a new one. */
   regenerate_question_id: z.string().max(64).nullish(),
+  /** Asked by clicking one of the chat's suggestions: declined, it is not counted. */
+  suggested: z.boolean().default(false),
 });
 
 /**
@@ -47,6 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         mediaIds: body.media_ids,
         language: body.language,
         regenerateQuestionId: body.regenerate_question_id ?? undefined,
+        suggested: body.suggested,
       },
       getRequestContext(request, { actorId: user.id, impersonatorId: user.impersonatorId }),
       request.signal,

@@ -1,4 +1,4 @@
-import { CONCURRENT_CHANGE, type DomainError, isDomainError } from "#domain/shared/domain-error";
+import { CONCURRENT_CHANGE, type DomainError, isDomainError, RetryLater } from "#domain/shared/domain-error";
 import { bodyTooLargeMessage, DEFAULT_BODY_LIMIT } from "./body-limit.server";
 import { getServices } from "./services.server";
 
@@ -18,6 +18,9 @@ const STATUS: Record<string, number> = {
   PROVIDER_UNREACHABLE: 422,
   PROVIDER_ERROR: 502,
   PROVIDER_STREAM_CUT: 502,
+  // The product's own model failing is the server's failure, not the asker's (issue 44 item 4).
+  PROVIDER_TIMEOUT: 504,
+  PROVIDER_OVERLOADED: 503,
   DOCUMENT_IN_PROGRESS: 409,
   MESSAGE_NOT_FINISHED: 409,
   PAGE_LIMIT: 422,
@@ -59,6 +62,11 @@ export function statusOf(code: string): number {
   return STATUS[code] ?? 400;
 }
 
+/** `Retry-After` for a refusal that passes with time; none for any other. */
+export function retryHeaders(error: DomainError): Record<string, string> {
+  return error instanceof RetryLater ? { "Retry-After": String(error.retryAfterSeconds) } : {};
+}
+
 /** A page's form answered with the refusal's message: 409 when another writer won (the user may try again), else 400. */
 export function formRefusalStatus(error: DomainError): number {
   return error.code === CONCURRENT_CHANGE ? 409 : 400;
@@ -69,7 +77,7 @@ export async function apiErrorResponse(error: unknown): Promise<Response> {
   if (error instanceof Response) return error;
   if (isDomainError(error)) {
     const body: ApiError = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
-    return Response.json(body, { status: statusOf(error.code) });
+    return Response.json(body, { status: statusOf(error.code), headers: retryHeaders(error) });
   }
   try {
     (await getServices()).logger.error({ err: error }, "api request failed");

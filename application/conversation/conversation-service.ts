@@ -6,7 +6,7 @@ import type { Clock } from "#application/ports/clock";
 import { type Egress, EgressError } from "#application/ports/egress";
 import type { EventStore } from "#application/ports/event-store";
 import type { IdGenerator } from "#application/ports/ids";
-import type { AnswerEvent, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
+import type { AnswerEvent, AnswerInput, ChatTurn, LanguageModel, Passage } from "#application/ports/language-model";
 import type { Tracing } from "#application/ports/tracing";
 import type { ProcessLeases } from "#application/ports/process-leases";
 import type { ProjectionWaiter } from "#application/ports/projection";
@@ -35,11 +35,14 @@ import { type ConversationReadModel, conversationsOfWorkspace, type MessageReadM
 import { EndMarkerGuard } from "./answer-stream";
 import { citedName, retrievePassages } from "./retrieval";
 import { spreadPassages } from "./overview-passages";
+import { asksForOverview, GENERATIVE_STARTERS, overviewRequest } from "./starter-questions";
 import { resumeAnswering } from "./resume-answers";
 import { resumeOfWorkspace, resumeVersion } from "#projections/resume/resumes.queries";
 
 /** Passages handed to the model per question. */
 const PASSAGES_PER_ANSWER = 8;
+/** Questions an empty chat offers from the documents (the workspace's model writes them). */
+const SUGGESTIONS = 5;
 /** Earlier turns given to the model. */
 const HISTORY_TURNS = 6;
 /** The longest a generative model may take to reword a question before retrieval goes on without its queries. */
@@ -50,6 +53,8 @@ export interface AskInput {
   selectedText?: string | null;
   mediaIds?: string[];
   language?: string;
+  /** Asked by clicking one of the product's suggestions: if the model declines it, it is not counted (issue 44 item 2). */
+  suggested?: boolean;
 }
 
 /** What the stream ends with after `[END]` (ARCHITECTURE §6). */
@@ -204,13 +209,17 @@ export class ConversationService {
     // In a Resume Builder workspace answers edit the resume: LaTeX blocks (resume-answers.ts).
     const answering = workspace.type === "Resume Builder" ? resumeAnswering(model, await this.resumeLatex(ownerId, workspace.id)) : model;
 
+    let counted: Awaited<ReturnType<ConversationService["reserveMessage"]>> | null = null;
     if (asked && input.regenerateQuestionId) {
       questionId = input.regenerateQuestionId;
       question = asked.text;
       selectedText = asked.selectedText;
-      current = (await this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, processId: this.processes.processId, now: this.clock.now() }, current)).after;
+      // A question no answer has given text to holds nothing (its failures gave it back): the first answer that does is counted.
+      counted = answeredBefore(current.events, questionId) ? null : await this.reserveMessage(ownerId, answeringModel, questionId, ctx, conversationId);
+      const regenerate = () => this.execute(conversationId, ownerId, ctx, { type: "Regenerate", questionId, answerId, model: model.id, processId: this.processes.processId, now: this.clock.now() }, current);
+      current = (await (counted ? counted.releaseOnFailure(regenerate) : regenerate())).after;
     } else {
-      const counted = await this.reserveMessage(ownerId, answeringModel, newQuestionId, ctx, conversationId);
+      counted = await this.reserveMessage(ownerId, answeringModel, newQuestionId, ctx, conversationId);
       questionId = newQuestionId;
       question = input.text.trim();
       selectedText = input.selectedText ? cut(input.selectedText.trim(), SELECTED_TEXT_LIMIT) : null;
@@ -234,33 +243,9 @@ export class ConversationService {
     let sent = "";
     const guard = new EndMarkerGuard();
     try {
-      const names = new Map(workspace.documents.map((d) => [d.documentId, citedName(d.documentName, d.documentSource)]));
-      const passages: Passage[] = await this.tracing.inSpan("retrieve passages", { attributes: { "docuchat.documents": workspace.documentIds.length } }, async (span) => {
-        const found = await retrievePassages({
-          index: this.search,
-          question: selectedText ? `${selectedText} ${question}` : question,
-          alternateQueries: await alternateQueries(model, question, history, signal),
-          documentIds: workspace.documentIds,
-          readable: this.readableScope(ownerId),
-          limit: PASSAGES_PER_ANSWER,
-          vectors: this.denseSearch(ownerId, workspace),
-          documentName: (id) => names.get(id),
-        });
-        span.set({ "docuchat.passages": found.length });
-        return found;
-      });
       const images = await this.imagesFor(ownerId, conversationId, mediaIds, model);
       const stream: AsyncIterable<AnswerEvent> = answering.streamAnswer(
-        {
-          question,
-          selectedText: selectedText ?? undefined,
-          history,
-          passages,
-          language,
-          images,
-          // How rare the question's words are in the workspace: the built-in model weighs them by it.
-          termStatistics: await termStatistics({ index: this.search, question, documentIds: await this.readableScope(ownerId)(workspace.documentIds) }),
-        },
+        { ...(await this.answerInput(ownerId, workspace, model, { question, selectedText, history, language }, signal)), images },
         signal,
       );
       for await (const event of stream) {
@@ -285,6 +270,8 @@ export class ConversationService {
           answeredBy: event.answeredBy,
           now: this.clock.now(),
         }, current);
+        // A suggestion of ours the model declined was our mistake, not the asker's question.
+        if (input.suggested && citations.length === 0) await counted?.release();
         yield {
           type: "end",
           metadata: {
@@ -303,8 +290,53 @@ export class ConversationService {
     } catch (error) {
       const reason = signal?.aborted ? "The connection was closed before the answer finished." : error instanceof Error ? error.message : String(error);
       await this.execute(conversationId, ownerId, ctx, { type: "InterruptAnswer", answerId, partialText: sent, reason, now: this.clock.now() }, current);
+      // Nothing came from the model and the asker did not leave: no answer was given, so none is charged (issue 44 item 3).
+      if (!sent && !signal?.aborted) await counted?.release();
       throw error instanceof DomainError ? error : new DomainError("MESSAGE_CREATION_FAILURE", "The answer could not be completed. Please regenerate it.");
     }
+  }
+
+  /**
+   * What the model is handed for a question, as every question is answered: the passages
+   * retrieval finds for it (spread over the documents when it asks for an overview of them) and
+   * how rare its words are in the workspace (the built-in model weighs them by it).
+   */
+  private async answerInput(
+    ownerId: string,
+    workspace: WorkspaceDetail,
+    model: LanguageModel,
+    asked: { question: string; selectedText: string | null; history: ChatTurn[]; language: string },
+    signal?: AbortSignal,
+  ): Promise<AnswerInput> {
+    const { question, selectedText, history, language } = asked;
+    const readable = await this.readableScope(ownerId)(workspace.documentIds);
+    const names = new Map(workspace.documents.map((d) => [d.documentId, citedName(d.documentName, d.documentSource)]));
+    const overview = !selectedText && asksForOverview(question);
+    const passages: Passage[] = await this.tracing.inSpan("retrieve passages", { attributes: { "docuchat.documents": workspace.documentIds.length } }, async (span) => {
+      const found = overview
+        ? await spreadPassages(this.search, readable, (id) => names.get(id))
+        : await retrievePassages({
+            index: this.search,
+            question: selectedText ? `${selectedText} ${question}` : question,
+            alternateQueries: await alternateQueries(model, question, history, signal),
+            documentIds: workspace.documentIds,
+            readable: this.readableScope(ownerId),
+            limit: PASSAGES_PER_ANSWER,
+            vectors: this.denseSearch(ownerId, workspace),
+            documentName: (id) => names.get(id),
+          });
+      span.set({ "docuchat.passages": found.length });
+      return found;
+    });
+    return {
+      question,
+      selectedText: selectedText ?? undefined,
+      history,
+      passages,
+      language,
+      overview,
+      termStatistics: await termStatistics({ index: this.search, question, documentIds: readable }),
+    };
   }
 
   /** Summary and suggested questions of a conversation's workspace (chat-support popover). */
@@ -328,10 +360,29 @@ export class ConversationService {
       : await spreadPassages(this.search, await this.readableScope(ownerId)(workspace.documentIds), (id) => names.get(id));
     // The workspace's model writes the overview; if its provider fails, the offline one still gives one.
     const { model } = await this.modelFor(ownerId, workspace);
+    // The offline model writes more than are offered: the ones it would decline when asked are left out below.
+    const count = model.capabilities.generative ? SUGGESTIONS : SUGGESTIONS * 2;
     const overview = (m: LanguageModel) =>
-      Promise.all([m.summarize({ passages, language: "English" }), m.suggestQuestions({ passages, count: 5 })]);
-    const [summary, questions] = await overview(model).catch(() => overview(this.keysetModels.offline));
-    return { summary, questions };
+      Promise.all([m.summarize({ passages, language: "English" }), m.suggestQuestions({ passages, count })]);
+    const [summary, written] = await overview(model).catch(() => overview(this.keysetModels.offline));
+    const candidates = [overviewRequest(workspace.documentIds.length === 1), ...(model.capabilities.generative ? GENERATIVE_STARTERS : []), ...written];
+    if (model.capabilities.generative) return { summary, questions: candidates };
+    return { summary, questions: await this.answerable(ownerId, workspace, model, candidates, SUGGESTIONS + 1) };
+  }
+
+  /**
+   * The first `limit` of the questions that the model, asked each as the chat asks it (the same
+   * retrieval, the same passages), answers with a citation (issue 44 item 2): a suggestion the
+   * answering model would decline is never offered.
+   */
+  private async answerable(ownerId: string, workspace: WorkspaceDetail, model: LanguageModel, questions: string[], limit: number): Promise<string[]> {
+    const kept: string[] = [];
+    for (const question of questions) {
+      if (kept.length === limit) break;
+      const input = await this.answerInput(ownerId, workspace, model, { question, selectedText: null, history: [], language: "English" });
+      for await (const event of model.streamAnswer(input)) if (event.type === "done" && event.citations.length > 0) kept.push(question);
+    }
+    return kept;
   }
 
   async get(ownerId: string, conversationId: string) {
@@ -424,13 +475,18 @@ export class ConversationService {
         throw error;
       }
     }
+    const release = async () => {
+      if (counted) await this.usage.release(ownerId, "messages", questionId, at, metadata);
+    };
     return {
+      /** Gives the message back: the question got no answer. */
+      release,
       /** A question that could not be recorded gives its message back. */
       releaseOnFailure: async <T>(work: () => Promise<T>): Promise<T> => {
         try {
           return await work();
         } catch (error) {
-          if (counted) await this.usage.release(ownerId, "messages", questionId, at, metadata);
+          await release();
           throw error;
         }
       },
@@ -448,6 +504,14 @@ function askedQuestion(events: ConversationEvent[], questionId: string) {
   const asked = events.find((e) => e.type === "QuestionAsked" && e.data.messageId === questionId);
   if (!asked || asked.type !== "QuestionAsked" || !asked.data.personal) throw new DomainError("MESSAGE_NOT_FOUND", "Message not found");
   return { ...asked.data.personal, mediaIds: asked.data.mediaIds ?? [] };
+}
+
+/** Whether an answer to the question gave the asker any text (complete, or cut after some): the question was counted then. */
+function answeredBefore(events: ConversationEvent[], questionId: string): boolean {
+  const answers = new Set(events.flatMap((e) => (e.type === "AnswerStarted" && e.data.questionId === questionId ? [e.data.messageId] : [])));
+  return events.some(
+    (e) => (e.type === "AnswerCompleted" && answers.has(e.data.messageId)) || (e.type === "AnswerInterrupted" && answers.has(e.data.messageId) && e.data.personal?.partialText !== ""),
+  );
 }
 
 /** Earlier completed turns, oldest first, up to the question being answered. */

@@ -62,6 +62,11 @@ export interface AnswerInput {
    * do not weigh words ignore it.
    */
   termStatistics?: TermStatistics;
+  /**
+   * The question asks for an overview of the documents ("Summarise the key points of this
+   * document"): the passages are spread over the documents, not searched for its words.
+   */
+  overview?: boolean;
   /** The user's response language as an English name ("English", "Spanish") or an ISO 639-1 code ("es"). */
   language: string;
   /** Images attached to the question; only models with `capabilities.images` read them. */

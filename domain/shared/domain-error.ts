@@ -13,6 +13,17 @@ export class DomainError extends Error {
   }
 }
 
+/** A refusal that passes with time: answers carry `Retry-After` with these seconds. */
+export class RetryLater extends DomainError {
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+  }
+}
+
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
 
 /** Another writer changed the same thing at the same moment, every time it was tried again (issue 30): the user may retry. */

@@ -2,7 +2,7 @@ import type { AnswerEvent, AnswerInput, ChatTurn, LanguageModel, Passage } from 
 import type { Embedder, ModelProviders, ProviderKeyset } from "#application/ports/model-providers";
 import type { ProductEmbedder, ProductKeyset } from "#application/ports/product-keyset";
 import { BUILT_IN_KEYSET } from "#domain/workspace/workspace";
-import { DomainError } from "#domain/shared/domain-error";
+import { DomainError, RetryLater } from "#domain/shared/domain-error";
 import type { ProductKeysetConfig, ProductModelConfig } from "#infrastructure/config/config";
 import { providerError } from "./provider-model";
 
@@ -101,8 +101,10 @@ export class OperatedModel implements LanguageModel {
         for await (const event of this.offline.streamAnswer(input, signal)) yield event.type === "done" ? { ...event, answeredBy: this.offline.id } : event;
         return;
       }
-      const code = error instanceof DomainError ? error.code : waiting.signal.aborted ? "PROVIDER_TIMEOUT" : providerError(error, started).code;
-      throw new DomainError(code, `${this.name}'s model ${reason}. ${started ? "Please regenerate the answer" : "Please try again in a moment"}, or answer with your own provider key (Chat Settings).`);
+      throw productFailure(error, `${this.name}'s model ${reason}. ${started ? "Please regenerate the answer" : "Please try again in a moment"}, or answer with your own provider key (Chat Settings).`, {
+        started,
+        timedOut: waiting.signal.aborted && !started,
+      });
     } finally {
       clearTimeout(timer);
     }
@@ -119,6 +121,18 @@ export class OperatedModel implements LanguageModel {
   alternateQueries(input: { question: string; history: ChatTurn[] }, signal?: AbortSignal): Promise<string[]> {
     return this.inner.alternateQueries?.(input, signal) ?? Promise.resolve([]);
   }
+}
+
+/**
+ * The operator's failure as a server error (issue 44 item 4): whatever the
+ * provider said (a refused key, an unknown model, an unreachable server) is
+ * the operator's to fix, never the user's, so it is not a client error.
+ */
+function productFailure(error: unknown, message: string, at: { started: boolean; timedOut: boolean }): DomainError {
+  if (at.timedOut) return new DomainError("PROVIDER_TIMEOUT", message);
+  const cause = providerError(error, at.started);
+  if (cause instanceof RetryLater) return new RetryLater("PROVIDER_OVERLOADED", message, cause.retryAfterSeconds);
+  return new DomainError(at.started ? "PROVIDER_STREAM_CUT" : "PROVIDER_ERROR", message);
 }
 
 /** What went wrong, in words that blame neither the user nor a key they could change. */

@@ -1,7 +1,7 @@
 import { APICallError, generateText, type LanguageModel as SdkLanguageModel, type ModelMessage, streamText } from "ai";
 import { EgressError } from "#application/ports/egress";
 import type { AnswerEvent, AnswerInput, ChatTurn, Citation, LanguageModel, ModelCapabilities, Passage, TokenUsage } from "#application/ports/language-model";
-import { DomainError } from "#domain/shared/domain-error";
+import { DomainError, RetryLater } from "#domain/shared/domain-error";
 
 type SdkModel = Exclude<SdkLanguageModel, string>;
 
@@ -378,7 +378,7 @@ export function providerError(error: unknown, midAnswer = false): DomainError {
   if (status === 429) {
     const wait = retryAfterMs(statusOf(error) === 429 ? error : unwrapped);
     const seconds = Math.max(1, Math.ceil((wait ?? 1000) / 1000));
-    return new DomainError("PROVIDER_RATE_LIMITED", `The provider is rate-limiting requests; try again in ${seconds} s.`);
+    return new RetryLater("PROVIDER_RATE_LIMITED", `The provider is rate-limiting requests; try again in ${seconds} s.`, seconds);
   }
   if (status === 404) return new DomainError("PROVIDER_MODEL_NOT_FOUND", "The provider does not know this model (or endpoint). Check the model name in Chat Settings.");
   if (status !== undefined && status >= 500) return new DomainError("PROVIDER_ERROR", `The provider had a problem answering (HTTP ${status}). Try again shortly.`);

@@ -24,6 +24,10 @@ import { workspaceEmbeddingWorkflowId } from "#workflows/workspace-embedding";
 import { rmSync } from "node:fs";
 import { createTestRuntime } from "../support/test-runtime";
 import { settle, uploadTextDocument } from "../support/library-fixtures";
+import { signedInUser } from "../support/route-session";
+import { AccessTokenService } from "#application/identity/access-tokens";
+import { handleApiRequest } from "#app/public-api/router.server";
+import { action as askOnPage } from "#app/routes/api.conversations.$id.messages_stream";
 
 /**
  * The product's own keyset backed by the operator's model (issue #29,
@@ -39,7 +43,7 @@ const KEY = "sk-operator-KEY-0b1c2d3e4f5a6978";
 const MODEL = "llama3.2";
 const ctx = (userId: string): RequestContext => ({ requestId: "r", clientAddress: "127.0.0.1", actorId: userId });
 
-type Script = "answer" | "refusal" | "cut" | "fail";
+type Script = "answer" | "refusal" | "cut" | "fail" | "cut before text" | "silent" | "overloaded";
 let script: Script = "answer";
 let env: Awaited<ReturnType<typeof createTestRuntime>> | undefined;
 let site: LocalSite | undefined;
@@ -86,10 +90,16 @@ async function setUp(extraEnv: Record<string, string> = {}) {
         const { contentType, body: error } = errorBody("openai", 500);
         return res.writeHead(500, { "content-type": contentType }).end(error);
       }
+      if (script === "overloaded") {
+        const { contentType, body: error } = errorBody("openai", 429);
+        return res.writeHead(429, { "content-type": contentType, "retry-after": "60" }).end(error);
+      }
+      // Never a first token: the server holds the request until the caller gives up.
+      if (script === "silent") return;
       if (script === "refusal") return writeStream("openai", res, ["The documents do not say ", "which tea is the sweetest."], { input: 50, output: 9 }, MODEL);
       const black = passageWith(prompt, "Black tea");
       const chunks = [`Black tea is fully oxidised [${black}`, "]. Nothing else is [", "9]."];
-      writeStream("openai", res, chunks, { input: 120, output: 14 }, MODEL, script === "cut" ? 1 : undefined);
+      writeStream("openai", res, chunks, { input: 120, output: 14 }, MODEL, script === "cut" ? 1 : script === "cut before text" ? 0 : undefined);
     });
   }, HOST);
   const sink = new Writable({
@@ -250,6 +260,75 @@ describe("usage is counted by the command that answers (issue #30 item 7)", () =
     const answer = await ask("alice", workspace.session.activeConversationId!, "Is black tea oxidised?");
     expect(answer.metadata!.model).toBe("docuchat-extractive");
     expect(await messagesUsed("alice")).toBe(1);
+  });
+});
+
+describe("a failed answer through the product's model (issue 44 items 3 and 4)", () => {
+  it("is not charged and answers a server error, on the page's stream and the public API alike, for each way of failing", async () => {
+    await setUp({ PRODUCT_KEYSET_TIMEOUT_MS: "1000" });
+    globalThis.__docuchatRuntime = Promise.resolve(env!.runtime);
+    try {
+      const alice = await signedInUser(env!.runtime, "alice", { csrf: true });
+      const { workspace } = await workspaceFor(alice.id);
+      const conversationId = workspace.session.activeConversationId!;
+      const { token } = await env!.runtime.container.get(AccessTokenService).create(alice.id, { name: "Bot", expiresIn: "30", scope: "all", permissions: ["read", "ask"] }, ctx(alice.id));
+      const onPage = async () =>
+        (await askOnPage({
+          request: new Request(`http://localhost/api/conversations/${conversationId}/messages_stream`, {
+            method: "POST",
+            headers: { Cookie: alice.cookie, "Content-Type": "application/json", "X-CSRF-Token": "csrf-token" },
+            body: JSON.stringify({ text: "Is black tea oxidised?" }),
+          }),
+          params: { id: conversationId },
+          context: {},
+        })) as Response;
+      const api = (path: string, body: unknown) =>
+        handleApiRequest(
+          new Request(`http://docuchat.test/api/v1${path}`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            body: JSON.stringify(body),
+          }),
+        );
+      const ways = [
+        { way: "fail" as const, status: 502, code: "PROVIDER_ERROR" },
+        { way: "cut before text" as const, status: 502, code: "PROVIDER_ERROR" },
+        { way: "silent" as const, status: 504, code: "PROVIDER_TIMEOUT" },
+        { way: "overloaded" as const, status: 503, code: "PROVIDER_OVERLOADED" },
+      ];
+      for (const { way, status, code } of ways) {
+        script = way;
+        const answers = [
+          await onPage(),
+          await api(`/conversations/${conversationId}/messages`, { question: "Is black tea oxidised?", stream: true }),
+          await api("/chat/completions", { model: `workspace-${workspace.id}`, messages: [{ role: "user", content: "Is black tea oxidised?" }] }),
+        ];
+        for (const answer of answers) {
+          const body = await answer.text();
+          expect({ way, status: answer.status, code: body.startsWith("{") ? (JSON.parse(body) as { code?: string }).code : body }).toEqual({ way, status, code });
+          expect(answer.headers.get("Retry-After")).toBe(way === "overloaded" ? "60" : null);
+        }
+      }
+      expect(await messagesUsed(alice.id)).toBe(0);
+      // What the chat said live ("could not answer") is what a reload shows: the question, and its answer interrupted.
+      await settle(env!.runtime);
+      const messages = await env!.runtime.container.get(ConversationService).messages(alice.id, conversationId);
+      expect(messages.filter((m) => m.sender === "USER")).toHaveLength(ways.length * 2);
+      expect(new Set(messages.filter((m) => m.sender === "BOT").map((m) => m.status))).toEqual(new Set(["interrupted"]));
+
+      // Regenerating a failed answer is its first answer: counted once, and not again.
+      script = "answer";
+      const conversations = env!.runtime.container.get(ConversationService);
+      const failedQuestion = messages.find((m) => m.sender === "USER")!.id;
+      for (let i = 0; i < 2; i++) {
+        for await (const _ of conversations.ask(alice.id, conversationId, { text: "", regenerateQuestionId: failedQuestion }, ctx(alice.id))) {
+          // only the count matters
+        }
+      }
+      expect(await messagesUsed(alice.id)).toBe(1);
+    } finally {
+      globalThis.__docuchatRuntime = undefined;
+    }
   });
 });
 

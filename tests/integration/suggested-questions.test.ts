@@ -87,6 +87,11 @@ async function ask(workspaceId: string, question: string) {
   throw new Error(`no answer metadata for: ${question}`);
 }
 
+/** The corpus's two-column papers (ACM, Elsevier, APS): one workspace of them all. */
+const papers = ["acm-sigconf-sample.pdf", "acm-sigplan-sample.pdf", "elsarticle-5p-sample.pdf", "revtex-aps-sample.pdf"].flatMap((name) => corpusFile(name) ?? []);
+/** How the offline model says the documents do not answer. */
+const DECLINED = /couldn['’]t find/i;
+
 const available = DOCUMENTS.filter((d) => d.file !== undefined);
 if (available.length < DOCUMENTS.length) console.warn("[suggested questions] the shared corpus is missing: its book is left out");
 
@@ -121,4 +126,25 @@ describe("suggested questions on real documents", () => {
       expect(answer.citations.length, `"${question}" was answered without a citation: ${answer.text.slice(0, 160)}`).toBeGreaterThan(0);
     }
   }, 120_000);
+
+  it("a workspace of the corpus's two-column papers: every suggestion offered, asked, gets a cited answer from the offline model, none declined (issue 44 item 2)", async () => {
+    if (papers.length === 0) return console.warn("[suggested questions] the shared corpus is missing: its papers are left out");
+    const ids: string[] = [];
+    for (const file of papers) ids.push(await ingest(file, path.basename(file), "application/pdf"));
+    await settle(env.runtime);
+    const { workspaceId } = await env.runtime.container.get(WorkspaceService).create(OWNER, { name: "Papers", type: "Conversation", documentIds: ids }, ctx);
+    await env.runtime.get<WorkflowEngine>(TOKENS.WorkflowEngine).waitForCompletion(`workspace-launch-${workspaceId}`, 60_000);
+    await settle(env.runtime);
+    const conversations = env.runtime.container.get(ConversationService);
+    const { conversationId } = await conversations.create(OWNER, workspaceId, ctx);
+    const { questions } = await conversations.overview(OWNER, conversationId);
+    console.log(`[suggested questions] the papers:\n  ${questions.join("\n  ")}`);
+    expect(questions.length).toBeGreaterThanOrEqual(3);
+    const unanswered: string[] = [];
+    for (const question of questions) {
+      const answer = await ask(workspaceId, question);
+      if (answer.citations.length === 0 || DECLINED.test(answer.text)) unanswered.push(`${question} -> ${answer.text.slice(0, 120)}`);
+    }
+    expect(unanswered).toEqual([]);
+  }, 300_000);
 });

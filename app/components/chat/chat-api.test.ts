@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { cutSelectedText, decodeDataUrl, stripTrailingQuestionMarks, visibleCitations } from "./chat-api";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChatApiError, cutSelectedText, decodeDataUrl, streamAnswer, stripTrailingQuestionMarks, visibleCitations } from "./chat-api";
 import { normalizeChatSettings } from "./chat-settings";
 import { safeUrl } from "./markdown";
 
@@ -55,5 +55,22 @@ describe("decodeDataUrl", () => {
     expect(decodeDataUrl("data:image/png;base64,iVBORw==")).toEqual({ type: "image/png", bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47]) });
     expect(decodeDataUrl("data:,GIF89a")).toEqual({ type: "application/octet-stream", bytes: new TextEncoder().encode("GIF89a") });
     expect(() => decodeDataUrl("https://example.org/cat.png")).toThrow("The image could not be read.");
+  });
+});
+
+describe("streamAnswer before the first byte", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const ask = (status: number, body: { code: string; message: string }) => {
+    vi.stubGlobal("fetch", async () => Response.json(body, { status }));
+    return streamAnswer("c1", { text: "Why?", selected_text: null, media_ids: [], language: "English", regenerate_question_id: null }, "t", () => undefined, new AbortController().signal);
+  };
+
+  it("is a failed answer when the model could not answer: the question was asked, as a reload shows it (issue 44 item 4)", async () => {
+    const message = "DocuChat's model could not answer. Please try again in a moment.";
+    expect(await ask(502, { code: "PROVIDER_ERROR", message })).toEqual({ kind: "failed", text: "", code: "PROVIDER_ERROR", message });
+  });
+
+  it("is a refusal when nothing was asked", async () => {
+    await expect(ask(422, { code: "MESSAGE_CREATION_FAILURE", message: "Please add files to chat" })).rejects.toBeInstanceOf(ChatApiError);
   });
 });

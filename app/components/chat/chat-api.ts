@@ -160,11 +160,12 @@ export type StreamOutcome =
 
 /**
  * POST …/messages_stream and read the body as it arrives: text until `[END]`,
- * then one JSON object. Refusals before the first byte throw ChatApiError.
+ * then one JSON object. Refusals before the first byte throw ChatApiError;
+ * a model that fails before it (PROVIDER_…) is a failed answer.
  */
 export async function streamAnswer(
   conversationId: string,
-  body: { text: string; selected_text: string | null; media_ids: string[]; language: string; regenerate_question_id: string | null },
+  body: { text: string; selected_text: string | null; media_ids: string[]; language: string; regenerate_question_id: string | null; suggested?: boolean },
   csrfToken: string,
   onText: (text: string) => void,
   signal: AbortSignal,
@@ -174,7 +175,12 @@ export async function streamAnswer(
     headers: { "Content-Type": "application/json", Accept: "text/event-stream, text/plain", "X-CSRF-Token": csrfToken },
     signal,
   });
-  if (!response.ok || !response.body) throw await readError(response, "MESSAGE_CREATION_FAILURE");
+  if (!response.ok || !response.body) {
+    const error = await readError(response, "MESSAGE_CREATION_FAILURE");
+    // The model failed before its first word: the question was asked and its answer is interrupted, as a reload shows it.
+    if (error.code.startsWith("PROVIDER_")) return { kind: "failed", text: "", code: error.code, message: error.message };
+    throw error;
+  }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

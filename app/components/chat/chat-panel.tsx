@@ -69,13 +69,6 @@ export type ChatPanelProps = {
   onCapture?: () => void;
 };
 
-export const DEFAULT_DOCUMENT_PROMPTS = [
-  "Summarise the key points of these documents",
-  "What are the main conclusions?",
-  "List the important dates, numbers and names",
-  "Explain the most difficult concept in simple terms",
-  "What questions could I be asked about this material?",
-];
 export const DEFAULT_RESUME_PROMPTS = [
   "Review my resume and suggest improvements",
   "Rewrite my professional summary to be more impactful",
@@ -173,7 +166,7 @@ export function ChatPanel(props: ChatPanelProps) {
   const runStream = useCallback(
     async (
       conversation: string,
-      body: { text: string; selected_text: string | null; media_ids: string[]; regenerate_question_id: string | null },
+      body: { text: string; selected_text: string | null; media_ids: string[]; regenerate_question_id: string | null; suggested?: boolean },
       botLocalId: string,
       userLocalId: string | null,
     ) => {
@@ -217,7 +210,7 @@ export function ChatPanel(props: ChatPanelProps) {
   );
 
   const send = useCallback(
-    async (input: { text: string; selectedText: string | null; images: string[] }) => {
+    async (input: { text: string; selectedText: string | null; images: string[]; suggested?: boolean }) => {
       const text = input.text.trim();
       // While the chat loads, its messages would replace the new question: wait for it.
       if (!text || creating || readOnly || loading) return;
@@ -255,7 +248,7 @@ export function ChatPanel(props: ChatPanelProps) {
       setSelectedText(null);
       setImages([]);
       stickRef.current = true;
-      const result = await runStream(conversation, { text, selected_text: input.selectedText, media_ids: mediaIds, regenerate_question_id: null }, botId, userId);
+      const result = await runStream(conversation, { text, selected_text: input.selectedText, media_ids: mediaIds, regenerate_question_id: null, suggested: input.suggested ?? false }, botId, userId);
       if (result?.refused) {
         setDraft((d) => d || text);
         setSelectedText((s) => s ?? input.selectedText);
@@ -323,7 +316,8 @@ export function ChatPanel(props: ChatPanelProps) {
   const turns = useMemo(() => toTurns(messages), [messages]);
   const title = props.title || loadedTitle || "New Chat";
   // A Resume Builder chat offers the spec's 5 resume prompts only: questions about the CV's passages do not edit a resume.
-  const prompts = isResume ? DEFAULT_RESUME_PROMPTS : [...DEFAULT_DOCUMENT_PROMPTS, ...suggested.filter((q) => !DEFAULT_DOCUMENT_PROMPTS.includes(q))];
+  // Otherwise the server's, which offers only what the workspace's model can answer (issue 44 item 2).
+  const prompts = isResume ? DEFAULT_RESUME_PROMPTS : suggested;
   const speechLang = speechTagFor(settings.responseLanguage);
   const pastChats = conversations.slice(0, 6);
   const openSettings = () => {
@@ -453,7 +447,7 @@ export function ChatPanel(props: ChatPanelProps) {
             <ul className="dc-chat-prompts" aria-label="Suggested questions">
               {prompts.map((p) => (
                 <li key={p}>
-                  <button type="button" className="dc-chat-prompt" disabled={readOnly || creating} onClick={() => void send({ text: p, selectedText: null, images: [] })} data-testid="suggested-question">
+                  <button type="button" className="dc-chat-prompt" disabled={readOnly || creating} onClick={() => void send({ text: p, selectedText: null, images: [], suggested: true })} data-testid="suggested-question">
                     {p}
                   </button>
                 </li>

@@ -22,7 +22,7 @@ describe("the chat panel's conversation", () => {
       { type: "suggested", questions: ["a", "b", "c", "d", "e", "f"] },
       { type: "failed", error: { code: "X", message: "x" } },
     ], openConversation("c1"));
-    expect(before.suggested).toHaveLength(5);
+    expect(before.suggested).toHaveLength(6);
     expect(conversationReducer(before, { type: "opened", conversationId: "c2" })).toEqual(openConversation("c2"));
   });
 

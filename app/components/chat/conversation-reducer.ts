@@ -67,7 +67,7 @@ export function conversationReducer(state: ConversationView, action: Conversatio
     case "loadSettled":
       return { ...state, loading: false };
     case "suggested":
-      return { ...state, suggested: action.questions.slice(0, 5) };
+      return { ...state, suggested: action.questions };
     case "titleLoaded":
       return { ...state, loadedTitle: action.title };
     case "sending":

@@ -201,6 +201,22 @@ describe("ExtractiveModel", () => {
     expect(await model.summarize({ passages: [], language: "English" })).toBe("");
   });
 
+  it("asked for an overview, lists the documents' headings with the sentences that open them, each cited (issue 44 item 2)", async () => {
+    const passages = [...leasePassages(), passage("notice", 1, "Moving out\n\nReturn every key to the office before noon on the last day.", "Notice")];
+    const answer = await ask(model, input("What are the key points of these documents?", passages, { overview: true }));
+    expect(answer.text.split("\n")).toEqual([
+      "Here is an overview, from the documents' headings and the sentences that open them:",
+      "",
+      "- **Parties**: “This lease is made between Harbor View Properties (the landlord) and the tenant named below.” (*Lease agreement*, page 1) [1]",
+      "- **Rent**: “The monthly rent is 1,450 euros.” (*Lease agreement*, page 2) [2]",
+      "- **Security deposit**: “The tenant pays a security deposit equal to two months of rent.” (*Lease agreement*, page 3) [3]",
+      "- **Ending the lease**: “Either party may terminate the lease by giving ninety days of written notice.” (*Lease agreement*, page 4) [4]",
+      "- **Moving out**: “Return every key to the office before noon on the last day.” (*Notice*, page 1) [5]",
+    ]);
+    expect(answer.citations.map((c) => [c.documentId, c.pageNumber])).toEqual([["lease", 1], ["lease", 2], ["lease", 3], ["lease", 4], ["notice", 1]]);
+    expect(answer.citations[1].quote).toBe("The monthly rent is 1,450 euros.");
+  });
+
   it("suggests distinct questions about the passages' topics, at most the number asked", async () => {
     const questions = await model.suggestQuestions({ passages: leasePassages(), count: 4 });
     expect(questions.length).toBeGreaterThan(0);
@@ -232,6 +248,14 @@ describe("suggested questions (issue #34)", () => {
       expect(question).toMatch(/^What (does|do) [^?|{}();]+\?$/);
       expect(question).not.toMatch(/speedups of|The reason is|discuss key areas|return x/);
     }
+  });
+
+  it("asks about a thing the text counts with its article: \"an extended basic block\" (issue 44 item 2)", async () => {
+    const blocks = [
+      passage("blocks", 1, "The compiler forms an extended basic block from each loop. Each exit of an extended basic block returns to the interpreter."),
+      passage("blocks", 2, "Register allocation runs once over an extended basic block, so it stays cheap."),
+    ];
+    expect(await model.suggestQuestions({ passages: blocks, count: 5 })).toContain("What does the document say about an extended basic block?");
   });
 
   it("suggests only questions it answers from the passages with a citation", async () => {

@@ -1,6 +1,6 @@
 import type { AnswerEvent, AnswerInput, LanguageModel, ModelCapabilities, Passage } from "#application/ports/language-model";
 import { composeAnswer, rankSentences, sentenceKey, shortlist, sleep, streamChunks, usageOf } from "./composition";
-import { suggestQuestionsFrom, summarizePassages } from "./overview";
+import { composeOverview, suggestQuestionsFrom, summarizePassages } from "./overview";
 import { cosineSimilarity } from "./sentence-encoder";
 
 /**
@@ -8,7 +8,9 @@ import { cosineSimilarity } from "./sentence-encoder";
  * the sentences of the retrieved passages that best answer the question
  * (selection.ts), says so when none does (abstention.ts), and quotes them
  * verbatim, each group attributed to its (documentId, pageNumber) with the
- * exact span quoted (composition.ts).
+ * exact span quoted (composition.ts). Asked for an overview of the
+ * documents, it lists their headings with the sentences that open them
+ * (overview.ts).
  *
  * Safety by construction: it only ever sees the passages it is handed (scoped
  * to the workspace by retrieval) and only ever outputs fixed phrases plus
@@ -59,9 +61,8 @@ export class ExtractiveModel implements LanguageModel {
 
   async *streamAnswer(input: AnswerInput, signal?: AbortSignal): AsyncIterable<AnswerEvent> {
     signal?.throwIfAborted();
-    const sentenceSimilarity = await this.sentenceSimilarity(input, signal);
+    const answer = (input.overview && composeOverview(input.passages, input.language)) || composeAnswer(input, { ...this.options, sentenceSimilarity: await this.sentenceSimilarity(input, signal) });
     signal?.throwIfAborted();
-    const answer = composeAnswer(input, { ...this.options, sentenceSimilarity });
     for (const text of streamChunks(answer.text, this.options.wordsPerChunk)) {
       if (this.options.chunkDelayMs > 0) await sleep(this.options.chunkDelayMs, signal);
       signal?.throwIfAborted();

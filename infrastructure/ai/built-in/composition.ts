@@ -199,11 +199,11 @@ function groupByPage(picked: Sentence[], passages: Passage[]) {
  * a bogus "Sources" list) into the answer. Whitespace is already collapsed,
  * so a quote cannot break out of its blockquote or bullet.
  */
-function escapeMarkdown(text: string): string {
+export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>#|~]/g, (ch) => `\\${ch}`);
 }
 
-function formatName(name: string): string {
+export function formatName(name: string): string {
   return `*${escapeMarkdown(name.replace(/\s+/g, " ").trim())}*`;
 }
 

@@ -14,6 +14,8 @@ export interface Phrases {
   source: (name: string, page: number) => string;
   images: string;
   quotedNote: string;
+  /** Leads the overview a summary request gets (headings and their first sentences). */
+  overview: string;
 }
 
 const PHRASES: Record<string, Phrases> = {
@@ -25,6 +27,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, page ${page}`,
     images: "I can't read images: the built-in model only quotes the text of your documents.",
     quotedNote: "Quoted in the document's original language.",
+    overview: "Here is an overview, from the documents' headings and the sentences that open them:",
   },
   es: {
     code: "es",
@@ -34,6 +37,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, página ${page}`,
     images: "No puedo leer imágenes: el modelo integrado solo cita el texto de sus documentos.",
     quotedNote: "Citado en el idioma original del documento.",
+    overview: "Este es un resumen, a partir de los títulos de los documentos y las frases con que empiezan:",
   },
   fr: {
     code: "fr",
@@ -43,6 +47,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, page ${page}`,
     images: "Je ne peux pas lire les images : le modèle intégré ne fait que citer le texte de vos documents.",
     quotedNote: "Cité dans la langue d'origine du document.",
+    overview: "Voici un aperçu, d'après les titres des documents et les phrases qui les ouvrent :",
   },
   de: {
     code: "de",
@@ -52,6 +57,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, Seite ${page}`,
     images: "Bilder kann ich nicht lesen: Das integrierte Modell zitiert nur den Text Ihrer Dokumente.",
     quotedNote: "Zitiert in der Originalsprache des Dokuments.",
+    overview: "Hier ist ein Überblick, aus den Überschriften der Dokumente und den Sätzen, mit denen sie beginnen:",
   },
   pt: {
     code: "pt",
@@ -61,6 +67,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, página ${page}`,
     images: "Não consigo ler imagens: o modelo integrado apenas cita o texto dos seus documentos.",
     quotedNote: "Citado no idioma original do documento.",
+    overview: "Eis uma visão geral, a partir dos títulos dos documentos e das frases que os abrem:",
   },
   it: {
     code: "it",
@@ -70,6 +77,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, pagina ${page}`,
     images: "Non posso leggere le immagini: il modello integrato cita solo il testo dei tuoi documenti.",
     quotedNote: "Citato nella lingua originale del documento.",
+    overview: "Ecco una panoramica, dai titoli dei documenti e dalle frasi che li aprono:",
   },
   nl: {
     code: "nl",
@@ -79,6 +87,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, pagina ${page}`,
     images: "Ik kan geen afbeeldingen lezen: het ingebouwde model citeert alleen de tekst van uw documenten.",
     quotedNote: "Geciteerd in de oorspronkelijke taal van het document.",
+    overview: "Hier is een overzicht, uit de koppen van de documenten en de zinnen waarmee ze beginnen:",
   },
   hi: {
     code: "hi",
@@ -88,6 +97,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}, पृष्ठ ${page}`,
     images: "मैं चित्र नहीं पढ़ सकता: अंतर्निहित मॉडल केवल आपके दस्तावेज़ों का पाठ उद्धृत करता है।",
     quotedNote: "दस्तावेज़ की मूल भाषा में उद्धृत।",
+    overview: "दस्तावेज़ों के शीर्षकों और उनके पहले वाक्यों से एक अवलोकन:",
   },
   zh: {
     code: "zh",
@@ -97,6 +107,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}，第 ${page} 页`,
     images: "我无法读取图片：内置模型只会引用您文档中的文字。",
     quotedNote: "引文保留文档的原始语言。",
+    overview: "以下是根据文档标题及其开头句子整理的概览：",
   },
   ja: {
     code: "ja",
@@ -106,6 +117,7 @@ const PHRASES: Record<string, Phrases> = {
     source: (name, page) => `${name}、${page} ページ`,
     images: "画像は読み取れません。組み込みモデルはドキュメントのテキストを引用するだけです。",
     quotedNote: "引用はドキュメントの元の言語のままです。",
+    overview: "ドキュメントの見出しとその最初の文による概要です：",
   },
 };
 

@@ -1,8 +1,9 @@
-import type { Passage } from "#application/ports/language-model";
+import type { Citation, Passage } from "#application/ports/language-model";
 import { contentTerms, foldDiacritics, STOP_WORDS_BY_LANGUAGE, words } from "#application/shared/text-analysis";
-import { questionTemplatesFor } from "./languages";
+import { type ComposedAnswer, escapeMarkdown, formatName } from "./composition";
+import { phrasesFor, questionTemplatesFor } from "./languages";
 import { idfOver, pickDiverse, type Scored, shapeFactor } from "./selection";
-import { dedupe, splitPassage } from "./sentences";
+import { dedupe, type Sentence, splitPassage } from "./sentences";
 
 /**
  * Centroid summary: sentences most similar (TF-IDF cosine) to the mean of all
@@ -10,9 +11,7 @@ import { dedupe, splitPassage } from "./sentences";
  * Returned in reading order, verbatim. Empty when there is nothing to summarise.
  */
 export function summarizePassages(passages: Passage[], maxSentences = passages.length <= 4 ? 3 : 5): string {
-  const sentences = dedupe(passages.flatMap((p, i) => splitPassage(p.text, i))).filter(
-    (s) => !s.heading && !s.unreadable && !s.partial && s.termSet.size >= 3 && s.text.split(/\s+/).length <= 60,
-  );
+  const sentences = dedupe(passages.flatMap((p, i) => splitPassage(p.text, i))).filter((s) => quotable(s) && s.text.split(/\s+/).length <= 60);
   if (sentences.length === 0) return "";
   const idf = idfOver(passages);
   const vectors = sentences.map((s) => tfidf(s.terms, idf));
@@ -26,6 +25,59 @@ export function summarizePassages(passages: Passage[], maxSentences = passages.l
   picked.sort((a, b) => a.passage - b.passage || a.index - b.index);
   return picked.map((s) => s.text).join(" ");
 }
+
+/** Most headings an overview lists: a reader's first look, not the table of contents. */
+const OVERVIEW_ITEMS = 8;
+
+/**
+ * The answer to a request for an overview ("Summarise the key points of this document"): what a
+ * reader skims first, each document's headings with the sentence that opens each, quoted and
+ * cited in reading order, the documents taking turns (issue 44 item 2). A document whose passages
+ * show no heading gives its opening sentence instead. Null when nothing is quotable.
+ */
+export function composeOverview(passages: Passage[], language: string): ComposedAnswer | null {
+  const byDocument = new Map<string, { heading: string | null; sentence: Sentence; passage: Passage }[]>();
+  const seen = new Set<string>();
+  for (const [i, passage] of passages.entries()) {
+    const items = byDocument.get(passage.documentId) ?? [];
+    byDocument.set(passage.documentId, items);
+    const sentences = splitPassage(passage.text, i, passage.documentName);
+    for (const [j, sentence] of sentences.entries()) {
+      const opening = sentences[j + 1];
+      if (!sentence.heading || !isSectionHeading(sentence.text) || !opening || !quotable(opening)) continue;
+      const heading = stripNumbering(sentence.text);
+      // Passages overlap: a heading read twice is listed once.
+      if (seen.has(`${passage.documentId}:${heading.toLowerCase()}`)) continue;
+      seen.add(`${passage.documentId}:${heading.toLowerCase()}`);
+      items.push({ heading, sentence: opening, passage });
+    }
+  }
+  for (const [documentId, items] of byDocument) {
+    if (items.length > 0) continue;
+    const first = passages.flatMap((passage, i) => (passage.documentId === documentId ? splitPassage(passage.text, i, passage.documentName).filter(quotable).map((sentence) => ({ heading: null, sentence, passage })) : []))[0];
+    if (first) items.push(first);
+  }
+  const picked: { heading: string | null; sentence: Sentence; passage: Passage }[] = [];
+  const lists = [...byDocument.values()];
+  for (let round = 0; picked.length < OVERVIEW_ITEMS && lists.some((items) => items.length > round); round++) {
+    for (const items of lists) if (items[round] && picked.length < OVERVIEW_ITEMS) picked.push(items[round]);
+  }
+  if (picked.length === 0) return null;
+  picked.sort((a, b) => a.sentence.passage - b.sentence.passage || a.sentence.index - b.sentence.index);
+
+  const phrases = phrasesFor(language);
+  const citations: Citation[] = [];
+  const lines = picked.map(({ heading, sentence, passage }) => {
+    let n = citations.findIndex((c) => c.documentId === passage.documentId && c.pageNumber === passage.pageNumber) + 1;
+    if (n === 0) n = citations.push({ documentId: passage.documentId, pageNumber: passage.pageNumber, quote: sentence.quote });
+    const label = heading ? `**${escapeMarkdown(heading)}**: ` : "";
+    return `- ${label}“${escapeMarkdown(sentence.text)}” (${phrases.source(formatName(passage.documentName), passage.pageNumber)}) [${n}]`;
+  });
+  return { text: `${phrases.overview}\n\n${lines.join("\n")}`, citations };
+}
+
+/** A whole sentence of prose: not a label, a fragment a chunk cut, or glyph soup. */
+const quotable = (s: Sentence) => !s.heading && !s.unreadable && !s.partial && s.termSet.size >= 3;
 
 function tfidf(terms: string[], idf: (term: string) => number): Map<string, number> {
   const vector = new Map<string, number>();
@@ -67,7 +119,7 @@ export function suggestQuestionsFrom(passages: Passage[], count: number, languag
 
   const headings: Topic[] = [];
   const captions: Topic[] = [];
-  const phrases = new Map<string, Topic & { sentences: Set<string> }>();
+  const phrases = new Map<string, Topic & { sentences: Set<string>; articled: Set<string> }>();
   for (const [i, passage] of passages.entries()) {
     for (const line of ownLines(passage.text)) {
       const caption = CAPTION.exec(line);
@@ -76,12 +128,14 @@ export function suggestQuestionsFrom(passages: Passage[], count: number, languag
     }
     // Unreadable text (a broken font's glyph soup) and headings suggest no key term.
     for (const sentence of splitPassage(passage.text, i).filter((s) => !s.unreadable && !s.heading)) {
-      for (const phrase of nounPhrases(sentence.text.replace(/…/g, ""))) {
+      for (const { phrase, article } of nounPhrases(sentence.text.replace(/…/g, ""))) {
         const key = contentTerms(phrase).join(" ");
         if (!key) continue;
-        const known = phrases.get(key) ?? { text: phrase, key, score: 0, sentences: new Set<string>() };
+        const known = phrases.get(key) ?? { text: phrase, key, score: 0, sentences: new Set<string>(), articled: new Set<string>() };
         // Passages overlap: the same sentence read twice is one mention.
-        known.sentences.add(sentence.text.replace(/^…|…$/g, "").toLowerCase());
+        const mention = sentence.text.replace(/^…|…$/g, "").toLowerCase();
+        known.sentences.add(mention);
+        if (article) known.articled.add(mention);
         known.score += weight(phrase) * (phrase.includes(" ") ? 1.5 : 1);
         phrases.set(key, known);
       }
@@ -90,7 +144,10 @@ export function suggestQuestionsFrom(passages: Passage[], count: number, languag
   // A key term recurs: named in one sentence only, a run of words is as likely a fragment as a topic.
   // A short document may name everything once; its phrases then come after everything else.
   const byMentions = [...phrases.values()].sort((a, b) => Math.min(b.sentences.size, 2) - Math.min(a.sentences.size, 2) || b.score - a.score);
-  const keyTerms = byMentions.filter((p, i) => p.sentences.size >= 2 || headings.length + captions.length + i < max);
+  const keyTerms = byMentions
+    .filter((p, i) => p.sentences.size >= 2 || headings.length + captions.length + i < max)
+    // What the text mostly calls "an extended basic block" is asked about as one, not as "extended basic block".
+    .map((p) => (p.articled.size * 2 > p.sentences.size ? { ...p, text: `${/^[aeiou]/i.test(p.text) ? "an" : "a"} ${p.text}` } : p));
 
   const byScore = (a: Topic, b: Topic) => b.score - a.score;
   const oneDocument = new Set(passages.map((p) => p.documentId)).size === 1;
@@ -175,15 +232,22 @@ function isSectionHeading(line: string): boolean {
  * Runs at the start of a sentence are skipped: there the subject is often
  * glued to its verb ("Maintenance records survive").
  */
-function nounPhrases(sentence: string): string[] {
-  const phrases: string[] = [];
+function nounPhrases(sentence: string): { phrase: string; article: boolean }[] {
+  const phrases: { phrase: string; article: boolean }[] = [];
   const tokens = sentence.split(/(\s+|[,;:()"“”«»!?.]+)/u).filter((t) => t.trim() !== "");
   let run: string[] = [];
   let previousWasStop = false;
+  /** The run follows "a" or "an": the phrase is a singular thing the text counts. */
+  let afterArticle = false;
+  let previousWasArticle = false;
   const flush = () => {
     // The phrase is what follows the function word; a longer run has usually run on into a verb ("archives contain").
     let phrase = run.slice(0, 3);
-    while (phrase.length > 0 && QUANTIFIERS.has(phrase[0].toLowerCase())) phrase = phrase.slice(1);
+    let article = afterArticle;
+    while (phrase.length > 0 && QUANTIFIERS.has(phrase[0].toLowerCase())) {
+      phrase = phrase.slice(1);
+      article = false;
+    }
     while (phrase.length > 0 && (/ed$/i.test(phrase[phrase.length - 1]) || PARTICLES.has(phrase[phrase.length - 1].toLowerCase()))) phrase = phrase.slice(0, -1);
     // Without a tagger "trust recommends" and "creek stays" look like "bird counts": a phrase that
     // ends on a word in -s after another word is left out, since a verb there reads as nonsense.
@@ -191,7 +255,7 @@ function nounPhrases(sentence: string): string[] {
     if (inner >= 0) phrase = phrase.slice(0, inner + 1);
     const endsLikeAVerb = phrase.length >= 2 && /[^su]s$/i.test(phrase[phrase.length - 1]) && /^\p{Ll}/u.test(phrase[phrase.length - 1]);
     const worthAsking = phrase.length >= 2 || (phrase.length === 1 && phrase[0].length >= 6 && !PRONOUNS.has(phrase[0].toLowerCase()));
-    if (worthAsking && !endsLikeAVerb) phrases.push(phrase.join(" "));
+    if (worthAsking && !endsLikeAVerb) phrases.push({ phrase: phrase.join(" "), article });
     run = [];
   };
   for (const token of tokens) {
@@ -202,6 +266,7 @@ function nounPhrases(sentence: string): string[] {
       flush();
       // After "to", "will" or "can" comes a verb ("to discuss key areas"), not a noun phrase.
       previousWasStop = isStop && !BEFORE_VERBS.has(bare.toLowerCase());
+      previousWasArticle = /^an?$/i.test(bare);
       continue;
     }
     // Common verbs end a noun phrase ("the archives contain…"); -ly adverbs were dropped above.
@@ -210,6 +275,7 @@ function nounPhrases(sentence: string): string[] {
       previousWasStop = false;
       continue;
     }
+    if (run.length === 0 && previousWasStop) afterArticle = previousWasArticle;
     if (run.length > 0 || previousWasStop) run.push(bare);
     previousWasStop = false;
   }
