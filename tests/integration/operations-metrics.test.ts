@@ -149,7 +149,7 @@ describe("the operators' metrics of one process", () => {
     expect(series(await scrape(), "docuchat_backup_last_success_timestamp_seconds")[0]?.value).toBe(0);
 
     const before = Date.now() / 1000;
-    await takeBackup(env.dataDir, path.join(env.dataDir, "backup.tar.gz"));
+    await takeBackup(env.dataDir, path.join(env.dataDir, "backup.tar.gz"), "a test secret of thirty-two characters");
     const backedUp = series(await scrape(), "docuchat_backup_last_success_timestamp_seconds")[0]?.value ?? 0;
     expect(backedUp).toBeGreaterThanOrEqual(Math.floor(before));
   });
