@@ -289,7 +289,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
   if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
-  if (config.payments) constant(PAYMENT_PROVIDER, createPaymentProvider(config.payments));
+  if (config.payments) constant(PAYMENT_PROVIDER, createPaymentProvider(config.payments, clock));
   for (const module of contextModules) for (const service of [...module.services, ...module.reactors]) container.bind(service).toSelf();
   // A port a test bound itself (options.allowances) keeps its binding.
   for (const { token, service } of contextModules.flatMap((module) => module.provides)) if (!container.isBound(token)) container.bind(token).toService(service);

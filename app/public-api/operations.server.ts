@@ -223,7 +223,7 @@ export const apiOperations: ApiOperation[] = [
     tag: "Workspaces",
     permission: "upload",
     body: { contentType: "application/json", schema: S.CreateWorkspace, limitBytes: JSON_LIMIT },
-    responses: { 201: { description: "Created", schema: S.WorkspaceDetail }, 403: FORBIDDEN, 422: INVALID },
+    responses: { 201: { description: "Created", schema: S.WorkspaceDetail }, 403: FORBIDDEN, 404: NOT_FOUND, 422: INVALID },
     async handle({ grant, services, body, ctx }) {
       requireAllWorkspaces(grant);
       const { workspaceId } = await services.workspaces.create(grant.ownerId, { name: body.name, description: body.description ?? "", type: "Conversation", documentIds: body.document_ids }, ctx);

@@ -2,7 +2,7 @@ import { Badge, Button, Callout, Card, Flex, Heading, Link as RadixLink, Table, 
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireAdmin } from "#app/components/administration/admin.server";
-import { ImpersonationHistoryTable } from "#app/components/administration/impersonation-history";
+import { ImpersonationHistoryTable, utcTime } from "#app/components/administration/impersonation-history";
 import { CsrfInput } from "#app/components/csrf-input";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { validateCsrf } from "#app/utils/csrf.server";
@@ -19,11 +19,13 @@ export const handle: BreadcrumbHandle = { breadcrumb: { section: "Impersonation"
 /** The impersonation screen (spec 001 §2): admins only, others see the not-found page. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const { administration } = await getServices();
+  const { administration, impersonations } = await getServices();
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 100);
   const filter = { logic: "OR", filters: (["email", "auth_id", "name"] as const).map((field) => ({ field, type: "contains", value: q })) };
   const users = q.length >= USER_SEARCH_MIN_LENGTH ? await administration.searchUsers(filter) : [];
-  return { adminId: admin.id, q, users, history: await administration.history() };
+  // The admin's own impersonation still running (a browser closed without Exit Admin Mode), to be ended here.
+  const running = (await impersonations.runningOf(admin.id)).map(({ id, userName, startedAt, deadline }) => ({ id, userName: userName ?? "(erased)", startedAt, deadline }));
+  return { adminId: admin.id, q, users, running: running[0] ?? null, history: await administration.history() };
 }
 
 /** Granting and revoking the admin role, and ending another admin's impersonation (forced). */
@@ -43,6 +45,9 @@ export async function action({ request }: ActionFunctionArgs) {
       case "revoke":
         await adminRoles.revoke(admin.id, target, ctx);
         return redirectWithToast(back, { type: "success", message: "Admin role revoked." });
+      case "end-own":
+        await impersonations.endOwn(admin.id, target, ctx);
+        return redirectWithToast(back, { type: "success", message: "Impersonation ended." });
       case "force-end":
         await impersonations.forceEnd(admin.id, target, ctx);
         return redirectWithToast(back, { type: "success", message: "Impersonation ended." });
@@ -56,7 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminDashboardPage() {
-  const { adminId, q, users, history } = useLoaderData<typeof loader>();
+  const { adminId, q, users, running, history } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   return (
@@ -74,6 +79,8 @@ export default function AdminDashboardPage() {
           </RadixLink>
         </Flex>
       </Flex>
+
+      {running ? <RunningImpersonation running={running} q={q} busy={busy} /> : null}
 
       <Card size="2" mb="5">
         <Form method="get" role="search">
@@ -119,6 +126,7 @@ export default function AdminDashboardPage() {
                     <input type="hidden" name="type" value="impersonate" />
                     <input type="hidden" name="user_id" value={user.id} />
                     <input type="hidden" name="q" value={q} />
+                    {running ? <input type="hidden" name="end_running" value={running.id} /> : null}
                     <TextField.Root
                       name="reason"
                       aria-label={`Reason for impersonating ${user.auth_id}`}
@@ -128,7 +136,7 @@ export default function AdminDashboardPage() {
                       maxLength={500}
                     />
                     <Button type="submit" disabled={busy} data-testid="impersonate">
-                      Impersonate
+                      {running ? `End ${running.userName}'s and impersonate` : "Impersonate"}
                     </Button>
                   </Form>
                 ) : null}
@@ -154,5 +162,28 @@ export default function AdminDashboardPage() {
       </Heading>
       <ImpersonationHistoryTable rows={history} adminId={adminId} q={q} />
     </div>
+  );
+}
+
+/** The admin's own running impersonation (left open, say, by a closed browser), with End; starting another ends it first. */
+function RunningImpersonation({ running, q, busy }: { running: { id: string; userName: string; startedAt: string; deadline: string }; q: string; busy: boolean }) {
+  return (
+    <Callout.Root color="amber" mb="5" data-testid="running-impersonation">
+      <Flex justify="between" align="center" wrap="wrap" gap="3">
+        <Callout.Text>
+          You are impersonating <strong>{running.userName}</strong> since {utcTime(running.startedAt)}; it ends by itself at {utcTime(running.deadline)}. Starting
+          another ends this one first.
+        </Callout.Text>
+        <Form method="post">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="end-own" />
+          <input type="hidden" name="target" value={running.id} />
+          <input type="hidden" name="q" value={q} />
+          <Button type="submit" color="red" variant="soft" disabled={busy}>
+            End
+          </Button>
+        </Form>
+      </Flex>
+    </Callout.Root>
   );
 }

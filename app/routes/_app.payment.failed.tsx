@@ -1,6 +1,7 @@
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { PAYMENT_UNCONFIRMED } from "#app/components/billing/payment-return.server";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import billingStyles from "#app/styles/billing.css";
 import { validateCsrf } from "#app/utils/csrf.server";
@@ -23,7 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     const order = await checkout.order(user.id, orderIdOf(request));
     if (order.status === "successful") throw redirect(`/payment/success?order=${order.orderId}`);
-    return { orderId: order.orderId, cancelled: new URL(request.url).searchParams.get("reason") === "cancelled" && order.status === "created" };
+    const reason = new URL(request.url).searchParams.get("reason");
+    const open = order.status === "created";
+    return { orderId: order.orderId, cancelled: reason === "cancelled" && open, unconfirmed: reason === "unconfirmed" && open ? PAYMENT_UNCONFIRMED : null };
   } catch (error) {
     if (isDomainError(error) && error.code === "ORDER_NOT_FOUND") throw new Response("Not found", { status: 404 });
     throw error;
@@ -46,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PaymentFailedPage() {
-  const { orderId, cancelled } = useLoaderData<typeof loader>();
+  const { orderId, cancelled, unconfirmed } = useLoaderData<typeof loader>();
   return (
     <Flex justify="center" className="dc-payment-result">
       <Card size="3" className="dc-payment-result__card" data-testid="payment-result">
@@ -55,7 +58,8 @@ export default function PaymentFailedPage() {
             {PAYMENT_FAILED}
           </Heading>
           <Text as="p" align="center">
-            {cancelled ? "The checkout was closed before the payment was made. Nothing was charged." : "Your payment did not go through. Nothing was charged; you can try again."}
+            {unconfirmed ??
+              (cancelled ? "The checkout was closed before the payment was made. Nothing was charged." : "Your payment did not go through. Nothing was charged; you can try again.")}
           </Text>
           <Text as="p" size="2" color="gray">
             Order {orderId}

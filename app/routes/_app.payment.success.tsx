@@ -1,11 +1,11 @@
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { confirmPaymentReturn, paymentFailedUrl } from "#app/components/billing/payment-return.server";
 import { formatInr } from "#app/components/billing/usage";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import billingStyles from "#app/styles/billing.css";
 import { validateCsrf } from "#app/utils/csrf.server";
-import { getServices } from "#app/utils/services.server";
 import { requireUser, requireWritableUser } from "#app/utils/session.server";
 import { PLANS } from "#domain/billing/plans";
 import { isDomainError } from "#domain/shared/domain-error";
@@ -19,16 +19,15 @@ const orderIdOf = (request: Request) => new URL(request.url).searchParams.get("o
 /** Where Stripe Checkout sends the buyer back: the session is asked how it ended (the webhook may come later, or already came). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const { checkout } = await getServices();
   try {
-    const order = await checkout.confirmReturn(user.id, orderIdOf(request), {});
+    const order = await confirmPaymentReturn(user.id, orderIdOf(request), {});
     if (order.status === "none") throw new Response("Not found", { status: 404 });
     if (order.status === "failed") throw redirect(`/payment/failed?order=${order.orderId}`);
     return { orderId: order.orderId, status: order.status, planName: `${PLANS[order.planId].name} (${PLANS[order.planId].billingPeriod})`, amount: order.amount, currency: order.currency };
   } catch (error) {
     if (isDomainError(error) && error.code === "ORDER_NOT_FOUND") throw new Response("Not found", { status: 404 });
-    // A return the provider does not vouch for (a missing or forged signature): the failure screen, as the POST shows it.
-    if (isDomainError(error)) throw redirect(`/payment/failed?order=${encodeURIComponent(orderIdOf(request))}`);
+    // A return the provider does not vouch for (a missing or forged signature) or could not confirm: the failure screen, as the POST shows it.
+    if (isDomainError(error)) throw redirect(paymentFailedUrl(orderIdOf(request), error));
     throw error;
   }
 }
@@ -39,13 +38,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   await validateCsrf(form, request);
   const field = (name: string) => String(form.get(name) ?? "");
-  const { checkout } = await getServices();
   const orderId = orderIdOf(request);
   try {
-    await checkout.confirmReturn(user.id, orderId, { razorpay_payment_id: field("razorpay_payment_id"), razorpay_order_id: field("razorpay_order_id"), razorpay_signature: field("razorpay_signature") });
+    await confirmPaymentReturn(user.id, orderId, { razorpay_payment_id: field("razorpay_payment_id"), razorpay_order_id: field("razorpay_order_id"), razorpay_signature: field("razorpay_signature") });
   } catch (error) {
     if (isDomainError(error) && error.code === "ORDER_NOT_FOUND") throw new Response("Not found", { status: 404 });
-    if (isDomainError(error)) throw redirect(`/payment/failed?order=${encodeURIComponent(orderId)}`);
+    if (isDomainError(error)) throw redirect(paymentFailedUrl(orderId, error));
     throw error;
   }
   return redirect(`/payment/success?order=${encodeURIComponent(orderId)}`);

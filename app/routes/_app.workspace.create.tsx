@@ -89,7 +89,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const { workspaceId } = await workspaces.create(user.id, input, getRequestContext(request, { actorId: user.id }));
     return redirect(`/workspace/${workspaceId}/launch`);
   } catch (error) {
-    if (isDomainError(error)) return data<ActionResult>({ ok: false, message: error.message, field: error.field }, { status: formRefusalStatus(error) });
+    if (isDomainError(error)) {
+      // Another user's document is answered as a missing one (ARCHITECTURE §8).
+      const status = error.code === "DOCUMENT_NOT_FOUND" ? 404 : formRefusalStatus(error);
+      return data<ActionResult>({ ok: false, message: error.message, field: error.field }, { status });
+    }
     throw error;
   }
 }

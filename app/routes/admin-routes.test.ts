@@ -135,4 +135,27 @@ describe("admin routes", () => {
     expect(await head()).toBe(before);
     expect(await impersonations.resolve(token, users.otheradmin)).toMatchObject({ state: "active", session: { impersonationId } });
   });
+
+  it("an impersonation left open shows on the dashboard with End, and Impersonate offers to end it first", async () => {
+    const impersonations = env.runtime.container.get(ImpersonationService);
+    const dashboard = await import("./_app.adminDashboard");
+    const impersonate = await import("./profiles.impersonate");
+    const cookie = await cookieFor("rootadmin");
+    // Started, then the browser closed: no cookie, no Exit Admin Mode.
+    const { impersonationId: leftOpen } = await impersonations.start(users.rootadmin, { userId: users.adalove, reason: "Left open by a closed tab" }, { ...ctx, actorId: users.rootadmin });
+    const shown = (await call(dashboard.loader, new Request("http://localhost/adminDashboard", { headers: { Cookie: cookie } }))) as { running: { id: string; userName: string } | null };
+    expect(shown.running).toMatchObject({ id: leftOpen, userName: "adalove Tester" });
+
+    const started = (await call(impersonate.action, post("http://localhost/profiles/impersonate", cookie, { user_id: users.mallory, reason: "Next support ticket", end_running: leftOpen }))) as Response;
+    expect(started.status).toBe(302);
+    expect(started.headers.get("Location")).toBe("/");
+    const [now] = await impersonations.runningOf(users.rootadmin);
+    expect(now).toMatchObject({ userId: users.mallory });
+
+    // Another admin cannot end it as their own; its admin can, from the dashboard.
+    await call(dashboard.action, post("http://localhost/adminDashboard", await cookieFor("otheradmin"), { intent: "end-own", target: now!.id }));
+    expect((await impersonations.runningOf(users.rootadmin)).map((r) => r.id)).toEqual([now!.id]);
+    await call(dashboard.action, post("http://localhost/adminDashboard", cookie, { intent: "end-own", target: now!.id }));
+    expect(await impersonations.runningOf(users.rootadmin)).toEqual([]);
+  });
 });

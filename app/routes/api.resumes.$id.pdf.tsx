@@ -10,7 +10,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const { resumeQueries, latexCompilation } = await getServices();
     const asked = new URL(request.url).searchParams.get("version");
     const version = await resumeQueries.version(user.id, params.id ?? "", asked ? Number(asked) : undefined);
-    const compiled = await latexCompilation.compile(user.id, version.latex);
+    // The user asked for this file: it waits for a slot behind the preview's compiles rather than answering 429.
+    const compiled = await latexCompilation.compile(user.id, version.latex, { waitForSlot: true });
     if (!compiled.ok) return Response.json({ code: compiled.error.code, message: compiled.error.message }, { status: 422 });
     return new Response(new Uint8Array(compiled.pdf), {
       headers: {

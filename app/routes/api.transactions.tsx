@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { confirmPaymentReturn } from "#app/components/billing/payment-return.server";
 import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
@@ -75,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (order.providerOrderId !== input.order_id) return Response.json({ code: "ORDER_NOT_FOUND", message: "Order not found" }, { status: 404 });
       const after =
         input.status === "successful"
-          ? await checkout.confirmReturn(user.id, input.transaction_id, { razorpay_order_id: input.order_id, razorpay_payment_id: input.payment_id, razorpay_signature: input.signature })
+          ? await confirmPaymentReturn(user.id, input.transaction_id, { razorpay_order_id: input.order_id, razorpay_payment_id: input.payment_id, razorpay_signature: input.signature })
           : await checkout.recordFailure(user.id, input.transaction_id, ctx);
       return Response.json({ transaction_id: input.transaction_id, status: after.status });
     }

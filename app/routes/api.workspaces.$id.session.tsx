@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { workspaceErrorResponse } from "#app/components/workspace/api.server";
+import { FORM_TYPES } from "#app/utils/body-type.server";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getRequestContext } from "#app/utils/request-context.server";
@@ -11,6 +12,9 @@ import { requireWritableUser } from "#app/utils/session.server";
  * (spec 001 §4). Sent with navigator.sendBeacon (a form with the `csrf` field,
  * since a beacon cannot carry headers) or fetch keepalive (JSON + X-CSRF-Token).
  */
+/** A beacon's form or a fetch's JSON; anything else is refused before the action (docs/decisions/270). */
+export const bodyTypes = [...FORM_TYPES, "application/json"];
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireWritableUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });

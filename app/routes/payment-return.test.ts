@@ -1,11 +1,16 @@
 import "reflect-metadata";
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckoutService } from "#application/billing/checkout";
 import { signedInUser } from "../../tests/support/route-session";
 import { startRazorpayReplay, type RazorpayReplay } from "../../tests/support/payment-replay-servers";
 import { createTestRuntime } from "../../tests/support/test-runtime";
 import { settle } from "../../tests/support/library-fixtures";
-import { loader as paymentSuccess } from "./_app.payment.success";
+import { loader as paymentFailed } from "./_app.payment.failed";
+import { action as postPaymentSuccess, loader as paymentSuccess } from "./_app.payment.success";
+import { action as transactions } from "./api.transactions";
 
 /**
  * The buyer's return from Razorpay's checkout by GET (issue 30 item 8): a
@@ -20,10 +25,11 @@ let buyer: { id: string; cookie: string };
 beforeAll(async () => {
   razorpay = await startRazorpayReplay(RAZORPAY);
   env = await createTestRuntime({
+    logInDataDir: true,
     env: { RAZORPAY_KEY_ID: RAZORPAY.keyId, RAZORPAY_KEY_SECRET: RAZORPAY.keySecret, RAZORPAY_WEBHOOK_SECRET: RAZORPAY.webhookSecret, RAZORPAY_API_URL: razorpay.url },
   });
   globalThis.__docuchatRuntime = Promise.resolve(env.runtime);
-  buyer = await signedInUser(env.runtime, "returning");
+  buyer = await signedInUser(env.runtime, "returning", { csrf: true });
   await settle(env.runtime);
 });
 afterAll(async () => {
@@ -59,5 +65,50 @@ describe("returning to /payment/success from Razorpay", () => {
 
   it("answers 404 for an order that is not the buyer's", async () => {
     expect((await returnTo("order=0190aaaa-0000-7000-8000-000000000000")).status).toBe(404);
+  });
+});
+
+describe("a return the provider cannot confirm", () => {
+  const UNCONFIRMED = "We could not confirm your payment yet; if you were charged it will appear within minutes";
+  const unconfirmedLines = () =>
+    readFileSync(path.join(env.dataDir, "logs", "app.log"), "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"payment_return_unconfirmed"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("sends the buyer to the failure screen saying so, from the checkout's handler or PUT /api/transactions, with one log line each", async () => {
+    const checkout = env.runtime.container.get(CheckoutService);
+    const ctx = { requestId: "unknown", clientAddress: "127.0.0.1", actorId: buyer.id };
+    const started = await checkout.start(buyer.id, { planId: "pine-monthly", requestKey: "key-return-02", email: null }, { publicUrl: "http://app.test" }, ctx);
+    // Signed correctly with the key secret, but naming a payment Razorpay has never seen.
+    const paymentId = "pay_NeverMade0001";
+    const signature = createHmac("sha256", RAZORPAY.keySecret).update(`${started.providerOrderId}|${paymentId}`).digest("hex");
+    const fields = { razorpay_payment_id: paymentId, razorpay_order_id: started.providerOrderId, razorpay_signature: signature };
+    const failed = `/payment/failed?order=${started.orderId}&reason=unconfirmed`;
+
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...fields, csrf: "csrf-token" })) form.set(name, value);
+    const byPost = await postPaymentSuccess({
+      request: new Request(`http://localhost/payment/success?order=${started.orderId}`, { method: "POST", body: form, headers: { Cookie: buyer.cookie } }),
+      params: {},
+      context: {},
+    }).catch((thrown: unknown) => thrown as Response);
+    expect(byPost.headers.get("Location")).toBe(failed);
+
+    const body = JSON.stringify({ order_id: started.providerOrderId, transaction_id: started.orderId, payment_id: paymentId, signature, status: "successful" });
+    const byPut = (await transactions({
+      request: new Request("http://localhost/api/transactions", { method: "PUT", body, headers: { Cookie: buyer.cookie, "Content-Type": "application/json", "X-CSRF-Token": "csrf-token" } }),
+      params: {},
+      context: {},
+    })) as Response;
+    expect(byPut.status).toBe(502);
+    expect(await byPut.json()).toEqual({ code: "PAYMENT_UNCONFIRMED", message: UNCONFIRMED });
+
+    const screen = await paymentFailed({ request: new Request(`http://localhost${failed}`, { headers: { Cookie: buyer.cookie } }), params: {}, context: {} });
+    expect(screen).toMatchObject({ orderId: started.orderId, unconfirmed: UNCONFIRMED });
+    expect((await checkout.order(buyer.id, started.orderId)).status).toBe("created");
+    const lines = unconfirmedLines();
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ provider: "razorpay", orderId: started.orderId, failure: expect.stringContaining("The id provided does not exist") });
   });
 });

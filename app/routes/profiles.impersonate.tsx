@@ -24,6 +24,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, { forAction: true });
   const { impersonations } = await getServices();
   try {
+    // The dashboard offers to end the admin's running impersonation first (one left open by a closed browser).
+    const endRunning = String(formData.get("end_running") ?? "");
+    if (endRunning) await impersonations.endOwn(admin.id, endRunning, getRequestContext(request, { actorId: admin.id }));
     const { token, deadline } = await impersonations.start(
       admin.id,
       { userId: String(formData.get("user_id") ?? ""), reason: String(formData.get("reason") ?? "") },

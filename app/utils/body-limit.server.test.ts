@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { ServerBuild } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import { BodyTooLarge, bodyLimitResolver, countedBody, DEFAULT_BODY_LIMIT } from "./body-limit.server";
+import { BodyTooLarge, countedBody, DEFAULT_BODY_LIMIT, routeBodyResolver } from "./body-limit.server";
 
 /** Route entries as the Remix build lists them (only what the resolver reads). */
 const routes = {
@@ -14,7 +14,7 @@ const routes = {
 } as unknown as ServerBuild["routes"];
 
 describe("the body limit of the route a request goes to", () => {
-  const limitFor = bodyLimitResolver(routes);
+  const limitFor = (pathname: string, search: string) => routeBodyResolver(routes)(pathname, search).limit;
 
   it("is the route's own, or the default for a route that declares none", () => {
     expect(limitFor("/api/documents/01J/upload", "")).toBe(100 * 1024 * 1024);

@@ -3,6 +3,7 @@ import { createRequestHandler as createRemixHandler, type ServerBuild, writeRead
 // A CommonJS package: Node names its exports only through the default import.
 import remixRouter, { type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { acceptedBodyTypes, type BodyProblem, type BodyTypesExport, isFormType, mediaTypeOf, unreadableForm, unreadableFormProblem, unsupportedBodyType } from "./body-type.server";
 
 const { matchRoutes } = remixRouter;
 
@@ -34,19 +35,25 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-type LimitedRoute = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; bodyLimit: number; children?: LimitedRoute[] };
+type RouteModule = BodyLimitExport & BodyTypesExport & { action?: unknown };
+type LimitedRoute = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; bodyLimit: number; module: RouteModule; children?: LimitedRoute[] };
 
-/** The limit of the route an action request for `pathname` is handled by (Remix's rules: `.data`, `?index`). */
-export function bodyLimitResolver(routes: ServerBuild["routes"]): (pathname: string, search: string) => number {
+/** What the route an action request goes to reads: at most `limit` bytes, of one of `accepts` (null: the route checks). */
+export type RouteBody = { limit: number; accepts: readonly string[] | null };
+
+/** The body rules of the route an action request for `pathname` is handled by (Remix's rules: `.data`, `?index`). */
+export function routeBodyResolver(routes: ServerBuild["routes"]): (pathname: string, search: string) => RouteBody {
   const children = new Map<string | undefined, LimitedRoute[]>();
   for (const route of Object.values(routes)) {
-    const limit = (route.module as BodyLimitExport).bodyLimit;
+    const module = route.module as RouteModule;
+    const limit = module.bodyLimit;
     const node: LimitedRoute = {
       id: route.id,
       path: route.path,
       index: route.index,
       caseSensitive: route.caseSensitive,
       bodyLimit: typeof limit === "number" && limit > 0 ? limit : DEFAULT_BODY_LIMIT,
+      module,
     };
     const siblings = children.get(route.parentId) ?? [];
     siblings.push(node);
@@ -65,7 +72,9 @@ export function bodyLimitResolver(routes: ServerBuild["routes"]): (pathname: str
     let target = matches[matches.length - 1];
     // A form posted to a folder's URL goes to its index route only with `?index`.
     if (target?.route.index && !new URLSearchParams(search).has("index")) target = matches[matches.length - 2];
-    return (target?.route as unknown as LimitedRoute | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    const route = target?.route as unknown as LimitedRoute | undefined;
+    if (!route) return { limit: DEFAULT_BODY_LIMIT, accepts: null };
+    return { limit: route.bodyLimit, accepts: acceptedBodyTypes(route.module, path) };
   };
 }
 
@@ -154,6 +163,19 @@ function sendTooLarge(req: ExpressRequest, res: ExpressResponse, limit: number) 
   else res.type("text/plain").send(error.message);
 }
 
+/** A body the route does not read, as an RFC 9457 problem; the connection closes after it if the body was left unread. */
+function sendBodyProblem(req: ExpressRequest, res: ExpressResponse, { accepts, ...problem }: BodyProblem) {
+  if (!req.complete) closeAfterAnswer(req, res);
+  res.status(problem.status);
+  res.set({ "Content-Type": "application/problem+json", "Accept-Post": accepts.join(", ") });
+  res.send(JSON.stringify({ type: "about:blank", ...problem, accepts }));
+}
+
+/** The whole body, read at most to `limit` bytes as they arrive. */
+async function readCounted(req: ExpressRequest, limit: number): Promise<ArrayBuffer> {
+  return new Response(countedBody(req, limit, () => undefined)).arrayBuffer();
+}
+
 /**
  * @remix-run/express's request handler (whose parts it does not export), with the request body read through
  * `countedBody` at its route's limit. A body declared larger is refused before
@@ -162,13 +184,31 @@ function sendTooLarge(req: ExpressRequest, res: ExpressResponse, limit: number) 
  */
 export function createBodyLimitedRequestHandler({ build, mode }: { build: ServerBuild; mode?: string }) {
   const handleRequest = createRemixHandler(build, mode);
-  const limitFor = bodyLimitResolver(build.routes);
+  const bodyFor = routeBodyResolver(build.routes);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
       const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);
-      const limit = hasBody ? limitFor(url.pathname, url.search) : 0;
+      const { limit, accepts } = hasBody ? bodyFor(url.pathname, url.search) : { limit: 0, accepts: null };
       if (hasBody && Number(req.get("content-length") ?? 0) > limit) return sendTooLarge(req, res, limit);
+      // A form is read here, whole (within its limit), and handed on only if it is one.
+      let form: ArrayBuffer | undefined;
+      if (hasBody && accepts) {
+        const contentType = req.get("content-type") ?? "";
+        const unsupported = unsupportedBodyType(accepts, contentType);
+        if (unsupported) return sendBodyProblem(req, res, unsupported);
+        if (isFormType(mediaTypeOf(contentType))) {
+          try {
+            form = await readCounted(req, limit);
+          } catch (error) {
+            if (error instanceof BodyTooLarge) return sendTooLarge(req, res, limit);
+            // Cut off by the client: a part of a form is not the form.
+            return sendBodyProblem(req, res, unreadableFormProblem(accepts));
+          }
+          const unreadable = await unreadableForm(form, contentType, accepts);
+          if (unreadable) return sendBodyProblem(req, res, unreadable);
+        }
+      }
 
       let tooLarge = false;
       const controller = new AbortController();
@@ -180,7 +220,8 @@ export function createBodyLimitedRequestHandler({ build, mode }: { build: Server
         for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
       }
       const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
-      if (hasBody) {
+      if (form) init.body = form;
+      else if (hasBody) {
         init.body = countedBody(req, limit, () => {
           tooLarge = true;
           // An aborted request's errors are not logged as failures: the refusal below is the answer.

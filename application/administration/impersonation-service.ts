@@ -23,6 +23,7 @@ import {
 } from "#domain/administration/impersonation";
 import { DomainError, isDomainError } from "#domain/shared/domain-error";
 import { activeImpersonationsOf } from "#projections/administration/impersonations.queries";
+import type { ImpersonationReadModel } from "#projections/administration/impersonations.projector";
 import { userById } from "#projections/identity/users.queries";
 import { impersonationExpiryWorkflowId } from "#workflows/impersonation-expiry";
 
@@ -74,11 +75,7 @@ export class ImpersonationService {
     const form = parseInput(startImpersonationSchema, input);
     const now = this.clock.now();
     const actorIsAdmin = (await this.roles.load(adminId)).state.isAdmin;
-    // Whether the admin already holds one: only from a consistent read of each candidate's stream.
-    let adminHasRunning = false;
-    for (const candidate of await activeImpersonationsOf(this.store, adminId)) {
-      if ((await this.resolveStream(candidate.id, now)).state === "active") adminHasRunning = true;
-    }
+    const adminHasRunning = (await this.runningOf(adminId)).length > 0;
     const user = await userById(this.store, form.userId);
     const status = user && user.confirmed && user.status ? user.status : null;
     const impersonationId = this.ids.next();
@@ -141,6 +138,28 @@ export class ImpersonationService {
     if (!session || session.impersonatorId !== adminId || !session.impersonationId) throw new DomainError("IMPERSONATION_NOT_FOUND", "No such impersonation.");
     await this.sessions.revoke(ref);
     await this.endById(session.impersonationId, "admin", adminId, this.metadata(ctx, session.userId, adminId, session.impersonationId));
+  }
+
+  /**
+   * The admin's own running impersonation, if any: one left open (a closed
+   * browser keeps no Exit Admin Mode) is shown on the dashboard to be ended.
+   * Only from a consistent read of each candidate's stream.
+   */
+  async runningOf(adminId: string): Promise<ImpersonationReadModel[]> {
+    const now = this.clock.now();
+    const running: ImpersonationReadModel[] = [];
+    for (const candidate of await activeImpersonationsOf(this.store, adminId)) {
+      if ((await this.resolveStream(candidate.id, now)).state === "active") running.push(candidate);
+    }
+    return running;
+  }
+
+  /** The admin ends their own running impersonation without its cookie (the dashboard's End); its session stops at its next request. */
+  async endOwn(adminId: string, impersonationId: string, ctx: RequestContext): Promise<void> {
+    const { state } = await this.impersonations.load(impersonationId);
+    if (state.status === "None" || state.adminId !== adminId) throw new DomainError("IMPERSONATION_NOT_FOUND", "No such impersonation.");
+    if (state.status !== "Running") return;
+    await this.endById(impersonationId, "admin", adminId, { ...requestMetadata(ctx, state.userId), actorId: adminId });
   }
 
   /** Another admin ends a running impersonation (forced); its session stops at its next request. */

@@ -15,6 +15,23 @@ import { type Checkout, PAYMENT_PROVIDER, type PaymentProvider, type PaymentRepo
 
 export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured on this installation.";
 export const ORDER_CREATION_FAILED = "Failed to create your order. Please try later";
+export const PAYMENT_UNCONFIRMED = "We could not confirm your payment yet; if you were charged it will appear within minutes";
+
+/**
+ * The provider could not say how a buyer's return ended: it failed, could not
+ * be reached, or does not know the payment yet. The buyer may well have paid,
+ * so nothing is recorded; the provider's webhook records the payment when it comes.
+ */
+export class PaymentUnconfirmed extends DomainError {
+  constructor(
+    readonly provider: string,
+    readonly orderId: string,
+    /** What the provider answered, for the operator's log (never shown to the buyer). */
+    readonly failure: string,
+  ) {
+    super("PAYMENT_UNCONFIRMED", PAYMENT_UNCONFIRMED);
+  }
+}
 
 /** A UUID derived from a string, so a provider's event id (or a form's request key) names one event (or order) for good. */
 export function derivedUuid(name: string): string {
@@ -130,7 +147,11 @@ export class CheckoutService {
   async confirmReturn(userId: string, orderId: string, params: Record<string, string>): Promise<OrderState> {
     const order = await this.order(userId, orderId);
     if (order.status === "created" && this.paymentProvider && order.provider === this.paymentProvider.name) {
-      const report = await this.paymentProvider.confirmReturn(orderId, order.providerOrderId, params);
+      const provider = this.paymentProvider;
+      const report = await provider.confirmReturn(orderId, order.providerOrderId, params).catch((error: unknown) => {
+        if (error instanceof DomainError) throw error;
+        throw new PaymentUnconfirmed(provider.name, orderId, describeFailure(error));
+      });
       const { position } = await this.record(report, null);
       await this.projections.waitForPosition(position);
     }
@@ -162,4 +183,10 @@ export class CheckoutService {
     const result = await this.orders.handle(report.orderId, command, { metadata, ...(eventId ? { eventIds: () => eventId } : {}) });
     return { recorded: result.events.length > 0, position: result.position };
   }
+}
+
+/** A provider SDK's failure in one line: an Error's message, or the body Razorpay's SDK rejects with. */
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return JSON.stringify(error)?.slice(0, 500) ?? String(error);
 }

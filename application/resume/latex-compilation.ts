@@ -59,7 +59,11 @@ export class LatexCompilation {
     @inject(TOKENS.Ids) private readonly ids: IdGenerator,
   ) {}
 
-  async compile(userId: string, source: string): Promise<Compiled> {
+  /**
+   * With `waitForSlot` (a download the user asked for), a compile over the
+   * user's limit waits its turn, up to the usual wait, instead of being refused.
+   */
+  async compile(userId: string, source: string, options: { waitForSlot?: boolean } = {}): Promise<Compiled> {
     // Refused here, before it is stored or queued: no resume is this large.
     const bytes = Buffer.byteLength(source, "utf8");
     if (bytes > MAX_RESUME_BYTES) {
@@ -71,9 +75,16 @@ export class LatexCompilation {
     try {
       // Stored first, then counted: two web processes racing both see both compiles, and neither goes over the limit.
       await this.blobs.put(`${dir}resume.tex`, Buffer.from(source, "utf8"), { contentType: "application/x-tex", metadata: { startedAt: String(Date.now()) } });
-      const mine = await this.inFlight(userId, compileId);
+      let mine = await this.inFlight(userId, compileId);
+      // Stored, it holds its place: compiles that came later count it, so the wait is first come, first served.
+      const deadline = Date.now() + WAIT_MS;
+      while (mine > COMPILES_PER_USER && options.waitForSlot && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        mine = await this.inFlight(userId, compileId);
+      }
       if (mine > COMPILES_PER_USER) {
-        throw new DomainError("COMPILE_BUSY", `You have ${mine - 1} compiles running; wait for them to finish.`);
+        // Those ahead include other refused requests not yet cleaned up: the ones running are the limit's worth.
+        throw new DomainError("COMPILE_BUSY", `You have ${COMPILES_PER_USER} compiles running; wait for them to finish.`);
       }
       await this.jobs.enqueue(COMPILE_JOB, { userId, compileId }, { jobId: compileId, maxAttempts: 2 });
       const outcome = await this.awaitOutcome(dir);

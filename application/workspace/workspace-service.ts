@@ -59,6 +59,10 @@ export class WorkspaceService {
   /** Creates the workspace and starts its launch workflow; the launch screen follows its progress. */
   async create(ownerId: string, input: unknown, ctx: RequestContext): Promise<{ workspaceId: string }> {
     const form = parseInput(createWorkspaceSchema, input);
+    // A document the owner cannot read is unknown to them (404), and nothing is created for it; one still
+    // being prepared is theirs, and the launch reports it per document.
+    const readable = new Set((await this.library.readableDocuments(ownerId, form.documentIds)).map((d) => d.id));
+    if (form.documentIds.some((id) => !readable.has(id))) throw new DomainError("DOCUMENT_NOT_FOUND", "Document Not Found");
     if (form.chatPreference) await this.checkModels(ownerId, form.chatPreference);
     // No choice in the wizard: the user's defaults from Chat Settings (the built-in keyset until they choose).
     const chatPreference = form.chatPreference ?? (await this.keysetModels.chatPreferenceFor(ownerId).catch(() => DEFAULT_CHAT_PREFERENCE));

@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import type { Checkout, CheckoutRequest, PaymentProvider, PaymentReport, VerifiedWebhook } from "#application/billing/payment-provider";
+import type { Clock } from "#application/ports/clock";
 import { DomainError } from "#domain/shared/domain-error";
 
 export interface StripeOptions {
@@ -7,9 +8,12 @@ export interface StripeOptions {
   webhookSecret: string;
   /** Another API host (tests replay Stripe's wire format on a local server). */
   apiUrl?: string;
-  /** Seconds a webhook's signed timestamp stays acceptable (Stripe's default 300). */
+  /** Seconds a webhook's signed timestamp stays acceptable, before or after now (Stripe's default 300). */
   toleranceSeconds?: number;
+  clock: Clock;
 }
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Stripe Checkout (hosted payment page), one-off payments in INR for a prepaid period. */
 export class StripePaymentProvider implements PaymentProvider {
@@ -50,11 +54,17 @@ export class StripePaymentProvider implements PaymentProvider {
 
   verifyWebhook(rawBody: string, headers: Headers): VerifiedWebhook {
     let event: Stripe.Event;
+    const header = headers.get("stripe-signature") ?? "";
+    const tolerance = this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+    const receivedAt = this.options.clock.now().getTime();
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, headers.get("stripe-signature") ?? "", this.options.webhookSecret, this.options.toleranceSeconds);
+      event = this.stripe.webhooks.constructEvent(rawBody, header, this.options.webhookSecret, tolerance, undefined, receivedAt);
     } catch {
       throw new DomainError("WEBHOOK_SIGNATURE_INVALID", "The webhook's signature does not verify.");
     }
+    // Stripe's check bounds only a timestamp's age: one signed for the future would stay replayable until then.
+    const signedAt = Number(/(?:^|,)t=(\d+)/.exec(header)?.[1]);
+    if (signedAt > receivedAt / 1000 + tolerance) throw new DomainError("WEBHOOK_SIGNATURE_INVALID", "The webhook's signature does not verify.");
     return { eventId: event.id, report: this.reportOf(event) };
   }
 

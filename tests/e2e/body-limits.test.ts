@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSession } from "../support/http-session";
 import { decodeSignedCookie, signUpOverHttp } from "./support/accounts";
-import { ROOT, startAppServer, type AppServer } from "./support/app-server";
+import { routesWithActions } from "./support/action-routes";
+import { startAppServer, type AppServer } from "./support/app-server";
 
 /**
  * Every route reads a request body only up to its limit, counted as the bytes
@@ -12,25 +12,7 @@ import { ROOT, startAppServer, type AppServer } from "./support/app-server";
  * refused with 413 naming the limit, reading stops, and the web process's
  * memory stays where it was.
  */
-const ROUTES = path.join(ROOT, "app", "routes");
-const SOME_ID = "01JH0000000000000000000000";
 const MB = 1024 * 1024;
-
-/** Every route file with an action, as the URL a form would post to. */
-function routesThatReadBodies(): { file: string; url: string }[] {
-  return readdirSync(ROUTES)
-    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
-    .filter((file) => /export (async function action|const action|\{[^}]*\baction\b[^}]*\} from)/.test(readFileSync(path.join(ROUTES, file), "utf8")))
-    .map((file) => {
-      const segments = file.replace(/\.tsx?$/, "").split(".");
-      const index = segments[segments.length - 1] === "_index";
-      const url = segments
-        .filter((segment) => !segment.startsWith("_"))
-        .map((segment) => (segment === "$" ? "anything" : segment.startsWith("$") ? SOME_ID : segment))
-        .join("/");
-      return { file, url: `/${url}${index ? "?index" : ""}` };
-    });
-}
 
 /**
  * Sends a chunked body (no Content-Length) of up to `total` bytes, written only as fast as the server reads it,
@@ -102,7 +84,7 @@ describe("request bodies past their route's limit", () => {
   };
 
   it("refuses a chunked body with no length at every route that reads one, with 413 naming the limit", async () => {
-    const routes = routesThatReadBodies();
+    const routes = routesWithActions();
     expect(routes.length).toBeGreaterThan(50);
     const wrong: string[] = [];
     const refusedUnread: string[] = [];

@@ -138,6 +138,21 @@ describe("impersonation", () => {
     expect(ended[0].metadata).toMatchObject({ actorId: ada, impersonatorId: root, impersonationId });
   });
 
+  it("an impersonation left open is shown to its admin, who ends it without its cookie and starts another", async () => {
+    const root = await account("rootadmin", "Root");
+    const ada = await account("adalove", "Ada");
+    const bob = await account("bobbuilder", "Bob");
+    // The browser closed without Exit Admin Mode: the cookie (and its token) is gone.
+    const { impersonationId } = await impersonations.start(root, { userId: ada, reason: REASON }, ctx(root));
+    expect(await refusal(impersonations.start(root, { userId: bob, reason: REASON }, ctx(root)))).toBe("IMPERSONATION_RUNNING");
+    expect((await impersonations.runningOf(root)).map((r) => ({ id: r.id, userId: r.userId }))).toEqual([{ id: impersonationId, userId: ada }]);
+    expect(await refusal(impersonations.endOwn("secondadmin", impersonationId, ctx("secondadmin")))).toBe("IMPERSONATION_NOT_FOUND");
+    await impersonations.endOwn(root, impersonationId, ctx(root));
+    expect(await impersonations.runningOf(root)).toEqual([]);
+    expect((await queries.history()).find((row) => row.id === impersonationId)).toMatchObject({ status: "ENDED", endedBy: "admin" });
+    await impersonations.start(root, { userId: bob, reason: REASON }, ctx(root));
+  });
+
   it("refuses the abuse cases with nothing appended", async () => {
     const root = await account("rootadmin", "Root");
     const second = await account("secondadmin", "Sec");

@@ -1,9 +1,10 @@
+import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { TOKENS } from "#application/tokens";
 import type { EventStore } from "#application/ports/event-store";
 import type { ProjectionWaiter } from "#application/ports/projection";
 import { BillingQueries } from "#application/billing/billing-queries";
-import { CheckoutService } from "#application/billing/checkout";
+import { CheckoutService, PAYMENT_UNCONFIRMED } from "#application/billing/checkout";
 import { Subscriptions } from "#application/billing/subscriptions";
 import type { PaymentProvider } from "#application/billing/payment-provider";
 import { createTestRuntime } from "../support/test-runtime";
@@ -80,7 +81,7 @@ describe("Stripe Checkout against a replay of Stripe's API", () => {
     expect(orders).toEqual([expect.objectContaining({ id: started.orderId, status: "successful", method: "card", amount: 19900, currency: "INR" })]);
   });
 
-  it("refuses a tampered body, a wrong secret and an old timestamp", async () => {
+  it("refuses a tampered body, a wrong secret, and a timestamp an hour old or an hour ahead", async () => {
     const s = await stripeRuntime();
     const started = await s.checkout.start("alice", { planId: "pine-yearly", requestKey: "key-00000002", email: null }, urls, ctx("alice"));
     const webhook = await stripe!.pay(started.providerOrderId);
@@ -91,6 +92,8 @@ describe("Stripe Checkout against a replay of Stripe's API", () => {
     expect(() => s.provider.verifyWebhook(wrongSecret.body, toHeaders(wrongSecret.headers))).toThrow(expect.objectContaining({ code: "WEBHOOK_SIGNATURE_INVALID" }));
     const old = await stripe!.pay(started.providerOrderId, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(() => s.provider.verifyWebhook(old.body, toHeaders(old.headers))).toThrow(expect.objectContaining({ code: "WEBHOOK_SIGNATURE_INVALID" }));
+    const future = await stripe!.pay(started.providerOrderId, { timestamp: Math.floor(Date.now() / 1000) + 3600 });
+    expect(() => s.provider.verifyWebhook(future.body, toHeaders(future.headers))).toThrow(expect.objectContaining({ code: "WEBHOOK_SIGNATURE_INVALID" }));
     expect(await s.orderEvents(started.orderId)).toEqual(["OrderCreated"]);
   });
 
@@ -188,6 +191,25 @@ describe("a provider that cannot be reached", () => {
     });
     await s.settled();
     expect((await s.billing.orders("alice", 1)).total).toBe(0);
+  });
+});
+
+describe("a provider that cannot confirm a buyer's return", () => {
+  it("is PAYMENT_UNCONFIRMED, and the order stays open for the webhook: Razorpay not knowing a signed payment, Stripe unreachable", async () => {
+    const r = await razorpayRuntime();
+    const viaRazorpay = await r.checkout.start("alice", { planId: "pine-monthly", requestKey: "key-00000014", email: null }, urls, ctx("alice"));
+    const signature = createHmac("sha256", RAZORPAY.keySecret).update(`${viaRazorpay.providerOrderId}|pay_NeverMade0002`).digest("hex");
+    const handler = { razorpay_order_id: viaRazorpay.providerOrderId, razorpay_payment_id: "pay_NeverMade0002", razorpay_signature: signature };
+    await expect(r.checkout.confirmReturn("alice", viaRazorpay.orderId, handler)).rejects.toMatchObject({ code: "PAYMENT_UNCONFIRMED", message: PAYMENT_UNCONFIRMED, provider: "razorpay" });
+    expect(await r.orderEvents(viaRazorpay.orderId)).toEqual(["OrderCreated"]);
+    await env!.cleanup();
+
+    const s = await stripeRuntime();
+    const viaStripe = await s.checkout.start("alice", { planId: "pine-monthly", requestKey: "key-00000015", email: null }, urls, ctx("alice"));
+    await stripe!.close();
+    stripe = undefined;
+    await expect(s.checkout.confirmReturn("alice", viaStripe.orderId, {})).rejects.toMatchObject({ code: "PAYMENT_UNCONFIRMED", provider: "stripe" });
+    expect(await s.orderEvents(viaStripe.orderId)).toEqual(["OrderCreated"]);
   });
 });
 

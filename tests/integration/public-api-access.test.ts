@@ -167,6 +167,7 @@ describe("attacks", () => {
     expect((await call(eveToken, "GET", `/workspaces/${ids.harbour}`)).status).toBe(404);
     expect((await call(eveToken, "DELETE", `/documents/${ids.harbourDoc}`)).status).toBe(404);
     expect((await call(eveToken, "POST", "/conversations", { workspace_id: ids.harbour })).status).toBe(404);
+    expect((await call(eveToken, "POST", "/workspaces", { name: "Borrowed", document_ids: [ids.harbourDoc] })).status).toBe(404);
     expect((await call(scoped, "GET", `/documents/${ids.harbourDoc}`)).status).toBe(200);
     expect(await head()).toBe(beforeEve);
     expect(beforeEve).toBeGreaterThan(before); // only Eve's own sign-up and token happened in between

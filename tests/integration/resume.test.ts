@@ -102,11 +102,23 @@ describe("compiling as background jobs", () => {
     env = await createTestRuntime();
     const compilation = env.runtime.container.get(LatexCompilation);
     const doc = (n: number) => `\\documentclass{article}\\begin{document}Page ${n}\\end{document}`;
-    const settled = await Promise.allSettled([1, 2, 3].map((n) => compilation.compile(owner, doc(n))));
+    const settled = await Promise.allSettled([1, 2, 3, 4].map((n) => compilation.compile(owner, doc(n))));
     expect(settled.filter((r) => r.status === "fulfilled" && r.value.ok)).toHaveLength(2);
-    expect(settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(["COMPILE_BUSY"]);
+    // Each refusal counts the compiles running, not the other refused requests in flight with it.
+    const busy = { code: "COMPILE_BUSY", message: "You have 2 compiles running; wait for them to finish." };
+    expect(settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.objectContaining(busy), expect.objectContaining(busy)]);
     const other = await compilation.compile(stranger, doc(4));
     expect(other.ok).toBe(true);
+  });
+
+  it("a download asked for while the preview's compiles run waits for a slot instead of being refused", async () => {
+    env = await createTestRuntime();
+    const compilation = env.runtime.container.get(LatexCompilation);
+    const doc = (n: number) => `\\documentclass{article}\\begin{document}Page ${n}\\end{document}`;
+    const previews = Promise.allSettled([1, 2, 3, 4].map((n) => compilation.compile(owner, doc(n))));
+    const download = compilation.compile(owner, doc(5), { waitForSlot: true });
+    expect((await download).ok).toBe(true);
+    await previews;
   });
 
   it("ends a compile that makes no PDF at once with the compiler's message, not a timeout", async () => {

@@ -47,14 +47,22 @@ describe("launching a workspace", () => {
     const s = await setup();
     const library = s.runtime.container.get(LibraryService);
     const pending = await library.registerUpload(owner, { document_name: "later.txt", document_size: 5, page_count: 1 }, ctx);
-    const { workspaceId } = await s.workspaces.create(owner, { name: "Empty", type: "Conversation", documentIds: [pending.document_id, "no-such-doc"] }, ctx);
+    const { workspaceId } = await s.workspaces.create(owner, { name: "Empty", type: "Conversation", documentIds: [pending.document_id] }, ctx);
     const ws = await launched(s, workspaceId);
     expect(ws.status).toBe("FAILED");
-    expect(ws.lastAttachResults).toEqual([
-      { documentId: pending.document_id, status: "ATTACH_FAILED", reason: "later.txt is in progress" },
-      { documentId: "no-such-doc", status: "ATTACH_FAILED", reason: "Document Not Found" },
-    ]);
+    expect(ws.lastAttachResults).toEqual([{ documentId: pending.document_id, status: "ATTACH_FAILED", reason: "later.txt is in progress" }]);
     expect(ws.failureReason).toMatch(/None of the chosen documents could be attached/);
+  });
+
+  it("refuses another user's document or an unknown one as not found, and creates nothing", async () => {
+    const s = await setup();
+    const mine = await uploadTextDocument(s.runtime, owner, "rivers.txt", "The Nile is the longest river.");
+    const theirs = await uploadTextDocument(s.runtime, "someone-else", "diary.txt", "Dear diary.");
+    for (const documentIds of [[mine, theirs], ["no-such-doc"]]) {
+      await expect(s.workspaces.create(owner, { name: "Borrowed", type: "Conversation", documentIds }, ctx)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
+    }
+    await settle(s.runtime);
+    expect(await s.queries.count(owner)).toBe(0);
   });
 
   it("creates a resume for a Resume Builder workspace, which then refuses more files", async () => {
