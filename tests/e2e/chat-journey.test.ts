@@ -81,7 +81,7 @@ describe("the chat journey", () => {
     });
     await page.goto(`${server.url}/workspace/${workspaceId}`);
     const chat = page.getByTestId("chat").first();
-    await chat.getByTestId("suggested-question").nth(4).waitFor();
+    await chat.getByTestId("suggested-question").first().waitFor();
     await chatReady(page);
     await expectChatAccessible(page, "empty chat");
     await screenshot(page, "chat-empty-1440");
