@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXTERNAL_LINKS, MARKETING_SITE } from "#app/components/external-links";
 import { startAppServer, type AppServer } from "./support/app-server";
-import { gotoHydrated, launchBrowser, VIEWPORTS } from "./support/browser";
+import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { signUpNewUser } from "./support/library";
 
 /**
@@ -57,6 +57,21 @@ async function openSettingsFromMenu(page: Page) {
 const tapItem = (settings: Locator, label: string) => settings.locator(".dc-menu__item").filter({ hasText: label }).tap({ timeout: 5_000 });
 
 describe("Settings from the slide-in menu", () => {
+  it("the Settings popover, from the sidebar at 1440 px and from the menu at 390 px", async () => {
+    const { context, page } = await touchContext(VIEWPORTS.desktop);
+    await gotoHydrated(page, `${server.url}/`);
+    await page.getByRole("complementary", { name: "Sidebar" }).getByTestId("settings-button").click();
+    await page.getByRole("dialog", { name: "Settings" }).waitFor();
+    expect(await seriousA11yViolations(page), "axe on the Settings popover at 1440 px").toEqual([]);
+    await screenshot(page, "settings-popover-1440");
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await gotoHydrated(page, `${server.url}/`);
+    await openSettingsFromMenu(page);
+    expect(await seriousA11yViolations(page), "axe on the Settings popover over the menu at 390 px").toEqual([]);
+    await screenshot(page, "settings-popover-390");
+    await context.close();
+  });
+
   for (const [name, viewport] of [
     ["a 1024 px tablet", TABLET],
     ["a 390 px phone", VIEWPORTS.mobile],
@@ -77,6 +92,11 @@ describe("Settings from the slide-in menu", () => {
         await tabs.getByRole("link", { name: label }).tap();
         await page.waitForURL(`${server.url}${path}`);
       }
+      // Opened directly, the last tab is in view in the strip, not scrolled out of it.
+      await gotoHydrated(page, `${server.url}/profile/api-tokens`);
+      const [strip, active] = [await tabs.boundingBox(), await tabs.locator('[aria-current="page"]').boundingBox()];
+      expect(active!.x, "the open tab's left edge is in the strip").toBeGreaterThanOrEqual(strip!.x - 1);
+      expect(active!.x + active!.width, "the open tab's right edge is in the strip").toBeLessThanOrEqual(strip!.x + strip!.width + 1);
 
       for (const [label, href] of [
         ["Contact Us", EXTERNAL_LINKS.contact],
