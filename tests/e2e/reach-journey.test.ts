@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXTERNAL_LINKS, MARKETING_SITE } from "#app/components/external-links";
+import { completeOnboarding, signUpAndConfirm, unique } from "./support/account";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
 import { signUpNewUser } from "./support/library";
@@ -8,7 +9,7 @@ import { signUpNewUser } from "./support/library";
 /**
  * What a tablet or phone user reaches by tapping (issue 44): the slide-in
  * menu's Settings popover opens above the menu and leads to every Settings
- * page; the tours start from the menu.
+ * page; the tours start from the menu. The admin's role change asks first.
  */
 type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
@@ -16,13 +17,21 @@ let server: AppServer;
 let browser: Browser;
 let tourBrowser: Browser;
 let user: { username: string; storageState: StorageState };
+let adminState: StorageState;
+const admin = `reachadmin${unique()}`;
 const TABLET = { width: 1024, height: 768 };
 
 beforeAll(async () => {
-  server = await startAppServer({ env: { WEB_PROCESSES: "0" }, readyTimeoutMs: 120_000 });
+  server = await startAppServer({ env: { WEB_PROCESSES: "0", ADMIN_USERNAMES: admin }, readyTimeoutMs: 120_000 });
   browser = await launchBrowser();
   tourBrowser = await launchBrowser({ tours: true });
   user = await signUpNewUser(browser, server.url);
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const page = await context.newPage();
+  await signUpAndConfirm(browser, page, server.url, admin);
+  await completeOnboarding(page, server.url, { firstName: "Grace", lastName: "Admin" });
+  adminState = await context.storageState();
+  await context.close();
 }, 180_000);
 
 afterAll(async () => {
@@ -127,4 +136,22 @@ describe("Settings from the slide-in menu", () => {
       await context.close();
     });
   }
+});
+
+describe("the admin's screens", () => {
+  it("Make admin asks first, naming the user", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState: adminState });
+    const page = await context.newPage();
+    await gotoHydrated(page, `${server.url}/adminDashboard?q=${user.username}`);
+    const row = page.getByTestId("admin-user").filter({ hasText: user.username });
+    await row.getByTestId("role-change").click();
+    const confirm = page.getByRole("alertdialog", { name: `Make Lena Reader (${user.username}) an admin?` });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "detached" });
+    await expect(row.getByText("Admin", { exact: true }).count(), "Cancel grants nothing").resolves.toBe(0);
+    await row.getByTestId("role-change").click();
+    await confirm.getByTestId("confirm-role-change").click();
+    await page.getByTestId("toast").filter({ hasText: "Admin role granted." }).waitFor();
+    await context.close();
+  });
 });
