@@ -108,13 +108,13 @@ export default function Dashboard() {
             {lastUsed ? (
               <Link to={`/workspace/${lastUsed.id}`} className="dc-pickup" data-testid="pick-up">
                 <Text as="span" size="1" color="gray" weight="medium" className="dc-block">
-                  Pick up where you left...
+                  Pick up where you left off
                 </Text>
                 <Text as="span" size="4" weight="bold" className="dc-block">
                   {lastUsed.name}
                 </Text>
                 <Text as="span" size="2" color="indigo" className="dc-block">
-                  Lets Continue to chat...
+                  Let’s Continue to chat…
                 </Text>
                 {lastUsed.description ? (
                   <Text as="span" size="2" color="gray" className="dc-block">

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireAdmin } from "#app/components/administration/admin.server";
 import { ImpersonationHistoryTable, utcTime } from "#app/components/administration/impersonation-history";
+import { RoleChange } from "#app/components/administration/role-change";
 import { CsrfInput } from "#app/components/csrf-input";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { validateCsrf } from "#app/utils/csrf.server";
@@ -141,15 +142,7 @@ export default function AdminDashboardPage() {
                   </Form>
                 ) : null}
                 {user.id !== adminId ? (
-                  <Form method="post">
-                    <CsrfInput />
-                    <input type="hidden" name="intent" value={user.isAdmin ? "revoke" : "grant"} />
-                    <input type="hidden" name="target" value={user.id} />
-                    <input type="hidden" name="q" value={q} />
-                    <Button type="submit" variant="soft" color="gray" disabled={busy}>
-                      {user.isAdmin ? "Revoke admin" : "Make admin"}
-                    </Button>
-                  </Form>
+                  <RoleChange user={{ id: user.id, name: user.name ? `${user.name} (${user.auth_id})` : user.auth_id, isAdmin: user.isAdmin }} q={q} busy={busy} />
                 ) : null}
               </li>
             ))}

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CommunityDetailPage } from "#app/components/community/community-detail-page";
 import { communityDetailAction, loadCommunityDetail } from "#app/components/community/community-detail.server";
@@ -13,7 +13,9 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: communityStyles },
 ];
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.community.communityName ?? "Community"} | DocuChat` }];
-export const handle: BreadcrumbHandle = { breadcrumb: { section: "Community", page: "Public Communities", sectionTo: "/community/publicCommunity" } };
+export const handle: BreadcrumbHandle = {
+  breadcrumb: { section: "Community", page: "Public Communities", sectionTo: "/community/publicCommunity", name: (data) => (data as SerializeFrom<typeof loader> | undefined)?.community.communityName },
+};
 
 export const loader = ({ request, params }: LoaderFunctionArgs) => loadCommunityDetail(request, params.id ?? "");
 export const action = ({ request, params }: ActionFunctionArgs) => communityDetailAction(request, params.id ?? "");

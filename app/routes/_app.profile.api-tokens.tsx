@@ -1,11 +1,12 @@
-import { Badge, Button, Card, Flex, Heading, Table, Text, TextField } from "@radix-ui/themes";
+import { AlertDialog, Badge, Button, Card, Flex, Heading, Table, Text, TextField } from "@radix-ui/themes";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { copyText } from "#app/components/chat/clipboard";
 import { CsrfInput } from "#app/components/csrf-input";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { useToast } from "#app/components/toast";
+import { useHydrated } from "#app/components/use-hydrated";
 import { validateCsrf } from "#app/utils/csrf.server";
 import { getRequestContext } from "#app/utils/request-context.server";
 import { getServices } from "#app/utils/services.server";
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (user.impersonatorId) throw redirect("/");
   const { accessTokens, workspaceQueries } = await getServices();
   const [tokens, { workspaces }] = await Promise.all([accessTokens.list(user.id), workspaceQueries.list(user.id, { limit: 100 })]);
-  return { tokens, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name })) };
+  return { tokens, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, documents: w.documentIds.length, createdAt: w.createdAt })) };
 }
 
 type ActionResult = { ok: true; intent: "create"; token: string; name: string } | { ok: true; intent: "revoke" } | { ok: false; error: string; field?: string };
@@ -67,6 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "Never");
 
 export default function ApiTokensPage() {
@@ -75,6 +77,14 @@ export default function ApiTokensPage() {
   const navigation = useNavigation();
   const toast = useToast();
   const [scope, setScope] = useState<"all" | "chosen">("all");
+  const createForm = useRef<HTMLFormElement>(null);
+  // A created token empties the form: a second click must not make a duplicate (issue 44).
+  useEffect(() => {
+    if (result?.ok && result.intent === "create") {
+      createForm.current?.reset();
+      setScope("all");
+    }
+  }, [result]);
   const copy = async (token: string) => {
     if (await copyText(token)) toast.push({ type: "success", message: "Token copied. It will not be shown again." });
     else toast.push({ type: "error", message: "No text copied" });
@@ -96,7 +106,7 @@ export default function ApiTokensPage() {
         </Card>
       ) : null}
       <Card size="3">
-        <Form method="post" replace>
+        <Form method="post" replace ref={createForm}>
           <CsrfInput />
           <input type="hidden" name="intent" value="create" />
           <Flex direction="column" gap="3">
@@ -141,7 +151,15 @@ export default function ApiTokensPage() {
                 {workspaces.length === 0 ? <Text size="2" color="gray">You have no workspaces yet.</Text> : null}
                 {workspaces.map((w) => (
                   <label key={w.id} className="dc-api-tokens__choice">
-                    <input type="checkbox" name="workspaceIds" value={w.id} onChange={(e) => e.currentTarget.checked && setScope("chosen")} /> {w.name}
+                    <input type="checkbox" name="workspaceIds" value={w.id} onChange={(e) => e.currentTarget.checked && setScope("chosen")} />
+                    <span>
+                      {w.name}
+                      {/* Two workspaces may share a name: their size and age tell them apart. */}
+                      <Text size="1" color="gray">
+                        {" "}
+                        · {w.documents === 1 ? "1 document" : `${w.documents} documents`} · created {day(w.createdAt)}
+                      </Text>
+                    </span>
                   </label>
                 ))}
               </Flex>
@@ -202,16 +220,7 @@ export default function ApiTokensPage() {
                   <Table.Cell>{t.expiresAt ? when(t.expiresAt) : "Never"}</Table.Cell>
                   <Table.Cell>{when(t.lastUsedAt)}</Table.Cell>
                   <Table.Cell>
-                    {t.revokedAt ? null : (
-                      <Form method="post" replace>
-                        <CsrfInput />
-                        <input type="hidden" name="intent" value="revoke" />
-                        <input type="hidden" name="id" value={t.id} />
-                        <Button type="submit" color="red" variant="soft" size="1" aria-label={`Revoke ${t.name}`} data-testid="revoke-token">
-                          Revoke
-                        </Button>
-                      </Form>
-                    )}
+                    <RevokeToken id={t.id} name={t.name} revoked={Boolean(t.revokedAt)} />
                   </Table.Cell>
                 </Table.Row>
               ))}
@@ -220,5 +229,58 @@ export default function ApiTokensPage() {
         )}
       </Card>
     </Flex>
+  );
+}
+
+/**
+ * Revoke, after a confirmation naming the token, with a toast when done.
+ * Without JavaScript the button posts at once. Mounted after the revoke too,
+ * so the toast still shows once the row reads Revoked.
+ */
+function RevokeToken({ id, name, revoked }: { id: string; name: string; revoked: boolean }) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<ActionResult>();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    setOpen(false);
+    if (fetcher.data.ok) toast.push({ type: "success", message: `${name} revoked. Programs using it can no longer reach your documents.` });
+    else toast.push({ type: "error", message: fetcher.data.error });
+  }, [fetcher.state, fetcher.data, name, toast]);
+  const form = (
+    <fetcher.Form method="post">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="revoke" />
+      <input type="hidden" name="id" value={id} />
+      <Flex gap="3" justify="end" mt={hydrated ? "4" : "0"}>
+        {hydrated ? (
+          <AlertDialog.Cancel>
+            <Button type="button" variant="soft" color="gray">
+              Cancel
+            </Button>
+          </AlertDialog.Cancel>
+        ) : null}
+        <Button type="submit" color="red" variant={hydrated ? "solid" : "soft"} size={hydrated ? "2" : "1"} loading={fetcher.state !== "idle"} data-testid="confirm-revoke">
+          {hydrated ? "Revoke token" : "Revoke"}
+        </Button>
+      </Flex>
+    </fetcher.Form>
+  );
+  if (revoked) return null;
+  if (!hydrated) return form;
+  return (
+    <AlertDialog.Root open={open} onOpenChange={setOpen}>
+      <AlertDialog.Trigger>
+        <Button type="button" color="red" variant="soft" size="1" aria-label={`Revoke ${name}`} data-testid="revoke-token">
+          Revoke
+        </Button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Content maxWidth="440px">
+        <AlertDialog.Title>Revoke {name}?</AlertDialog.Title>
+        <AlertDialog.Description size="2">Programs using this token stop reaching your documents at once. This cannot be undone.</AlertDialog.Description>
+        {form}
+      </AlertDialog.Content>
+    </AlertDialog.Root>
   );
 }

@@ -1,5 +1,6 @@
 import { Heading } from "@radix-ui/themes";
-import { NavLink, Outlet } from "@remix-run/react";
+import { NavLink, Outlet, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { requireUser } from "#app/utils/session.server";
 
@@ -20,12 +21,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function ProfileLayout() {
+  const tabs = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // On a phone the strip scrolls: the open tab is brought to its middle, not left out of view (issue 44).
+  useEffect(() => {
+    const strip = tabs.current;
+    const active = strip?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!strip || !active) return;
+    const [outer, inner] = [strip.getBoundingClientRect(), active.getBoundingClientRect()];
+    strip.scrollLeft += inner.left - outer.left - (outer.width - inner.width) / 2;
+  }, [pathname]);
   return (
     <div className="dc-profile-page">
       <Heading as="h1" size={{ initial: "6", sm: "7" }} mb="4">
         Settings
       </Heading>
-      <nav aria-label="Profile sections" className="dc-tabs">
+      <nav aria-label="Profile sections" className="dc-tabs" ref={tabs}>
         {PROFILE_TABS.map((tab) => (
           <NavLink key={tab.id} to={tab.to} className="dc-tabs__tab" prefetch="intent">
             {tab.label}

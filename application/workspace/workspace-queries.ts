@@ -49,7 +49,7 @@ export class WorkspaceQueries {
     return countWorkspaces(this.store, ownerId);
   }
 
-  /** The most recently used active workspace ('Pick up where you left...'). */
+  /** The most recently used active workspace ('Pick up where you left off'). */
   async lastUsed(ownerId: string): Promise<WorkspaceReadModel | null> {
     return lastUsedWorkspace(this.store, ownerId);
   }

@@ -24,7 +24,7 @@ export interface WorkspaceReadModel {
   resumeId: string | null;
   createdAt: string;
   updatedAt: string;
-  /** Latest use (creation, session saved on leaving): orders "Pick up where you left...". */
+  /** Latest use (creation, session saved on leaving): orders "Pick up where you left off". */
   lastUsedAt: string;
   /** The latest embedding run (Workspace Settings shows its progress); null until an embedding model is chosen. */
   embeddingIndex?: EmbeddingIndexView | null;

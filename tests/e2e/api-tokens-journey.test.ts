@@ -2,13 +2,15 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { gotoHydrated, launchBrowser, screenshot, seriousA11yViolations, VIEWPORTS } from "./support/browser";
-import { signUpNewUser } from "./support/library";
+import { createWorkspace, uploadThroughApi, waitForActive } from "./support/chat";
+import { makePdf, signUpNewUser } from "./support/library";
 
 /**
  * Settings → API Tokens in Chromium (issue 31): a token is created, shown and
  * copied once, works as a bearer token, is gone from the page on the next
- * visit, and stops working when revoked. The API reference renders from our
- * own assets under its Content-Security-Policy.
+ * visit, and stops working when revoked. The form empties after Create, two
+ * workspaces of one name can be told apart, and Revoke asks first (issue 44).
+ * The API reference renders from our own assets under its Content-Security-Policy.
  */
 let app: AppServer;
 let browser: Browser;
@@ -30,7 +32,18 @@ describe("personal access tokens (Chromium)", () => {
     const { storageState } = await signUpNewUser(browser, app.url);
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState, permissions: ["clipboard-read", "clipboard-write"] });
     const page = await context.newPage();
+    await page.goto(app.url);
+    // Two workspaces named alike, one with a document more.
+    const pdfs = [];
+    for (const name of ["tides.pdf", "charts.pdf"]) pdfs.push(await uploadThroughApi(page, { name, type: "application/pdf", bytes: await makePdf([name]), pages: 1 }));
+    await waitForActive(page, pdfs);
+    await createWorkspace(page, "Reading list", pdfs.slice(0, 1));
+    await createWorkspace(page, "Reading list", pdfs);
+
     await gotoHydrated(page, `${app.url}/profile/api-tokens`);
+    const choices = await page.locator(".dc-api-tokens__choice").filter({ hasText: "Reading list" }).allInnerTexts();
+    expect(choices).toHaveLength(2);
+    expect(new Set(choices).size, `the scope list tells them apart: ${choices.join(" | ")}`).toBe(2);
     await page.getByTestId("token-name").fill("Report uploader");
     await page.getByTestId("token-expiry").selectOption("90");
     await page.getByTestId("permission-ask").check();
@@ -39,6 +52,11 @@ describe("personal access tokens (Chromium)", () => {
     await shown.waitFor();
     const token = await shown.inputValue();
     expect(token).toMatch(/^dcp_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+    // The form is empty again: a second click creates nothing.
+    await expect(page.getByTestId("token-name").inputValue()).resolves.toBe("");
+    await expect(page.getByTestId("permission-ask").isChecked()).resolves.toBe(false);
+    await page.getByTestId("create-token").click();
+    await expect(page.getByTestId("token-row").count()).resolves.toBe(1);
     await page.getByTestId("copy-token").click();
     await page.getByTestId("toast").filter({ hasText: "Token copied" }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
@@ -61,7 +79,17 @@ describe("personal access tokens (Chromium)", () => {
     await page.setViewportSize(VIEWPORTS.desktop);
 
     await row.getByTestId("revoke-token").click();
+    const confirm = page.getByRole("alertdialog", { name: "Revoke Report uploader?" });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "detached" });
+    expect((await whoAmI(token)).status, "Cancel keeps the token").toBe(200);
+    await row.getByTestId("revoke-token").click();
+    await confirm.getByTestId("confirm-revoke").click();
+    await page.getByTestId("toast").filter({ hasText: "Report uploader revoked" }).waitFor();
     await row.getByText("Revoked").waitFor();
+    await screenshot(page, "api-tokens-revoked-1440");
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, "api-tokens-revoked-390");
     expect((await whoAmI(token)).status).toBe(401);
     await context.close();
   });

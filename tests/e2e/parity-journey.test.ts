@@ -126,12 +126,12 @@ describe("spec parity on the existing screens", () => {
     expect(box && box.y + box.height < VIEWPORTS.mobile.height / 2).toBe(true);
     await screenshot(page, "toast-390");
 
-    // My Documents on a phone switches to Workspace History and back (000 §2).
+    // My Documents on a phone switches to My Workspaces and back (000 §2).
     await gotoHydrated(page, `${server.url}/history/documents`);
     const history = page.getByRole("radiogroup", { name: "History" }).first();
-    await history.getByRole("radio", { name: "Workspace History" }).click();
+    await history.getByRole("radio", { name: "My Workspaces" }).click();
     await page.waitForURL(`${server.url}/history/workspaces`);
-    await page.getByRole("radiogroup", { name: "History" }).first().getByRole("radio", { name: "Document History" }).click();
+    await page.getByRole("radiogroup", { name: "History" }).first().getByRole("radio", { name: "My Documents" }).click();
     await page.waitForURL(`${server.url}/history/documents`);
     await screenshot(page, "my-documents-switch-390");
     await context.close();

@@ -8,6 +8,7 @@ import type { ChatSettingsData } from "./types";
 
 export function SavedKeys({ data, onChanged }: { data: ChatSettingsData; onChanged: (message: string) => void }) {
   const [revealing, setRevealing] = useState<string | null>(null);
+  const operated = data.options.find((o) => o.operated);
   return (
     <Card size="3">
       <Flex justify="between" align="center" mb="3" wrap="wrap" gap="3">
@@ -18,7 +19,8 @@ export function SavedKeys({ data, onChanged }: { data: ChatSettingsData; onChang
       </Flex>
       {data.keysets.length === 0 ? (
         <Text as="p" color="gray" data-testid="no-keys">
-          No keys saved yet. The built-in DocuChat model is used until you add one.
+          {/* The operator's model, where one answers, is not "the built-in model" (issue 44). */}
+          {operated ? `No keys saved yet. ${operated.keysetName} answers with ${operated.models[0]?.label ?? "the operator's model"} until you add one.` : "No keys saved yet. The built-in DocuChat model is used until you add one."}
         </Text>
       ) : (
         <Table.Root variant="surface" data-testid="keys-table">

@@ -2,13 +2,27 @@ import { Text } from "@radix-ui/themes";
 import { Link, useMatches } from "@remix-run/react";
 import { ChevronRightIcon } from "#app/components/icons";
 
-/** Routes under the app shell set `handle.breadcrumb = { section, page }`. */
-export type BreadcrumbHandle = { breadcrumb?: { section: string; page?: string; /** makes the section a link */ sectionTo?: string } };
+/**
+ * Routes under the app shell set `handle.breadcrumb = { section, page }`.
+ * `name` reads the last crumb from the route's data (a community's name):
+ * `page` then links back to `sectionTo`, the list it belongs to.
+ */
+export type BreadcrumbHandle = {
+  breadcrumb?: { section: string; page?: string; /** makes the section a link */ sectionTo?: string; name?: (data: unknown) => string | undefined };
+};
+
+type Crumb = { label: string; to?: string };
 
 export function Breadcrumbs({ productName }: { productName: string }) {
   const matches = useMatches();
-  const crumb = [...matches].reverse().map((m) => (m.handle as BreadcrumbHandle | undefined)?.breadcrumb).find(Boolean);
-  const parts = [crumb?.section, crumb?.page].filter((p): p is string => Boolean(p));
+  const match = [...matches].reverse().find((m) => (m.handle as BreadcrumbHandle | undefined)?.breadcrumb);
+  const crumb = (match?.handle as BreadcrumbHandle | undefined)?.breadcrumb;
+  const name = crumb?.name?.(match?.data);
+  const parts: Crumb[] = !crumb
+    ? []
+    : name
+      ? [{ label: crumb.section }, ...(crumb.page ? [{ label: crumb.page, to: crumb.sectionTo }] : []), { label: name }]
+      : [{ label: crumb.section, to: crumb.page ? crumb.sectionTo : undefined }, ...(crumb.page ? [{ label: crumb.page }] : [])];
   return (
     <nav aria-label="Breadcrumb" className="dc-breadcrumbs">
       <ol>
@@ -18,19 +32,19 @@ export function Breadcrumbs({ productName }: { productName: string }) {
           </Link>
         </li>
         {parts.map((part, index) => (
-          <li key={part}>
+          <li key={part.label}>
             <ChevronRightIcon size={14} className="dc-breadcrumbs__sep" />
-            {index === 0 && crumb?.sectionTo && parts.length > 1 ? (
-              <Link to={crumb.sectionTo} className="dc-breadcrumbs__link">
-                {part}
-              </Link>
-            ) : index === parts.length - 1 ? (
+            {index === parts.length - 1 ? (
               <Text size="2" weight="medium" aria-current="page">
-                {part}
+                {part.label}
               </Text>
+            ) : part.to ? (
+              <Link to={part.to} className="dc-breadcrumbs__link">
+                {part.label}
+              </Link>
             ) : (
               <Text size="2" color="gray">
-                {part}
+                {part.label}
               </Text>
             )}
           </li>

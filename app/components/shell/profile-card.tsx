@@ -2,7 +2,6 @@ import { Text } from "@radix-ui/themes";
 import type { CurrentUser } from "#app/utils/session.server";
 
 export const NAME_FADE_AFTER = 12;
-export const EMAIL_FADE_AFTER = 20;
 
 export function initials(user: Pick<CurrentUser, "firstName" | "lastName" | "username">): string {
   const fromName = `${user.firstName.trim()[0] ?? ""}${user.lastName.trim()[0] ?? ""}`;
@@ -22,7 +21,10 @@ export function Avatar({ user, size = "small" }: { user: Pick<CurrentUser, "firs
   );
 }
 
-/** Spec 000 §2: '---' when either name is empty (fades after 12 chars); email or 'No email provided' (fades after 20). */
+/**
+ * Spec 000 §2: '---' when either name is empty (fades after 12 chars); email or 'No email provided'.
+ * The email ends in an ellipsis where the card cuts it: a fade 20 characters wide was cut mid-letter by the narrower card (issue 44).
+ */
 export function ProfileCard({ user, compact = false }: { user: CurrentUser; compact?: boolean }) {
   const fullName = user.firstName.trim() && user.lastName.trim() ? `${user.firstName.trim()} ${user.lastName.trim()}` : "---";
   const email = user.email.trim() || "No email provided";
@@ -44,7 +46,7 @@ export function ProfileCard({ user, compact = false }: { user: CurrentUser; comp
             as="div"
             size="1"
             color="gray"
-            className={`dc-profile__email${email.length > EMAIL_FADE_AFTER ? " dc-fade dc-fade--email" : ""}`}
+            className="dc-profile__email"
             title={email}
           >
             {email}
