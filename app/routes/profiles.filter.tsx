@@ -4,6 +4,9 @@ import { apiErrorResponse, readJsonBody } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getServices } from "#app/utils/services.server";
 
+/** A JSON body, as spec 001 §7 sends it; not a page form. */
+export const bodyTypes = ["application/json"];
+
 export async function loader() {
   return Response.json({ code: "METHOD_NOT_ALLOWED", message: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
 }
