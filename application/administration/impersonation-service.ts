@@ -23,7 +23,7 @@ import {
 } from "#domain/administration/impersonation";
 import { DomainError, isDomainError } from "#domain/shared/domain-error";
 import { activeImpersonationsOf } from "#projections/administration/impersonations.queries";
-import type { ImpersonationReadModel } from "#projections/administration/impersonations.projector";
+import type { ImpersonationReadModel } from "#projections/administration/impersonations.queries";
 import { userById } from "#projections/identity/users.queries";
 import { impersonationExpiryWorkflowId } from "#workflows/impersonation-expiry";
 

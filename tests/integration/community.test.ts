@@ -60,9 +60,10 @@ describe("communities share documents without copying them", () => {
     expect((await library.readableDocuments("cy", [north, south])).map((d) => d.id)).toEqual([north]);
     await expect(library.pages("cy", south)).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
 
-    // A workspace may hold the shared document, never the other community's.
+    // A workspace may hold the shared document, never the other community's: asking for it creates nothing.
     const own = await uploadTextDocument(env.runtime, "cy", "garden.txt", "Tomatoes in the garden need water every morning.");
-    const workspace = await workspaceWith("cy", [north, south, own]);
+    await expect(workspaceWith("cy", [north, south, own])).rejects.toMatchObject({ code: "DOCUMENT_NOT_FOUND" });
+    const workspace = await workspaceWith("cy", [north, own]);
     expect(workspace.documents.map((d) => d.documentId).sort()).toEqual([north, own].sort());
     const conversationId = workspace.session.activeConversationId!;
     const answer = await ask("cy", conversationId, "What is the reactor coolant pressure?");
