@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { errorResponse } from "#app/components/library/api.server";
+import { FORM_TYPES } from "#app/utils/body-type.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getServices } from "#app/utils/services.server";
 import { requireUser } from "#app/utils/session.server";
@@ -13,6 +14,9 @@ export const SPEECH_NOT_CONFIGURED =
  * service is configured (AZURE_SPEECH_KEY); otherwise 501 with a sentence
  * saying so — never a made-up token.
  */
+/** The spec's client posts `{}` as JSON; a form is taken as well. */
+export const bodyTypes = ["application/json", ...FORM_TYPES];
+
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
   if (request.method !== "POST") return Response.json({ code: "METHOD", message: "Method not allowed" }, { status: 405 });
