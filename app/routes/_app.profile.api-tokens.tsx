@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } f
 import { useEffect, useRef, useState } from "react";
 import { copyText } from "#app/components/chat/clipboard";
 import { CsrfInput } from "#app/components/csrf-input";
+import { ConfirmActions } from "#app/components/confirm-actions";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { useToast } from "#app/components/toast";
 import { useHydrated } from "#app/components/use-hydrated";
@@ -253,18 +254,11 @@ function RevokeToken({ id, name, revoked }: { id: string; name: string; revoked:
       <CsrfInput />
       <input type="hidden" name="intent" value="revoke" />
       <input type="hidden" name="id" value={id} />
-      <Flex gap="3" justify="end" mt={hydrated ? "4" : "0"}>
-        {hydrated ? (
-          <AlertDialog.Cancel>
-            <Button type="button" variant="soft" color="gray">
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
-        ) : null}
+      <ConfirmActions hydrated={hydrated} gap="4">
         <Button type="submit" color="red" variant={hydrated ? "solid" : "soft"} size={hydrated ? "2" : "1"} loading={fetcher.state !== "idle"} data-testid="confirm-revoke">
           {hydrated ? "Revoke token" : "Revoke"}
         </Button>
-      </Flex>
+      </ConfirmActions>
     </fetcher.Form>
   );
   if (revoked) return null;

@@ -1,7 +1,8 @@
-import { AlertDialog, Button, Flex, Text } from "@radix-ui/themes";
+import { AlertDialog, Button, Text } from "@radix-ui/themes";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfInput } from "#app/components/csrf-input";
+import { ConfirmActions } from "#app/components/confirm-actions";
 import { useHydrated } from "#app/components/use-hydrated";
 
 export const LOG_OUT_EVERYWHERE_ACTION = "/profile/sessions";
@@ -17,18 +18,11 @@ export function LogOutEverywhere({ readOnly = false }: { readOnly?: boolean }) {
   const form = (
     <Form method="post" action={LOG_OUT_EVERYWHERE_ACTION} reloadDocument>
       <CsrfInput />
-      <Flex gap="3" justify="end" mt={hydrated ? "5" : "0"}>
-        {hydrated ? (
-          <AlertDialog.Cancel>
-            <Button variant="soft" color="gray" type="button" size="3">
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
-        ) : null}
+      <ConfirmActions hydrated={hydrated} gap="5" size="3">
         <Button type="submit" color="red" size="3" disabled={readOnly}>
           Log out of all Devices
         </Button>
-      </Flex>
+      </ConfirmActions>
     </Form>
   );
   if (!hydrated) return form;

@@ -1,7 +1,8 @@
-import { AlertDialog, Button, Flex } from "@radix-ui/themes";
+import { AlertDialog, Button } from "@radix-ui/themes";
 import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { CsrfInput } from "#app/components/csrf-input";
+import { ConfirmActions } from "#app/components/confirm-actions";
 import { useHydrated } from "#app/components/use-hydrated";
 
 /**
@@ -19,18 +20,11 @@ export function RoleChange({ user, q, busy }: { user: { id: string; name: string
       <input type="hidden" name="intent" value={user.isAdmin ? "revoke" : "grant"} />
       <input type="hidden" name="target" value={user.id} />
       <input type="hidden" name="q" value={q} />
-      <Flex gap="3" justify="end" mt={hydrated ? "4" : "0"}>
-        {hydrated ? (
-          <AlertDialog.Cancel>
-            <Button type="button" variant="soft" color="gray">
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
-        ) : null}
+      <ConfirmActions hydrated={hydrated} gap="4">
         <Button type="submit" variant={hydrated ? "solid" : "soft"} color={hydrated && user.isAdmin ? "red" : hydrated ? undefined : "gray"} disabled={busy} data-testid="confirm-role-change">
           {label}
         </Button>
-      </Flex>
+      </ConfirmActions>
     </Form>
   );
   if (!hydrated) return form;
