@@ -24,6 +24,25 @@ describe("page layout", () => {
     expect(blocks[1].box).toEqual({ left: 49.67, top: 105.25, width: 153.97, height: 37.89 });
   });
 
+  it("reads each author of a paper's author grid as one stack, between the title and the columns", () => {
+    const authors = [
+      ["Ben Trovato", "Institute for Clarity", "Dublin, Ohio"],
+      ["Lars Thørväld", "The Thørväld Group", "Hekla, Iceland"],
+      ["Aparna Patel", "Rajiv Gandhi University", "Doimukh, India"],
+    ];
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      fragment("The Name of the Title", 150, 30, 20),
+      ...authors.flatMap((lines, a) => lines.map((line, i) => fragment(line, 60 + a * 190, 70 + i * 12))),
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 140 + n * 13), fragment(prose("right", n), 320, 140 + n * 13)]),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    expect(text).toContain("Ben Trovato\nInstitute for Clarity\nDublin, Ohio");
+    expect(text).toContain("Lars Thørväld\nThe Thørväld Group\nHekla, Iceland");
+    expect(text).not.toContain(" | ");
+    expect(text.indexOf("Aparna Patel")).toBeLessThan(text.indexOf(prose("left", 0)));
+  });
+
   it("joins words with single spaces, drops duplicated fake-bold text, and orders right-to-left lines", () => {
     const words = [fragment("Hello", 10, 10), fragment("Hello", 10.2, 10.1), fragment("world", 40, 10)];
     expect(layoutPage(words, 600, 800, "p1").text).toBe("Hello world");

@@ -259,15 +259,15 @@ function bandsByColumn(sorted: readonly Fragment[], gutters: readonly Gutter[]):
   return sortedBy(bands, byCenter);
 }
 
-/** The least width of a piece of prose: a fifth of the page's text width. */
-function proseWidth(bands: readonly Band[]): number {
+/** Where the page's text starts and ends, across: a piece of prose is at least a fifth as wide. */
+function textExtent(bands: readonly Band[]): [number, number] {
   let textLeft = Infinity;
   let textRight = -Infinity;
   for (const band of bands) {
     textLeft = Math.min(textLeft, band.pieces[0].left);
     textRight = Math.max(textRight, band.pieces[band.pieces.length - 1].right);
   }
-  return 0.2 * (textRight - textLeft);
+  return [textLeft, textRight];
 }
 
 /** Whether a piece is running prose rather than a table cell, a label or a number. */
@@ -293,11 +293,15 @@ interface Run {
   last: number;
   proseLeft: number;
   proseRight: number;
-  /** The first and last band with prose beside the run: the columns start and end there (an author grid above them is no column). */
+  /**
+   * The first band with prose beside the run: the columns start there (an author grid above them
+   * is no column). They end with the run: under them a page number or a full-width part ends it.
+   */
   firstProse: number;
-  lastProse: number;
   /** Where the column right of the gutter starts: the least left edge of its lines. */
   columnStart: number;
+  /** Whether text stood on both sides of it yet: until then it is the empty page beside one column, not a gutter. */
+  flanked: boolean;
 }
 
 /**
@@ -310,7 +314,8 @@ interface Run {
  */
 function findGutters(bands: readonly Band[]): Gutter[] {
   if (bands.length < PROSE_LINES) return [];
-  const wide = proseWidth(bands);
+  const [textLeft, textRight] = textExtent(bands);
+  const wide = 0.2 * (textRight - textLeft);
   const gutters: Gutter[] = [];
   let runs: Run[] = [];
   for (let index = 0; index < bands.length; index++) {
@@ -324,7 +329,7 @@ function findGutters(bands: readonly Band[]): Gutter[] {
     const apart = index > 0 && band.center - band.size / 2 - (above.center + above.size / 2) > BLANK_ACROSS * Math.max(band.size, above.size);
     for (const run of runs) {
       // Text standing in the gutter itself (a page number under the columns) ends it.
-      if (apart || standsIn(pieces, run)) {
+      if (apart || (run.flanked && standsIn(pieces, run))) {
         endRun(run, bands, gutters);
         continue;
       }
@@ -345,6 +350,11 @@ function findGutters(bands: readonly Band[]): Gutter[] {
         else next.push(run);
         continue;
       }
+      if (!run.flanked && left >= 0 && right < pieces.length) {
+        // Text on both sides at last: the gutter is this gap, not the empty page the run had beside one column.
+        [from, to] = [pieces[left].right, pieces[right].left];
+        run.flanked = true;
+      }
       run.from = from;
       run.to = to;
       run.last = index;
@@ -352,20 +362,21 @@ function findGutters(bands: readonly Band[]): Gutter[] {
       const proseRight = right < pieces.length && isProse(pieces[right], wide);
       if (proseLeft) run.proseLeft++;
       if (proseRight) run.proseRight++;
-      if (proseLeft || proseRight) {
-        if (run.firstProse < 0) run.firstProse = index;
-        run.lastProse = index;
-      }
+      if ((proseLeft || proseRight) && run.firstProse < 0) run.firstProse = index;
       if (right < pieces.length) run.columnStart = Math.min(run.columnStart, pieces[right].left);
       next.push(run);
     }
-    // A gap between two pieces that no run follows yet may start one.
-    for (let i = 1; i < pieces.length; i++) {
-      const [from, to] = [pieces[i - 1].right, pieces[i].left];
+    // A gap between two pieces that no run follows yet may start one, and so may the empty page
+    // beside a band's pieces: one column may start lower than the other (under a figure).
+    for (let i = 0; i <= pieces.length; i++) {
+      const from = i === 0 ? textLeft : pieces[i - 1].right;
+      const to = i === pieces.length ? textRight : pieces[i].left;
       if (to - from < least || acrossRuns(next, from, to)) continue;
-      const [proseLeft, proseRight] = [isProse(pieces[i - 1], wide) ? 1 : 0, isProse(pieces[i], wide) ? 1 : 0];
+      const proseLeft = i > 0 && isProse(pieces[i - 1], wide) ? 1 : 0;
+      const proseRight = i < pieces.length && isProse(pieces[i], wide) ? 1 : 0;
       const firstProse = proseLeft + proseRight > 0 ? index : -1;
-      next.push({ from, to, first: index, last: index, proseLeft, proseRight, firstProse, lastProse: firstProse, columnStart: to });
+      const flanked = i > 0 && i < pieces.length;
+      next.push({ from, to, first: index, last: index, proseLeft, proseRight, firstProse, columnStart: to, flanked });
     }
     runs = next;
   }
@@ -396,9 +407,13 @@ function splitAtColumnStart(band: Band, columnStart: number): boolean {
   return false;
 }
 
-/** Whether one of `pieces` lies within the run's empty band (a point either side allowed). */
+/**
+ * Whether one of `pieces` lies within the run's empty band (a point either side allowed) and fills
+ * a good part of it, as a page number fills a gutter. A sign of an equation in a run still wider
+ * than the gutter it will narrow to only narrows it.
+ */
 function standsIn(pieces: readonly Piece[], run: Run): boolean {
-  for (const piece of pieces) if (piece.left >= run.from - 1 && piece.right <= run.to + 1) return true;
+  for (const piece of pieces) if (piece.left >= run.from - 1 && piece.right <= run.to + 1 && piece.right - piece.left >= 0.25 * (run.to - run.from)) return true;
   return false;
 }
 
@@ -411,7 +426,7 @@ function acrossRuns(runs: readonly Run[], from: number, to: number): boolean {
 /** A run that ended: a gutter when prose lines its both sides. */
 function endRun(run: Run, bands: readonly Band[], gutters: Gutter[]): void {
   if (run.proseLeft < PROSE_LINES || run.proseRight < PROSE_LINES) return;
-  const [first, last] = [bands[run.firstProse], bands[run.lastProse]];
+  const [first, last] = [bands[run.firstProse], bands[run.last]];
   gutters.push({ from: run.from, to: run.to, top: first.center - first.size / 2, bottom: last.center + last.size / 2 });
 }
 
@@ -445,6 +460,27 @@ function sharesZone(zones: readonly [number, number][], from: number, to: number
   return false;
 }
 
+/** How much larger than the body's text a title is. */
+const TITLE_SIZE = 1.4;
+
+/**
+ * Where a paper's front matter lies: under its title (text far larger than the body's) and above
+ * its columns. A grid there is its authors', one stack of lines per author; empty when the page
+ * has no such title over columns.
+ */
+function frontMatter(bands: readonly Band[], gutters: readonly Gutter[]): [number, number] {
+  if (gutters.length === 0) return [0, 0];
+  let columnsTop = Infinity;
+  for (const g of gutters) columnsTop = Math.min(columnsTop, g.top);
+  const sizes: number[] = [];
+  for (const band of bands) sizes.push(band.size);
+  sizes.sort(ascending);
+  const body = sizes[sizes.length >> 1];
+  let title: Band | undefined;
+  for (const band of bands) if (band.center < columnsTop && band.size >= TITLE_SIZE * body && (!title || band.size > title.size)) title = band;
+  return title ? [title.center, columnsTop] : [0, 0];
+}
+
 /**
  * Groups fragments into lines: same baseline band; a band is cut where it crosses a column gutter
  * or where prose stands beside prose (two columns are never a table's cells), and elsewhere its
@@ -474,7 +510,9 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
   // Columns whose baselines do not line up (REVTeX's) share bands only by chance: once the
   // gutters are known, each column's lines are banded on their own.
   const bands = gutters.length === 0 ? firstBands : bandsByColumn(sorted, gutters);
-  const wide = proseWidth(bands);
+  const [textLeft, textRight] = textExtent(bands);
+  const wide = 0.2 * (textRight - textLeft);
+  const [gridTop, gridBottom] = frontMatter(bands, gutters);
 
   // Loops and functions of the module, not closures made for each page: V8 drops a closure's
   // optimized code with the closure, and compiled these again for every document (decision 225).
@@ -499,6 +537,10 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
           lines.push(makeLine(current, cells));
           current = [];
           cells = [];
+        } else if (band.center > gridTop && band.center < gridBottom && sharesZone(zones, from, to, band.size)) {
+          // An author grid: each author's name, affiliation and address are read together, as a block.
+          lines.push(makeLine(current));
+          current = [];
         } else if (sharesZone(zones, from, to, band.size)) {
           // A table column leaves the same gap in the next row (centred headers over left-aligned
           // cells share a good part of it); two wide justified spaces rarely line up.
