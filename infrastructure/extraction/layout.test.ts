@@ -43,6 +43,23 @@ describe("page layout", () => {
     expect(text.indexOf("Aparna Patel")).toBeLessThan(text.indexOf(prose("left", 0)));
   });
 
+  it("keeps a column's footnotes apart from the other column's lines beside them, under a gap across the page", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 100 + n * 13), fragment(prose("right", n), 320, 100 + n * 13)]),
+      // A heading's space in the right column lines up with the rule above the left one's footnotes.
+      fragment("1. Citations", 400, 178),
+      // The footnote's mark sits on the heading's band, its text just below.
+      fragment("*", 50, 180, 6), fragment("A footnote to the article title", 56, 184, 8),
+      fragment("Also at Physics Department, XYZ University.", 56, 194, 8),
+      fragment("Second.Author@institution.edu", 56, 204, 8), fragment("Because the package of Patrick", 320, 204),
+      fragment("http://www.second.edu/Charlie", 56, 214, 8), fragment("Daly, the entire repertoire of it", 320, 216),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    expect(text).toContain("Second.Author@institution.edu\nhttp://www.second.edu/Charlie");
+    expect(text).toContain("Because the package of Patrick\nDaly, the entire repertoire of it");
+  });
+
   it("joins words with single spaces, drops duplicated fake-bold text, and orders right-to-left lines", () => {
     const words = [fragment("Hello", 10, 10), fragment("Hello", 10.2, 10.1), fragment("world", 40, 10)];
     expect(layoutPage(words, 600, 800, "p1").text).toBe("Hello world");

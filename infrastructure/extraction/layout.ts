@@ -329,7 +329,7 @@ function findGutters(bands: readonly Band[]): Gutter[] {
     const apart = index > 0 && band.center - band.size / 2 - (above.center + above.size / 2) > BLANK_ACROSS * Math.max(band.size, above.size);
     for (const run of runs) {
       // Text standing in the gutter itself (a page number under the columns) ends it.
-      if (apart || (run.flanked && standsIn(pieces, run))) {
+      if (apart || (established(run) && standsIn(pieces, run))) {
         endRun(run, bands, gutters);
         continue;
       }
@@ -417,6 +417,13 @@ function standsIn(pieces: readonly Piece[], run: Run): boolean {
   return false;
 }
 
+/**
+ * Whether prose has lined both sides of the run in enough lines to make it a gutter. Until then a
+ * line inside it (a footnote under a footnote mark, a caption beside the empty page under a
+ * figure) only narrows it.
+ */
+const established = (run: Run) => run.proseLeft >= PROSE_LINES && run.proseRight >= PROSE_LINES;
+
 /** Whether a gap from `from` to `to` overlaps one of `runs`. */
 function acrossRuns(runs: readonly Run[], from: number, to: number): boolean {
   for (const run of runs) if (from < run.to && to > run.from) return true;
@@ -425,7 +432,7 @@ function acrossRuns(runs: readonly Run[], from: number, to: number): boolean {
 
 /** A run that ended: a gutter when prose lines its both sides. */
 function endRun(run: Run, bands: readonly Band[], gutters: Gutter[]): void {
-  if (run.proseLeft < PROSE_LINES || run.proseRight < PROSE_LINES) return;
+  if (!established(run)) return;
   const [first, last] = [bands[run.firstProse], bands[run.last]];
   gutters.push({ from: run.from, to: run.to, top: first.center - first.size / 2, bottom: last.center + last.size / 2 });
 }

@@ -13,7 +13,7 @@ import { cellLines, columnsJoined, readingOrderShare, sequenceShare } from "./re
 const PAPERS = ["acm-sigconf-sample.pdf", "acm-sigplan-sample.pdf", "revtex-aps-sample.pdf", "elsarticle-5p-sample.pdf"];
 const MADE = fileURLToPath(new URL("../fixtures/documents/kestrel-paper.pdf", import.meta.url));
 /** Per paper (the corpus's, then the made one), the share below which the order counts as broken. */
-const FLOORS = [0.94, 0.94, 0.925, 0.935, 0.97];
+const FLOORS = [0.94, 0.94, 0.93, 0.935, 0.97];
 const reader = new DocumentReader({});
 
 async function storedPages(file: string): Promise<string[]> {
