@@ -6,6 +6,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { logContext } from "#infrastructure/logging/logger";
+import { httpOperations as operatorRoutes } from "#infrastructure/observability/http-operations";
+import { API_PREFIX, apiRouteTemplate } from "./public-api/router.server";
 import { NonceProvider } from "./utils/nonce-provider";
 import { getRuntime } from "./utils/services.server";
 
@@ -16,7 +18,8 @@ export const startRuntime = getRuntime;
 export const runWithRequestId = <T,>(requestId: string, fn: () => T): T => logContext.run({ requestId }, fn);
 export { crossSiteRefusal } from "./utils/cross-site.server";
 export { createBodyLimitedRequestHandler } from "./utils/body-limit.server";
-export { httpOperations } from "#infrastructure/observability/http-operations";
+/** The operators' routes; the public API's requests are measured per operation, not as one "/api/v1/*". */
+export const httpOperations = (...[runtime, build, role]: Parameters<typeof operatorRoutes>) => operatorRoutes(runtime, build, role, { [`${API_PREFIX}/*`]: apiRouteTemplate });
 
 /**
  * Chromium applies form-action to the redirect that follows a form POST, so
