@@ -15,6 +15,12 @@ import { freePort, ROOT, startAppServer, type AppServer } from "./support/app-se
  */
 const TOKEN = "metrics-token-for-the-operations-test";
 
+/** A process's place among its role's, as the supervisor gave it (DOCUCHAT_PROCESS_INDEX in its environment). */
+function processIndexOf(pid: number): string {
+  const variable = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((entry) => entry.startsWith("DOCUCHAT_PROCESS_INDEX="));
+  return variable!.split("=")[1]!;
+}
+
 /** The cluster process of `role` the primary `pid` forked (DOCUCHAT_PROCESS in its environment). */
 function childOfRole(pid: number, role: "web" | "background"): number | null {
   for (const entry of readdirSync("/proc")) {
@@ -98,10 +104,17 @@ describe("operating the clustered app", () => {
 
     expect(total(series(samples, "docuchat_http_request_duration_seconds_count", { route: "/signup", method: "POST", process: "web" }))).toBeGreaterThanOrEqual(2);
     expect(total(series(samples, "docuchat_commands_total", { context: "identity", outcome: "accepted", process: "web" }))).toBeGreaterThan(0);
-    // Both kinds of process answered the primary: memory of each, background state from the background process.
-    expect(series(samples, "process_resident_memory_bytes", { process: "web" })).toHaveLength(1);
-    expect(series(samples, "process_resident_memory_bytes", { process: "background" })).toHaveLength(1);
-    expect(series(samples, "nodejs_eventloop_lag_p99_seconds", { process: "background" })).toHaveLength(1);
+    // Every process answered the primary with its own series, labelled by role and index (never summed): its
+    // memory, its file limit, when it started and what it runs; the supervisor's own beside them.
+    const processes = (name: string) => series(samples, name).map((s) => `${s.labels.process} ${s.labels.index}`).sort();
+    const everyProcess = ["background 0", "supervisor 0", "web 0", "web 1"];
+    expect(processes("process_resident_memory_bytes")).toEqual(everyProcess);
+    expect(processes("process_start_time_seconds")).toEqual(everyProcess);
+    expect(new Set(series(samples, "process_max_fds").map((s) => s.value)).size).toBe(1);
+    expect(processes("nodejs_eventloop_lag_p99_seconds")).toEqual(everyProcess);
+    expect(series(samples, "docuchat_build_info", { process: "web", index: "1" })[0]?.labels).toMatchObject({ version: expect.any(String), commit: expect.any(String), node: process.version });
+    expect(series(samples, "docuchat_process_up").map((s) => `${s.labels.process} ${s.labels.index} ${s.value}`).sort()).toEqual(["background 0 1", "web 0 1", "web 1 1"]);
+    expect(total(series(samples, "docuchat_process_restarts_total"))).toBe(0);
     expect(series(samples, "docuchat_projector_lag_events", { projector: "identity.users", process: "background" })).toHaveLength(1);
     expect(series(samples, "docuchat_workflow_runs", { process: "background" }).length).toBeGreaterThan(0);
 
@@ -188,6 +201,31 @@ describe("operating the clustered app", () => {
       prometheus.kill("SIGTERM");
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("answers a scrape while a web process restarts, with that process missing and its restart counted", async () => {
+    const killed = childOfRole(app.pid, "web")!;
+    const index = processIndexOf(killed);
+    const slot = { process: "web", index };
+    const startedBefore = series(await scrape(), "process_start_time_seconds", slot)[0]!.value;
+    process.kill(killed, "SIGKILL");
+
+    // scrape() expects 200 of every scrape: the supervisor answers for the processes that are there.
+    const during = await until("the restart to be counted", async () => {
+      const samples = await scrape();
+      return total(series(samples, "docuchat_process_restarts_total", slot)) === 1 ? samples : null;
+    });
+    expect(series(during, "docuchat_process_up", slot)[0]?.value).toBe(0);
+    expect(series(during, "process_resident_memory_bytes", { process: "web" }).map((s) => s.labels.index)).not.toContain(index);
+    expect(series(during, "process_resident_memory_bytes", { process: "background" })).toHaveLength(1);
+
+    const after = await until("the new web process to report", async () => {
+      const samples = await scrape();
+      return series(samples, "docuchat_process_up", slot)[0]?.value === 1 ? samples : null;
+    });
+    // The replacement took the same index: its series go on, with a new start time and the restart counted once.
+    expect(series(after, "process_start_time_seconds", slot)[0]!.value).toBeGreaterThan(startedBefore);
+    expect(total(series(after, "docuchat_process_restarts_total", slot))).toBe(1);
   });
 
   it("stays ready while the background process is down, reports it down on its own, and up again once the primary has restarted it", async () => {
