@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
-import { processLog } from "./infrastructure/logging/supervisor-log.mjs";
+import { logEverythingAsJson, processLog } from "./infrastructure/logging/process-log.mjs";
 import { answerOperations } from "./infrastructure/observability/cluster-operations.mjs";
 import { requestsInFlight, shutdownDeadlineMs } from "./infrastructure/observability/graceful-shutdown.mjs";
 
@@ -48,6 +48,7 @@ async function supervise(webProcesses) {
   /** What each forked process is (its role and index among its role's), and whether it got as far as serving. */
   const processes = new Map();
   const log = processLog("supervisor");
+  logEverythingAsJson(log);
   let stopping = false;
   let announced = false;
 
@@ -136,6 +137,7 @@ async function serve(role, index = 0) {
   // The background process keeps its normal priority: its projectors are what read-your-writes waits for,
   // so under page load they must keep up. Its heavy work yields instead: extraction threads, the embedding
   // model's thread and what they start run at niceness 10 (decisions 070, 150, 155).
+  logEverythingAsJson(processLog(role));
   const build = await import(pathToFileURL(buildPath).href);
   const entry = build.entry.module;
 
@@ -147,6 +149,7 @@ async function serve(role, index = 0) {
     process.exit(1);
   }
   const { logger, config } = runtime;
+  logEverythingAsJson(logger);
   let stopping = false;
   let server = null;
   // Graceful shutdown (issue 32): requests in flight, streamed answers above all, finish before the stores close.
@@ -226,6 +229,13 @@ async function serve(role, index = 0) {
   });
   // Every body is read only up to its route's limit, counted as it arrives (docs/decisions/200).
   app.all("*", entry.createBodyLimitedRequestHandler({ build, mode: isDev ? "development" : "production" }));
+  // Express's own last handler prints a multi-line stack (a malformed escape in a URL reaches it): one line instead.
+  app.use((error, req, res, _next) => {
+    const status = Number.isInteger(error?.status) && error.status >= 400 ? error.status : 500;
+    logger[status >= 500 ? "error" : "warn"]({ err: error, method: req.method, path: req.path, status }, "request failed");
+    if (res.headersSent) return res.destroy();
+    res.status(status).type("text/plain").send(status >= 500 ? "Internal Server Error" : "Bad Request");
+  });
 
   server = app.listen(config.port, config.host, () => {
     const address = server.address();

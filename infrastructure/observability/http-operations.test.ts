@@ -20,6 +20,7 @@ describe("request metrics' route label", () => {
     expect(patternOf("/build/_shared/chunk-ABC123.js")).toBe("/build/*");
     expect(patternOf("/metrics")).toBe("/metrics");
     expect(patternOf("/no/such/page/123")).toBe("/*");
+    expect(patternOf("/workspace/%E0%A4%A")).toBe("unmatched");
   });
 
   it("names each public API operation by its path template, so /api/v1 is not one label nor one per document", () => {

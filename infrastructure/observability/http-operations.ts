@@ -38,11 +38,22 @@ export function routePatternOf(routes: Record<string, BuildRoute | undefined>, s
   return (pathname) => {
     if (OPERATOR_PATHS.has(pathname)) return pathname;
     if (pathname.startsWith("/build/")) return "/build/*";
+    // A malformed escape matches nothing (Express answers 400), and the router would warn of it on the console.
+    if (!decodes(pathname)) return "unmatched";
     const matches = matchRoutes(tree, pathname);
     if (!matches) return "unmatched";
     const pattern = `/${matches.map((match) => match.route.path ?? "").filter(Boolean).join("/")}`.replace(/\/+/g, "/");
     return splats[pattern]?.(pathname) ?? pattern;
   };
+}
+
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The operators' routes and the request meter, mounted by server.mjs (issue 32). */
@@ -101,7 +112,8 @@ export function httpOperations(runtime: AppRuntime, build: { routes: Record<stri
     try {
       // In the cluster the primary sums every process's registry; one process answers its own.
       const text = inCluster ? ((await askPrimary("metrics", 10_000)) as { text: string }).text : await metrics.text();
-      res.set("Cache-Control", "no-store").type(metrics.contentType).send(text);
+      // A new connection for each scrape: one kept alive to a web process that has since died fails the next scrape.
+      res.set({ "Cache-Control": "no-store", Connection: "close" }).type(metrics.contentType).send(text);
     } catch (error) {
       runtime.logger.error({ err: error }, "metrics could not be gathered");
       res.status(503).type("text/plain").send("Metrics are unavailable right now.");

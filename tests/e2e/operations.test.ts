@@ -84,7 +84,8 @@ describe("operating the clustered app", () => {
   beforeAll(async () => {
     // Three processes start, and web processes listen only once the background one has caught up: on a busy machine
     // that takes longer than one process's minute.
-    app = await startAppServer({ env: { WEB_PROCESSES: "2", METRICS_TOKEN: TOKEN }, readyTimeoutMs: 150_000 });
+    // At info, so every request's line is there for the log's own test at the end.
+    app = await startAppServer({ env: { WEB_PROCESSES: "2", METRICS_TOKEN: TOKEN, LOG_LEVEL: "info" }, readyTimeoutMs: 150_000 });
   });
   afterAll(async () => app?.stop());
 
@@ -210,10 +211,11 @@ describe("operating the clustered app", () => {
     const startedBefore = series(await scrape(), "process_start_time_seconds", slot)[0]!.value;
     process.kill(killed, "SIGKILL");
 
-    // scrape() expects 200 of every scrape: the supervisor answers for the processes that are there.
+    // scrape() expects 200 of every answer: the supervisor answers for the processes that are there. Only a
+    // connection the dying process had already taken may break (no answer at all): it is asked again.
     const during = await until("the restart to be counted", async () => {
-      const samples = await scrape();
-      return total(series(samples, "docuchat_process_restarts_total", slot)) === 1 ? samples : null;
+      const samples = await scrape().catch((error: Error) => (error.message === "fetch failed" ? null : Promise.reject(error)));
+      return samples && total(series(samples, "docuchat_process_restarts_total", slot)) === 1 ? samples : null;
     });
     expect(series(during, "docuchat_process_up", slot)[0]?.value).toBe(0);
     expect(series(during, "process_resident_memory_bytes", { process: "web" }).map((s) => s.labels.index)).not.toContain(index);
@@ -249,6 +251,43 @@ describe("operating the clustered app", () => {
 
     await until("the background process to be up again", async () => (((await (await fetch(`${app.url}/readyz`, operator)).json()) as { checks: Record<string, string> }).checks.background === "ok" ? true : null));
     expect(childOfRole(app.pid, "background")).not.toBe(background);
+  });
+
+  // Last: by now the app has served pages, questions, probes and scrapes, and lost a web and the background process.
+  it("wrote every line, the supervisor's and the failures' included, as one JSON object with its level, time, pid and role", async () => {
+    // Two failures on purpose: a malformed escape in a URL (Express refuses it) and a POST to a page that takes none (Remix does).
+    expect((await fetch(`${app.url}/workspace/%E0%A4%A`)).status).toBe(400);
+    const refused = await fetch(`${app.url}/help`, { method: "POST", headers: { Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    expect(refused.status).toBe(405);
+    const refusedId = refused.headers.get("x-request-id");
+    await until("the refusal to be logged", async () => (app.output().includes(refusedId!) ? true : null), 10_000);
+
+    const lines = app.output().split("\n").filter((line) => line !== "");
+    const notJson = lines.filter((line) => {
+      try {
+        return typeof JSON.parse(line) !== "object";
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson).toEqual([]);
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const incomplete = entries.filter((e) => typeof e.level !== "string" || typeof e.time !== "string" || typeof e.pid !== "number" || typeof e.role !== "string");
+    expect(incomplete).toEqual([]);
+    expect(new Set(entries.map((e) => e.role))).toEqual(new Set(["supervisor", "background", "web"]));
+    // Each request's line names it; so do its failures.
+    const requests = entries.filter((e) => e.msg === "request");
+    expect(requests.length).toBeGreaterThan(20);
+    expect(requests.filter((e) => typeof e.requestId !== "string")).toEqual([]);
+    expect(entries.find((e) => e.requestId === refusedId && e.msg === "request refused")).toMatchObject({ level: "warn", role: "web", status: 405, path: "/help" });
+    expect(entries.find((e) => e.msg === "request failed" && e.path === "/workspace/%E0%A4%A")).toMatchObject({ level: "warn", status: 400 });
+    // The processes killed earlier: the supervisor said which, and that it started another.
+    const stopped = entries.filter((e) => e.role === "supervisor" && e.level === "error").map((e) => e.process);
+    expect(stopped).toEqual(expect.arrayContaining(["web", "background"]));
+    // No secret at any level: the operators' token, a password, an API token.
+    expect(app.output()).not.toContain(TOKEN);
+    expect(app.output()).not.toContain("Reader#2024");
+    expect(app.output()).not.toMatch(/dcp_[A-Za-z0-9]/);
   });
 });
 
