@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
+import { logEverythingAsJson, processLog } from "./infrastructure/logging/process-log.mjs";
 import { answerOperations } from "./infrastructure/observability/cluster-operations.mjs";
 import { requestsInFlight, shutdownDeadlineMs } from "./infrastructure/observability/graceful-shutdown.mjs";
 
@@ -28,7 +29,7 @@ function webProcessCount() {
   if (raw === undefined || raw === "") return os.availableParallelism();
   const count = Number(raw);
   if (!Number.isInteger(count) || count < 0 || count > 64) {
-    console.error(`\nCannot start: WEB_PROCESSES: expected a whole number from 0 to 64, got "${raw}"\n`);
+    processLog("supervisor").fatal(`Cannot start: WEB_PROCESSES: expected a whole number from 0 to 64, got "${raw}"`);
     process.exit(1);
   }
   return count;
@@ -39,30 +40,33 @@ if (cluster.isPrimary) {
   if (webProcesses === 0) await serve("app");
   else await supervise(webProcesses);
 } else {
-  await serve(process.env.DOCUCHAT_PROCESS === "background" ? "background" : "web");
+  await serve(process.env.DOCUCHAT_PROCESS === "background" ? "background" : "web", Number(process.env.DOCUCHAT_PROCESS_INDEX ?? 0));
 }
 
 /** The primary: forks the background process, then the web processes, restarts any that dies, stops them all on a signal. */
 async function supervise(webProcesses) {
-  /** What each forked process is, and whether it got as far as serving. */
+  /** What each forked process is (its role and index among its role's), and whether it got as far as serving. */
   const processes = new Map();
+  const log = processLog("supervisor");
+  logEverythingAsJson(log);
   let stopping = false;
   let announced = false;
 
-  const fork = (role) => {
+  // A replacement takes the index of the process it replaces: its series go on under the same labels.
+  const fork = (role, index) => {
     // A web process allocates a page's worth of short-lived objects per request: a
     // larger young generation (32 MB semi-spaces, default 16) is scavenged half as
     // often, about a tenth less CPU per page (docs/decisions/180).
     cluster.setupPrimary({ execArgv: role === "web" ? [...process.execArgv, "--max-semi-space-size=32"] : process.execArgv });
-    const child = cluster.fork({ DOCUCHAT_PROCESS: role });
-    const entry = { role, ready: false, startedAt: Date.now() };
+    const child = cluster.fork({ DOCUCHAT_PROCESS: role, DOCUCHAT_PROCESS_INDEX: String(index) });
+    const entry = { role, index, ready: false, startedAt: Date.now() };
     processes.set(child.id, entry);
     child.on("message", (message) => {
       if (message?.type !== "ready") return;
       entry.ready = true;
       if (role === "web" && !announced) {
         announced = true;
-        console.log(`\n  ${message.productName} is running at http://${message.host}:${message.port} (${webProcesses} web processes and a background process)\n`);
+        log.info({ url: `http://${message.host}:${message.port}`, webProcesses }, `${message.productName} is running at http://${message.host}:${message.port} (${webProcesses} web processes and a background process)`);
       }
     });
     return child;
@@ -74,13 +78,14 @@ async function supervise(webProcesses) {
     if (stopping || !entry) return;
     // One that never got ready (bad configuration, port in use) would fail again: stop, as a single process would.
     if (!entry.ready) {
-      console.error(`\nThe ${entry.role} process stopped during start-up (${signal ?? `exit code ${code}`}); stopping.\n`);
+      log.fatal({ process: entry.role, index: entry.index, code, signal }, `The ${entry.role} process stopped during start-up (${signal ?? `exit code ${code}`}); stopping.`);
       void stopAll(code || 1);
       return;
     }
-    console.error(`The ${entry.role} process stopped (${signal ?? `exit code ${code}`}); starting another.`);
+    log.error({ process: entry.role, index: entry.index, code, signal }, `The ${entry.role} process stopped (${signal ?? `exit code ${code}`}); starting another.`);
+    operations.restarted(entry);
     // A process that keeps dying right after its start is restarted at most once a second.
-    setTimeout(() => stopping || fork(entry.role), Date.now() - entry.startedAt < 1000 ? 1000 : 0);
+    setTimeout(() => stopping || fork(entry.role, entry.index), Date.now() - entry.startedAt < 1000 ? 1000 : 0);
   });
 
   async function stopAll(exitCode) {
@@ -98,18 +103,19 @@ async function supervise(webProcesses) {
   process.on("SIGTERM", () => stopAll(0));
   process.on("SIGINT", () => stopAll(0));
 
-  // Operations (issue 32): the web processes ask here for the cluster's metrics and whether the background process is up.
-  answerOperations(cluster, () => [...processes.values()].some((entry) => entry.role === "background" && entry.ready));
+  // Operations (issues 32, 43): the web processes ask here for every process's metrics and whether the background process is up.
+  const slots = [{ role: "background", index: 0 }, ...Array.from({ length: webProcesses }, (_, index) => ({ role: "web", index }))];
+  const operations = answerOperations(cluster, processes, slots);
 
   // The background process prepares the databases (schemas, migrations, projector set-up) first; the web
   // processes start then and serve while it catches up (issue 42, fast start).
-  const background = fork("background");
+  const background = fork("background", 0);
   const backgroundPrepared = await new Promise((resolve) => {
     background.on("message", (message) => (message?.type === "prepared" || message?.type === "ready") && resolve(true));
     background.once("exit", () => resolve(false));
   });
   if (!backgroundPrepared) return;
-  for (let i = 0; i < webProcesses; i++) fork("web");
+  for (let i = 0; i < webProcesses; i++) fork("web", i);
 }
 
 /** Asks a child to stop and waits for it; one that hangs past its drain deadline (and a margin to stop) is killed. */
@@ -126,22 +132,24 @@ function stopChild(child) {
 }
 
 
-/** One process: "app" (everything), "web" (requests only) or "background" (no HTTP). */
-async function serve(role) {
+/** One process: "app" (everything), "web" (requests only) or "background" (no HTTP); index: its place among its role's. */
+async function serve(role, index = 0) {
   // The background process keeps its normal priority: its projectors are what read-your-writes waits for,
   // so under page load they must keep up. Its heavy work yields instead: extraction threads, the embedding
   // model's thread and what they start run at niceness 10 (decisions 070, 150, 155).
+  logEverythingAsJson(processLog(role));
   const build = await import(pathToFileURL(buildPath).href);
   const entry = build.entry.module;
 
   let runtime;
   try {
-    runtime = await entry.startRuntime(role, () => process.send?.({ type: "prepared" }));
+    runtime = await entry.startRuntime(role, () => process.send?.({ type: "prepared" }), index);
   } catch (error) {
-    console.error(`\nCannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    processLog(role).fatal(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
   const { logger, config } = runtime;
+  logEverythingAsJson(logger);
   let stopping = false;
   let server = null;
   // Graceful shutdown (issue 32): requests in flight, streamed answers above all, finish before the stores close.
@@ -221,18 +229,25 @@ async function serve(role) {
   });
   // Every body is read only up to its route's limit, counted as it arrives (docs/decisions/200).
   app.all("*", entry.createBodyLimitedRequestHandler({ build, mode: isDev ? "development" : "production" }));
+  // Express's own last handler prints a multi-line stack (a malformed escape in a URL reaches it): one line instead.
+  app.use((error, req, res, _next) => {
+    const status = Number.isInteger(error?.status) && error.status >= 400 ? error.status : 500;
+    logger[status >= 500 ? "error" : "warn"]({ err: error, method: req.method, path: req.path, status }, "request failed");
+    if (res.headersSent) return res.destroy();
+    res.status(status).type("text/plain").send(status >= 500 ? "Internal Server Error" : "Bad Request");
+  });
 
   server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info({ port, role }, "listening");
-    if (role === "app") console.log(`\n  ${config.productName} is running at http://${config.host}:${port}\n`);
+    if (role === "app") logger.info({ url: `http://${config.host}:${port}` }, `${config.productName} is running at http://${config.host}:${port}`);
     else process.send?.({ type: "ready", productName: config.productName, host: config.host, port });
   });
 
   server.on("error", (error) => {
     const hint = error.code === "EADDRINUSE" ? ` Port ${config.port} is in use: set PORT to another port.` : "";
-    console.error(`\nCannot listen on ${config.host}:${config.port}: ${error.message}.${hint}\n`);
+    logger.fatal(`Cannot listen on ${config.host}:${config.port}: ${error.message}.${hint}`);
     process.exit(1);
   });
 }

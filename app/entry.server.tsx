@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { Transform, type TransformCallback } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { logContext } from "#infrastructure/logging/logger";
+import { httpOperations as operatorRoutes } from "#infrastructure/observability/http-operations";
+import { API_PREFIX, apiRouteTemplate } from "./public-api/router.server";
 import { NonceProvider } from "./utils/nonce-provider";
 import { getRuntime } from "./utils/services.server";
 
@@ -16,7 +18,8 @@ export const startRuntime = getRuntime;
 export const runWithRequestId = <T,>(requestId: string, fn: () => T): T => logContext.run({ requestId }, fn);
 export { crossSiteRefusal } from "./utils/cross-site.server";
 export { createBodyLimitedRequestHandler } from "./utils/body-limit.server";
-export { httpOperations } from "#infrastructure/observability/http-operations";
+/** The operators' routes; the public API's requests are measured per operation, not as one "/api/v1/*". */
+export const httpOperations = (...[runtime, build, role]: Parameters<typeof operatorRoutes>) => operatorRoutes(runtime, build, role, { [`${API_PREFIX}/*`]: apiRouteTemplate });
 
 /**
  * Chromium applies form-action to the redirect that follows a form POST, so
@@ -102,6 +105,19 @@ class CoalescedBody extends Transform {
   }
 }
 
+/**
+ * What a loader, an action or a render threw, as one log line with the request's ids (docs/logs.md) rather
+ * than Remix's multi-line console.error. Remix's own refusals (a POST to a route without an action) are the
+ * client's doing: warn. A client that went away is not an error.
+ */
+export function handleError(error: unknown, { request }: { request: Request }): void {
+  if (request.signal.aborted) return;
+  const refusal = isRouteErrorResponse(error) ? error : null;
+  const err = refusal ? ((refusal as { error?: unknown }).error ?? new Error(`${refusal.status} ${refusal.statusText}`)) : error;
+  const line = { err, method: request.method, path: new URL(request.url).pathname, ...(refusal ? { status: refusal.status } : {}) };
+  void getRuntime().then(({ logger }) => (refusal && refusal.status < 500 ? logger.warn(line, "request refused") : logger.error(line, "request failed")));
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -142,7 +158,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          // Before the shell, Remix renders the error boundary and reports the error through handleError.
+          if (shellRendered) handleError(error, { request });
         },
       },
     );

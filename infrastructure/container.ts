@@ -107,6 +107,8 @@ export interface RuntimeOptions {
    * "worker": the Temporal worker, activities only.
    */
   role?: "app" | "web" | "background" | "worker";
+  /** Its place among the supervisor's processes of its role (web 0…N-1), which labels its metrics; 0 by default. */
+  processIndex?: number;
   /** The id answers begun here carry (default: role, pid and a random part); tests run several "processes" in one. */
   processId?: string;
   /**
@@ -139,7 +141,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const role = options.role ?? "app";
   /** Projectors, reactors, workflow and job execution, the Kafka relay. */
   const runsBackgroundWork = role === "app" || role === "background";
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, { role });
   const clock = options.clock ?? systemClock;
   const stores = await openStores(config, { logger });
   const { eventStore, readModels, subjectKeys, runtimeDb, workflowsDb } = stores;
@@ -185,6 +187,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   const sqliteDatabases = () => [...stores.sqliteDatabases, ...(searchDb ? [searchDb] : [])];
   const operations = startOperations({
     role,
+    processIndex: options.processIndex ?? 0,
+    sourceCommit: config.operations.sourceCommit,
     logger,
     contextOf: contextOfStream,
     events: eventStore,

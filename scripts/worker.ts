@@ -10,7 +10,7 @@ import { createLogger } from "#infrastructure/logging/logger";
 import { createTemporalWorker } from "#infrastructure/production/temporal/worker";
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, { role: "worker" });
 const address = config.raw.TEMPORAL_ADDRESS;
 if (!address) {
   console.error("TEMPORAL_ADDRESS is not set: the worker runs workflows on a Temporal server (see docker/README.md).");

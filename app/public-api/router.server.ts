@@ -16,6 +16,17 @@ const compiled = apiOperations.map((op) => ({
   pattern: new RegExp(`^${op.path.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}$`),
 }));
 
+/**
+ * The operation's path template a request path under /api/v1 names ("/api/v1/documents/:id"), for request
+ * metrics and traces: one label per operation, never an id. Null when no operation has that path.
+ */
+export function apiRouteTemplate(pathname: string): string | null {
+  const path = pathname.slice(API_PREFIX.length) || "/";
+  if (path === "/openapi.json") return `${API_PREFIX}/openapi.json`;
+  const found = compiled.find(({ pattern }) => pattern.test(path));
+  return found ? API_PREFIX + found.op.path.replace(/\{(\w+)\}/g, ":$1") : null;
+}
+
 /** The bearer token's grant with its owner's account state, or a 401/429 problem. */
 export interface Authorised {
   grant: TokenGrant;

@@ -42,8 +42,8 @@ declare global {
 }
 
 /** The first call decides this process's role (server.mjs makes it at boot); later calls get the same runtime. */
-export function getRuntime(role: RuntimeOptions["role"] = "app", onPrepared?: () => void): Promise<AppRuntime> {
-  globalThis.__docuchatRuntime ??= createRuntime(loadConfig(), { role, onPrepared });
+export function getRuntime(role: RuntimeOptions["role"] = "app", onPrepared?: () => void, processIndex = 0): Promise<AppRuntime> {
+  globalThis.__docuchatRuntime ??= createRuntime(loadConfig(), { role, onPrepared, processIndex });
   return globalThis.__docuchatRuntime;
 }
 

@@ -134,6 +134,8 @@ const schema = z.object({
   // OpenTelemetry's own variable names, so a collector set up for other services is named the same way here.
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrlWithScheme(/^https?:\/\//, "must start with http:// or https:// (an OTLP/HTTP collector, usually port 4318)"),
   OTEL_SERVICE_NAME: z.string().min(1).default("docuchat"),
+  /** The commit the app was built from, where no .git folder says (an image): docuchat_build_info's commit. */
+  SOURCE_COMMIT: z.string().trim().optional(),
 });
 
 function productKeysetScope<S extends "TEXT" | "IMAGE" | "EMBEDDING">(scope: S) {
@@ -158,6 +160,8 @@ export interface OperationsConfig {
   backup: { intervalHours: number; dir: string; keep: number };
   /** null: no traces (the default); spans are sent to `<endpoint>/v1/traces` as OTLP/HTTP JSON. */
   tracing: { endpoint: string; serviceName: string } | null;
+  /** SOURCE_COMMIT; null: asked of git where the app runs from a clone. */
+  sourceCommit: string | null;
 }
 
 export interface AppConfig {
@@ -342,6 +346,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxProjectorLagSeconds: env.READINESS_MAX_PROJECTOR_LAG_SECONDS,
       backup: { intervalHours: env.BACKUP_INTERVAL_HOURS, dir: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "backups")), keep: env.BACKUP_KEEP },
       tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME } : null,
+      sourceCommit: env.SOURCE_COMMIT || null,
     },
     apiRateLimitPerMinute: env.API_RATE_LIMIT_PER_MINUTE,
     publicUrl,

@@ -5,11 +5,18 @@ import pino, { type Logger } from "pino";
 /** Carries the request id through async calls so every log line of a request names it. */
 export const logContext = new AsyncLocalStorage<{ requestId: string }>();
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+/**
+ * One JSON object per line (docs/logs.md): `level` by name, `time` in ISO 8601, the process's `pid` and
+ * `role`, and a request's `requestId` and `traceId` where one is current. The supervisor writes the same
+ * shape (infrastructure/logging/supervisor-log.mjs).
+ */
+export function createLogger(level: string, options: { role?: string; destination?: pino.DestinationStream } = {}): Logger {
   return pino(
     {
       level,
-      base: undefined,
+      base: { pid: process.pid, role: options.role ?? "app" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const ctx = logContext.getStore();
         const traceId = currentTraceId();
@@ -24,7 +31,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: "[redacted]",
       },
     },
-    destination,
+    options.destination,
   );
 }
 

@@ -19,12 +19,16 @@ const OPERATOR_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"];
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+/** For a splat route that routes on its own (the public API): the template a path names under it, null for none. */
+export type SplatRoutes = Record<string, (pathname: string) => string | null>;
+
 /**
  * The route pattern a path matched in the Remix build ("/workspace/:id"), so
  * request metrics never carry an id. The tree is built once per build; what
- * matches no route of the app is "unmatched".
+ * matches no route of the app is "unmatched". A splat route listed in `splats`
+ * is named by what its own router matches ("/api/v1/documents/:id").
  */
-export function routePatternOf(routes: Record<string, BuildRoute | undefined>): (pathname: string) => string {
+export function routePatternOf(routes: Record<string, BuildRoute | undefined>, splats: SplatRoutes = {}): (pathname: string) => string {
   const all = Object.values(routes).filter((route): route is BuildRoute => route !== undefined);
   const childrenOf = (parentId: string | undefined): RouteObject[] =>
     all
@@ -34,18 +38,29 @@ export function routePatternOf(routes: Record<string, BuildRoute | undefined>): 
   return (pathname) => {
     if (OPERATOR_PATHS.has(pathname)) return pathname;
     if (pathname.startsWith("/build/")) return "/build/*";
+    // A malformed escape matches nothing (Express answers 400), and the router would warn of it on the console.
+    if (!decodes(pathname)) return "unmatched";
     const matches = matchRoutes(tree, pathname);
     if (!matches) return "unmatched";
-    const pattern = matches.map((match) => match.route.path ?? "").filter(Boolean).join("/").replace(/\/+/g, "/");
-    return `/${pattern}`.replace(/\/+/g, "/");
+    const pattern = `/${matches.map((match) => match.route.path ?? "").filter(Boolean).join("/")}`.replace(/\/+/g, "/");
+    return splats[pattern]?.(pathname) ?? pattern;
   };
 }
 
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The operators' routes and the request meter, mounted by server.mjs (issue 32). */
-export function httpOperations(runtime: AppRuntime, build: { routes: Record<string, BuildRoute | undefined> }, role: "app" | "web") {
+export function httpOperations(runtime: AppRuntime, build: { routes: Record<string, BuildRoute | undefined> }, role: "app" | "web", splats: SplatRoutes = {}) {
   const { metrics, readinessSources } = runtime.operations;
   const { tracing } = runtime;
-  const patternOf = routePatternOf(build.routes);
+  const patternOf = routePatternOf(build.routes, splats);
   const token = runtime.config.operations.metricsToken;
   const inCluster = role === "web" && typeof process.send === "function";
 
@@ -97,7 +112,8 @@ export function httpOperations(runtime: AppRuntime, build: { routes: Record<stri
     try {
       // In the cluster the primary sums every process's registry; one process answers its own.
       const text = inCluster ? ((await askPrimary("metrics", 10_000)) as { text: string }).text : await metrics.text();
-      res.set("Cache-Control", "no-store").type(metrics.contentType).send(text);
+      // A new connection for each scrape: one kept alive to a web process that has since died fails the next scrape.
+      res.set({ "Cache-Control": "no-store", Connection: "close" }).type(metrics.contentType).send(text);
     } catch (error) {
       runtime.logger.error({ err: error }, "metrics could not be gathered");
       res.status(503).type("text/plain").send("Metrics are unavailable right now.");

@@ -8,6 +8,7 @@ import type { ReadModelStore } from "#application/ports/read-model-store";
 import { CHECKPOINT_COLLECTION } from "../embedded/projection-runner";
 import { measureIngestionFromLog } from "./ingestion-metrics";
 import { projectorLags, registerBackgroundState } from "./operational-state";
+import { buildInfo } from "./build-info";
 import { type ProcessRole, PrometheusMetrics } from "./prometheus-metrics";
 import type { ReadinessSources, StoreProbe } from "./readiness";
 
@@ -20,6 +21,10 @@ export interface Operations {
 
 export interface OperationsSources {
   role: ProcessRole;
+  /** Its place among its role's processes (the supervisor's DOCUCHAT_PROCESS_INDEX; 0 when alone). */
+  processIndex: number;
+  /** SOURCE_COMMIT, if given. */
+  sourceCommit: string | null;
   logger: Logger;
   contextOf(streamId: string): string;
   events: EventStore;
@@ -42,7 +47,7 @@ export interface OperationsSources {
  * ingestion from the log, so the cluster's sum counts each once.
  */
 export function startOperations(sources: OperationsSources): Operations {
-  const metrics = new PrometheusMetrics(sources.role, sources.contextOf);
+  const metrics = new PrometheusMetrics({ role: sources.role, index: sources.processIndex }, sources.contextOf, buildInfo(sources.sourceCommit));
   const runsBackgroundWork = sources.role === "app" || sources.role === "background";
   if (sources.role === "web" || sources.role === "background") metrics.reportToPrimary();
   const lags = () => projectorLags(sources.events, sources.readModels, sources.checkpointNames());

@@ -2,8 +2,23 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
 import type { CommandOutcome, OperationsMetrics } from "#application/ports/metrics";
 import { PROVIDER_NAMES } from "#domain/identity/keyset";
 
-/** Where a process stands: its role labels every series it reports, so the cluster's sum keeps web and background apart. */
+/** What a process does; with its index among its role's, it labels every series the process reports. */
 export type ProcessRole = "app" | "web" | "background" | "worker";
+
+/**
+ * Which process a series comes from: its role and its place among its role's processes ("web" 0…N-1), which
+ * a replacement takes over, so a slot's series go on across restarts; a pid would start new series each time.
+ */
+export interface ProcessSlot {
+  role: ProcessRole;
+  index: number;
+}
+
+/** What runs: the app's version, the commit it was built from, Node's version (docuchat_build_info). */
+export interface BuildInfo {
+  version: string;
+  commit: string;
+}
 
 /** Seconds: a page in a few ms, an answer's first token in a second or two, an ingestion in minutes. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -13,9 +28,10 @@ const INGESTION_BUCKETS = [1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 /**
  * The prom-client adapter of the metrics port, and the process's registry:
  * request durations per route pattern, commands per context, answers and
- * errors per provider, ingestion, plus Node's own (memory, event-loop delay).
- * In the cluster each process keeps its registry and the primary sums them
- * (prom-client's AggregatorRegistry over IPC, cluster-operations.mjs).
+ * errors per provider, ingestion, plus Node's own (memory, event-loop delay,
+ * start time). In the cluster each process keeps its registry, labelled by its
+ * slot, and the primary gathers them side by side, summing nothing
+ * (cluster-operations.mjs): Prometheus's queries sum what is safe to sum.
  */
 export class PrometheusMetrics implements OperationsMetrics {
   readonly registry = new Registry();
@@ -31,11 +47,12 @@ export class PrometheusMetrics implements OperationsMetrics {
   private readonly activityAttempts: Counter<"activity" | "outcome">;
 
   constructor(
-    role: ProcessRole,
+    slot: ProcessSlot,
     /** The bounded context of a stream id ("document-…" -> "library"). */
     private readonly contextOf: (streamId: string) => string,
+    build: BuildInfo,
   ) {
-    this.registry.setDefaultLabels({ process: role });
+    this.registry.setDefaultLabels({ process: slot.role, index: String(slot.index) });
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
     const registers = [this.registry];
     this.requests = new Histogram({
@@ -92,14 +109,13 @@ export class PrometheusMetrics implements OperationsMetrics {
       labelNames: ["activity", "outcome"],
       registers,
     });
-    // prom-client's own process_start_time_seconds is left out of the cluster's sum; this one is kept (the newest
-    // of a role's processes), so a restart shows as a change rather than a counter reset.
+    // A restarted process may run another build than its siblings (a deployment on disk before it started).
     new Gauge({
-      name: "docuchat_process_start_time_seconds",
-      help: "When the process (the newest of its role) started, in Unix time: a change is a restart.",
+      name: "docuchat_build_info",
+      help: "The version, commit and Node.js version the process runs (always 1).",
+      labelNames: ["version", "commit", "node"],
       registers,
-      aggregator: "max",
-    }).set(Math.round(performance.timeOrigin / 1000));
+    }).set({ version: build.version, commit: build.commit, node: process.version }, 1);
     // A scrape right after start shows every series at zero rather than missing (dashboards and alerts read them at
     // once), and every provider's: rate() and increase() cannot see a series' first value, a provider's first failures.
     for (const outcome of ["active", "failed"]) this.ingestion.zero({ outcome });
@@ -152,8 +168,6 @@ export class PrometheusMetrics implements OperationsMetrics {
       help: spec.help,
       labelNames: spec.labelNames,
       registers: [this.registry],
-      // Background state is reported by the background process alone: the cluster's "sum" is that one value.
-      aggregator: "sum",
       async collect() {
         this.reset();
         await spec.collect((labels, value) => this.set(labels, value));
@@ -170,7 +184,7 @@ export class PrometheusMetrics implements OperationsMetrics {
     return this.registry.contentType;
   }
 
-  /** In a cluster process: answer the primary's requests for this registry (the primary sums every process's). */
+  /** In a cluster process: answer the primary's requests for this registry (the primary gathers every process's). */
   reportToPrimary(): void {
     AggregatorRegistry.setRegistries([this.registry]);
     // Constructing one installs prom-client's listener for the primary's requests.

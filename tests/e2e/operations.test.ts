@@ -15,6 +15,12 @@ import { freePort, ROOT, startAppServer, type AppServer } from "./support/app-se
  */
 const TOKEN = "metrics-token-for-the-operations-test";
 
+/** A process's place among its role's, as the supervisor gave it (DOCUCHAT_PROCESS_INDEX in its environment). */
+function processIndexOf(pid: number): string {
+  const variable = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((entry) => entry.startsWith("DOCUCHAT_PROCESS_INDEX="));
+  return variable!.split("=")[1]!;
+}
+
 /** The cluster process of `role` the primary `pid` forked (DOCUCHAT_PROCESS in its environment). */
 function childOfRole(pid: number, role: "web" | "background"): number | null {
   for (const entry of readdirSync("/proc")) {
@@ -78,7 +84,8 @@ describe("operating the clustered app", () => {
   beforeAll(async () => {
     // Three processes start, and web processes listen only once the background one has caught up: on a busy machine
     // that takes longer than one process's minute.
-    app = await startAppServer({ env: { WEB_PROCESSES: "2", METRICS_TOKEN: TOKEN }, readyTimeoutMs: 150_000 });
+    // At info, so every request's line is there for the log's own test at the end.
+    app = await startAppServer({ env: { WEB_PROCESSES: "2", METRICS_TOKEN: TOKEN, LOG_LEVEL: "info" }, readyTimeoutMs: 150_000 });
   });
   afterAll(async () => app?.stop());
 
@@ -98,10 +105,17 @@ describe("operating the clustered app", () => {
 
     expect(total(series(samples, "docuchat_http_request_duration_seconds_count", { route: "/signup", method: "POST", process: "web" }))).toBeGreaterThanOrEqual(2);
     expect(total(series(samples, "docuchat_commands_total", { context: "identity", outcome: "accepted", process: "web" }))).toBeGreaterThan(0);
-    // Both kinds of process answered the primary: memory of each, background state from the background process.
-    expect(series(samples, "process_resident_memory_bytes", { process: "web" })).toHaveLength(1);
-    expect(series(samples, "process_resident_memory_bytes", { process: "background" })).toHaveLength(1);
-    expect(series(samples, "nodejs_eventloop_lag_p99_seconds", { process: "background" })).toHaveLength(1);
+    // Every process answered the primary with its own series, labelled by role and index (never summed): its
+    // memory, its file limit, when it started and what it runs; the supervisor's own beside them.
+    const processes = (name: string) => series(samples, name).map((s) => `${s.labels.process} ${s.labels.index}`).sort();
+    const everyProcess = ["background 0", "supervisor 0", "web 0", "web 1"];
+    expect(processes("process_resident_memory_bytes")).toEqual(everyProcess);
+    expect(processes("process_start_time_seconds")).toEqual(everyProcess);
+    expect(new Set(series(samples, "process_max_fds").map((s) => s.value)).size).toBe(1);
+    expect(processes("nodejs_eventloop_lag_p99_seconds")).toEqual(everyProcess);
+    expect(series(samples, "docuchat_build_info", { process: "web", index: "1" })[0]?.labels).toMatchObject({ version: expect.any(String), commit: expect.any(String), node: process.version });
+    expect(series(samples, "docuchat_process_up").map((s) => `${s.labels.process} ${s.labels.index} ${s.value}`).sort()).toEqual(["background 0 1", "web 0 1", "web 1 1"]);
+    expect(total(series(samples, "docuchat_process_restarts_total"))).toBe(0);
     expect(series(samples, "docuchat_projector_lag_events", { projector: "identity.users", process: "background" })).toHaveLength(1);
     expect(series(samples, "docuchat_workflow_runs", { process: "background" }).length).toBeGreaterThan(0);
 
@@ -190,6 +204,32 @@ describe("operating the clustered app", () => {
     }
   });
 
+  it("answers a scrape while a web process restarts, with that process missing and its restart counted", async () => {
+    const killed = childOfRole(app.pid, "web")!;
+    const index = processIndexOf(killed);
+    const slot = { process: "web", index };
+    const startedBefore = series(await scrape(), "process_start_time_seconds", slot)[0]!.value;
+    process.kill(killed, "SIGKILL");
+
+    // scrape() expects 200 of every answer: the supervisor answers for the processes that are there. Only a
+    // connection the dying process had already taken may break (no answer at all): it is asked again.
+    const during = await until("the restart to be counted", async () => {
+      const samples = await scrape().catch((error: Error) => (error.message === "fetch failed" ? null : Promise.reject(error)));
+      return samples && total(series(samples, "docuchat_process_restarts_total", slot)) === 1 ? samples : null;
+    });
+    expect(series(during, "docuchat_process_up", slot)[0]?.value).toBe(0);
+    expect(series(during, "process_resident_memory_bytes", { process: "web" }).map((s) => s.labels.index)).not.toContain(index);
+    expect(series(during, "process_resident_memory_bytes", { process: "background" })).toHaveLength(1);
+
+    const after = await until("the new web process to report", async () => {
+      const samples = await scrape();
+      return series(samples, "docuchat_process_up", slot)[0]?.value === 1 ? samples : null;
+    });
+    // The replacement took the same index: its series go on, with a new start time and the restart counted once.
+    expect(series(after, "process_start_time_seconds", slot)[0]!.value).toBeGreaterThan(startedBefore);
+    expect(total(series(after, "docuchat_process_restarts_total", slot))).toBe(1);
+  });
+
   it("stays ready while the background process is down, reports it down on its own, and up again once the primary has restarted it", async () => {
     const operator = { headers: { Authorization: `Bearer ${TOKEN}` } };
     const ready = await fetch(`${app.url}/readyz`, operator);
@@ -211,6 +251,43 @@ describe("operating the clustered app", () => {
 
     await until("the background process to be up again", async () => (((await (await fetch(`${app.url}/readyz`, operator)).json()) as { checks: Record<string, string> }).checks.background === "ok" ? true : null));
     expect(childOfRole(app.pid, "background")).not.toBe(background);
+  });
+
+  // Last: by now the app has served pages, questions, probes and scrapes, and lost a web and the background process.
+  it("wrote every line, the supervisor's and the failures' included, as one JSON object with its level, time, pid and role", async () => {
+    // Two failures on purpose: a malformed escape in a URL (Express refuses it) and a POST to a page that takes none (Remix does).
+    expect((await fetch(`${app.url}/workspace/%E0%A4%A`)).status).toBe(400);
+    const refused = await fetch(`${app.url}/help`, { method: "POST", headers: { Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    expect(refused.status).toBe(405);
+    const refusedId = refused.headers.get("x-request-id");
+    await until("the refusal to be logged", async () => (app.output().includes(refusedId!) ? true : null), 10_000);
+
+    const lines = app.output().split("\n").filter((line) => line !== "");
+    const notJson = lines.filter((line) => {
+      try {
+        return typeof JSON.parse(line) !== "object";
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson).toEqual([]);
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const incomplete = entries.filter((e) => typeof e.level !== "string" || typeof e.time !== "string" || typeof e.pid !== "number" || typeof e.role !== "string");
+    expect(incomplete).toEqual([]);
+    expect(new Set(entries.map((e) => e.role))).toEqual(new Set(["supervisor", "background", "web"]));
+    // Each request's line names it; so do its failures.
+    const requests = entries.filter((e) => e.msg === "request");
+    expect(requests.length).toBeGreaterThan(20);
+    expect(requests.filter((e) => typeof e.requestId !== "string")).toEqual([]);
+    expect(entries.find((e) => e.requestId === refusedId && e.msg === "request refused")).toMatchObject({ level: "warn", role: "web", status: 405, path: "/help" });
+    expect(entries.find((e) => e.msg === "request failed" && e.path === "/workspace/%E0%A4%A")).toMatchObject({ level: "warn", status: 400 });
+    // The processes killed earlier: the supervisor said which, and that it started another.
+    const stopped = entries.filter((e) => e.role === "supervisor" && e.level === "error").map((e) => e.process);
+    expect(stopped).toEqual(expect.arrayContaining(["web", "background"]));
+    // No secret at any level: the operators' token, a password, an API token.
+    expect(app.output()).not.toContain(TOKEN);
+    expect(app.output()).not.toContain("Reader#2024");
+    expect(app.output()).not.toMatch(/dcp_[A-Za-z0-9]/);
   });
 });
 

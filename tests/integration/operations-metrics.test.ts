@@ -113,7 +113,7 @@ describe("the operators' metrics of one process", () => {
       expect(await failed()).toBe(1);
 
       const lines = readFileSync(path.join(logged.dataDir, "logs", "app.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines.find((line) => line.msg === "document ingestion failed")).toMatchObject({ level: 40, documentId: "d2", reason: "The file is not a PDF." });
+      expect(lines.find((line) => line.msg === "document ingestion failed")).toMatchObject({ level: "warn", documentId: "d2", reason: "The file is not a PDF." });
     } finally {
       await logged.cleanup();
     }
@@ -142,10 +142,12 @@ describe("the operators' metrics of one process", () => {
     }
   });
 
-  it("reports when the process started and when the last backup succeeded (0 before any)", async () => {
-    const started = series(await scrape(), "docuchat_process_start_time_seconds", { process: "app" });
+  it("reports when the process started, what it runs, and when the last backup succeeded (0 before any)", async () => {
+    const started = series(await scrape(), "process_start_time_seconds", { process: "app", index: "0" });
     expect(started).toHaveLength(1);
     expect(Math.abs(started[0]!.value - Date.now() / 1000)).toBeLessThan(3600);
+    const [build] = series(await scrape(), "docuchat_build_info", { process: "app", index: "0" });
+    expect(build).toMatchObject({ value: 1, labels: { version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.stringMatching(/^([0-9a-f]{7,40}|unknown)$/), node: process.version } });
     expect(series(await scrape(), "docuchat_backup_last_success_timestamp_seconds")[0]?.value).toBe(0);
 
     const before = Date.now() / 1000;

@@ -20,7 +20,7 @@ export async function createTestRuntime(options: RuntimeOptions & { env?: Record
     clock,
     // logInDataDir: the app's own logger at info, writing to DATA_DIR/logs/app.log (tests that read what was logged).
     logger: options.logInDataDir
-      ? createLogger("info", pino.destination({ dest: path.join(dataDir, "logs", "app.log"), mkdir: true, sync: true }))
+      ? createLogger("info", { destination: pino.destination({ dest: path.join(dataDir, "logs", "app.log"), mkdir: true, sync: true }) })
       : pino({ level: "silent" }),
     // Cheap scrypt parameters: the production ones cost ~128 MB and a few hundred ms per hash.
     passwordHasher: new ScryptPasswordHasher({ N: 2 ** 10, r: 8, p: 1 }),
