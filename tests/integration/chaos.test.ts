@@ -348,7 +348,7 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
       // A replacement is a process the supervisor forked after the kill (the victim may linger a moment as a zombie).
       const replaced = () => childrenOfRole(supervisor, role).some((pid) => !before.includes(pid));
       await until(`the ${role} process to be replaced after ${signal}`, async () => replaced() && (await everyoneUp()), 90_000);
-      console.log(`chaos: ${signal} ${role} at ${seconds(began)} s, serving again after ${seconds(from)} s`);
+      console.log(`chaos: ${signal} ${role} at ${seconds(began)} s, replaced and the app serving after ${seconds(from)} s`);
       // A new web process gets connections only once it listens; what the old one held was cut until then.
       windows.push({ from, to: performance.now() + 2_000 });
       await sleep(1_000);
