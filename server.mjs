@@ -76,9 +76,10 @@ async function supervise(webProcesses) {
     const entry = processes.get(child.id);
     processes.delete(child.id);
     if (stopping || !entry) return;
-    // One that never got ready (bad configuration, port in use) would fail again: stop, as a single process would.
-    if (!entry.ready) {
-      log.fatal({ process: entry.role, index: entry.index, code, signal }, `The ${entry.role} process stopped during start-up (${signal ?? `exit code ${code}`}); stopping.`);
+    // One that failed on its own before it got ready (bad configuration, port in use) would fail again: stop, as a
+    // single process would. One stopped or killed from outside during its start-up is started again, as any other.
+    if (!entry.ready && signal === null && code !== 0) {
+      log.fatal({ process: entry.role, index: entry.index, code, signal }, `The ${entry.role} process stopped during start-up (exit code ${code}); stopping.`);
       void stopAll(code || 1);
       return;
     }
@@ -107,14 +108,21 @@ async function supervise(webProcesses) {
   const slots = [{ role: "background", index: 0 }, ...Array.from({ length: webProcesses }, (_, index) => ({ role: "web", index }))];
   const operations = answerOperations(cluster, processes, slots);
 
-  // The background process prepares the databases (schemas, migrations, projector set-up) first; the web
-  // processes start then and serve while it catches up (issue 42, fast start).
-  const background = fork("background", 0);
-  const backgroundPrepared = await new Promise((resolve) => {
-    background.on("message", (message) => (message?.type === "prepared" || message?.type === "ready") && resolve(true));
-    background.once("exit", () => resolve(false));
+  // The background process prepares the databases (schemas, migrations, projector set-up); the web processes
+  // start with it, load the server bundle meanwhile, and open the stores once told the databases are prepared.
+  // They serve while it catches up (issue 42, fast start; decision 247). A background process killed before
+  // that is started again, and the one that comes up prepares them.
+  let prepared = false;
+  cluster.on("message", (child, message) => {
+    const role = processes.get(child.id)?.role;
+    if (role === "background" && (message?.type === "prepared" || message?.type === "ready") && !prepared) {
+      prepared = true;
+      for (const web of Object.values(cluster.workers ?? {})) if (processes.get(web?.id)?.role === "web") web.send({ type: "prepared" });
+    }
+    // A web process asks once it listens for the answer: one started after the databases were prepared is told at once.
+    if (role === "web" && message?.type === "prepared?" && prepared) child.send({ type: "prepared" });
   });
-  if (!backgroundPrepared) return;
+  fork("background", 0);
   for (let i = 0; i < webProcesses; i++) fork("web", i);
 }
 
@@ -138,8 +146,18 @@ async function serve(role, index = 0) {
   // so under page load they must keep up. Its heavy work yields instead: extraction threads, the embedding
   // model's thread and what they start run at niceness 10 (decisions 070, 150, 155).
   logEverythingAsJson(processLog(role));
+  // A web process loads the bundle beside the background process, then waits for the databases to be prepared:
+  // schemas and migrations are the background process's alone.
+  const databasesPrepared =
+    role === "web" && cluster.isWorker
+      ? new Promise((resolve) => {
+          process.on("message", (message) => message?.type === "prepared" && resolve());
+          process.send({ type: "prepared?" });
+        })
+      : null;
   const build = await import(pathToFileURL(buildPath).href);
   const entry = build.entry.module;
+  await databasesPrepared;
 
   let runtime;
   try {

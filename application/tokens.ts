@@ -51,4 +51,5 @@ export const TOKENS = {
   UsageMeter: Symbol.for("UsageMeter"),
   /** Which answering processes live (application/ports/process-leases.ts). */
   ProcessLeases: Symbol.for("ProcessLeases"),
+  ExtractionLocks: Symbol.for("ExtractionLocks"),
 } as const;

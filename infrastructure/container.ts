@@ -30,6 +30,7 @@ import { createLogger } from "./logging/logger";
 import { openStores } from "./stores";
 import { ProjectionRunner } from "./embedded/projection-runner";
 import { LEASE_RENEWAL_MS, SqliteProcessLeases } from "./embedded/sqlite-process-leases";
+import { SqliteExtractionLocks } from "./processes/extraction-locks";
 import { AbandonedAnswers } from "#application/conversation/abandoned-answers";
 import { createReactorRunner, reactorCheckpointName } from "./embedded/reactor-runner";
 import { StoredPositionWaiter } from "./embedded/stored-position-waiter";
@@ -240,6 +241,8 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     leases.hold();
     stoppers.push(async () => leases.release());
   }
+  // A document's extraction runs once at a time, even beside the orphans of a killed predecessor (decision 246).
+  constant(TOKENS.ExtractionLocks, new SqliteExtractionLocks(runtimeDb));
   const secretHasher = new HmacSecretHasher(config.appSecret);
   constant(TOKENS.RateLimiter, new SqliteRateLimiter(runtimeDb, clock, secretHasher));
   constant(TOKENS.DeletedDataCompactor, new SqliteCompactor(sqliteDatabases));

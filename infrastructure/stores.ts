@@ -47,6 +47,12 @@ export async function openStores(config: StoreConfig, options: { logger?: Logger
   const mongo = config.adapters.readModels === "mongodb" ? await MongoClient.connect(config.raw.MONGODB_URL!) : null;
   const readModels: ReadModelStore = mongo ? new MongoReadModelStore(mongo) : new SqliteReadModelStore(sqlite("read-models.db"));
   const localKeys = new SqliteSubjectKeyStore(runtimeDb, config.appSecret);
+  try {
+    localKeys.assertSecretOpensKeys();
+  } catch (error) {
+    for (const db of databases) db.close();
+    throw error;
+  }
   let subjectKeys: SubjectKeyStore = localKeys;
   if (mongo) {
     const sharedKeys = new MongoSubjectKeyStore(readModelDatabase(mongo), config.appSecret);

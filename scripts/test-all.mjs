@@ -52,8 +52,9 @@ function vitest(project) {
 }
 
 step("type check", "npx", ["tsc", "--noEmit", "-p", "."]);
-vitest("unit");
+// Built before the unit suite: its chaos test (tests/integration/chaos.test.ts) runs the built app.
 const built = step("production build", "npx", ["remix", "build"]);
+vitest("unit");
 if (built) vitest("e2e");
 else lines.push("vitest e2e: not run (the build failed)");
 

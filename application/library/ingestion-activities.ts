@@ -18,6 +18,7 @@ import { MAX_FILE_BYTES } from "#domain/library/upload-rules";
 import type { IngestionActivityName, IngestionInput, StepOutcome } from "#workflows/ingestion";
 import { LibraryService, pagesBlobKey, playbackBlobKey, sourceBlobKey } from "./library-service";
 import type { UsageMeter } from "#application/shared/allowance-policy";
+import type { ExtractionLocks } from "#application/ports/extraction-locks";
 
 /** Characters per page for sources without pages of their own (video transcripts). */
 const TRANSCRIPT_PAGE_CHARS = 3000;
@@ -47,6 +48,7 @@ export class IngestionActivities {
     @inject(SpeechToText) private readonly transcriber: SpeechToText,
     @inject(TOKENS.PlaybackEncoder) private readonly playback: PlaybackEncoder,
     @inject(TOKENS.UsageMeter) private readonly usage: UsageMeter,
+    @inject(TOKENS.ExtractionLocks) private readonly locks: ExtractionLocks,
   ) {}
 
   registry(): ActivitiesFor<IngestionActivityName> {
@@ -129,7 +131,12 @@ export class IngestionActivities {
     return ok;
   }
 
-  async extractText({ documentId }: IngestionInput): Promise<StepOutcome> {
+  /** Never twice at once for one document: a restarted background process waits for (or ends) its predecessor's extraction. */
+  extractText({ documentId }: IngestionInput): Promise<StepOutcome> {
+    return this.locks.holding(documentId, () => this.extract(documentId));
+  }
+
+  private async extract(documentId: string): Promise<StepOutcome> {
     const doc = await this.document(documentId);
     if (!doc) return failed("Document Not Found");
     if (doc.pagesBlobKey) return ok;

@@ -5,12 +5,13 @@
  * A process is kept for the next document until IDLE_MS without work, then ends and gives its
  * memory back to the machine; at most two run at once, as the threads, at the same lower priority.
  */
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { availableParallelism, setPriority } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Outcome } from "#infrastructure/extraction/extraction-thread";
+import { dyingWithParent } from "#infrastructure/processes/dying-with-parent";
 
 const PROCESSES = Math.min(2, availableParallelism());
 const IDLE_MS = 30_000;
@@ -40,10 +41,10 @@ const waiting: (() => void)[] = [];
 let busy = 0;
 
 function start(): Worker {
-  const child = fork(processEntry(), [], {
+  // Not the parent's flags (a test runner's or tsx's loader): the entry point brings its own. Killed with its
+  // parent: its own watch of the channel waits for its event loop, which a page being parsed can hold for minutes.
+  const child = spawn(...dyingWithParent(process.execPath, [`--max-old-space-size=${HEAP_MB}`, processEntry()]), {
     serialization: "advanced",
-    // Not the parent's flags (a test runner's or tsx's loader): the entry point brings its own.
-    execArgv: [`--max-old-space-size=${HEAP_MB}`],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   try {

@@ -3,7 +3,7 @@
  * slide XML, and the old binary formats (DOC, PPT, XLS) through LibreOffice when it is installed.
  */
 import { execFile } from "node:child_process";
-import { dyingWithParent } from "#infrastructure/processes/dying-with-parent";
+import { dyingWithDescendants } from "#infrastructure/processes/dying-with-parent";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -220,7 +220,8 @@ export async function convertLegacyOffice(
     try {
       await run(
         // A profile per conversion: soffice refuses to run twice on one profile at the same time.
-        ...dyingWithParent(command, [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", target, "--outdir", dir, input]),
+        // soffice runs its work in a process it forks (soffice.bin), which must end with us too.
+        ...dyingWithDescendants(command, [`-env:UserInstallation=${pathToFileURL(join(dir, "profile")).href}`, "--headless", "--convert-to", target, "--outdir", dir, input]),
         { timeout: timeoutMs, env: { ...process.env, HOME: dir } },
       );
     } catch (error) {

@@ -1,11 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ocrToolsInstalled } from "#infrastructure/extraction/test-support/ocr-tools";
 import { kill, startScript, until } from "../../tests/support/child-process";
 
 const parentScript = fileURLToPath(new URL("./test-support/extracting-parent.ts", import.meta.url));
+const convertingScript = fileURLToPath(new URL("./test-support/converting-parent.ts", import.meta.url));
 
 /** Every process below `root`, with its command name. */
 function descendants(root: number): { pid: number; name: string }[] {
@@ -42,4 +45,23 @@ describe.skipIf(!ocrToolsInstalled())("child processes", () => {
     }
     await expect.poll(() => tree.filter((p) => alive(p.pid)).map((p) => p.name), { timeout: 10_000 }).toEqual([]);
   }, 150_000);
+});
+
+describe("a converter that forks its worker", () => {
+  it("ends with the background process, its forked worker too, as soffice's soffice.bin must", async () => {
+    // soffice's shape: a launcher that starts the real worker and waits for it.
+    const dir = mkdtempSync(join(tmpdir(), "docuchat-soffice-"));
+    const soffice = join(dir, "soffice");
+    writeFileSync(soffice, "#!/bin/sh\nsleep 600 &\nwait\n");
+    chmodSync(soffice, 0o755);
+    const parent = startScript(convertingScript, [soffice]);
+    let tree: { pid: number; name: string }[] = [];
+    try {
+      await until("the worker runs", () => (tree = descendants(parent.process.pid!)).some((p) => p.name === "sleep"), parent, 60_000);
+    } finally {
+      await kill(parent);
+    }
+    await expect.poll(() => tree.filter((p) => alive(p.pid)).map((p) => p.name), { timeout: 10_000 }).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  }, 90_000);
 });

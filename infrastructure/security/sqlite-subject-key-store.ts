@@ -36,6 +36,19 @@ export class SqliteSubjectKeyStore extends WrappedSubjectKeyStore {
     return this.changedElsewhere();
   }
 
+  /**
+   * Refuses a runtime.db whose keys were wrapped under another app secret: started so, the app would
+   * report ready while no one could sign in and no personal data could be read (issue 42, decision 248).
+   */
+  assertSecretOpensKeys(): void {
+    const wrapped = this.db.prepare("SELECT wrapped_key FROM subject_keys LIMIT 1").pluck().get() as string | undefined;
+    if (wrapped === undefined || this.opens(wrapped)) return;
+    throw new Error(
+      "APP_SECRET is not the secret this data folder was written under: its personal data could not be read and no one could sign in. " +
+        "Start it with the secret of the installation it comes from (a backup is restored with `npm run restore`, which checks the secret first).",
+    );
+  }
+
   /** Every key as stored (wrapped), for copying to a server store. */
   exportWrapped(): WrappedKeyRecord[] {
     const rows = this.db.prepare("SELECT subject_id, wrapped_key, created_at FROM subject_keys ORDER BY subject_id").all() as {

@@ -66,6 +66,19 @@ export class WrappedSubjectKeyStore implements SubjectKeyStore {
     return this.remember(subjectId, stored);
   }
 
+  /**
+   * Whether the app secret opens `wrapped`, a key as stored: a data folder written under another
+   * secret (a backup unpacked by hand, a changed APP_SECRET) opens none of its keys.
+   */
+  protected opens(wrapped: string): boolean {
+    try {
+      openWith(this.kek, wrapped);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async forget(subjectId: string): Promise<void> {
     this.cache.delete(subjectId);
     await this.records.remove(subjectId);

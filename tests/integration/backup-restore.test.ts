@@ -203,4 +203,21 @@ describe("backing up an embedded installation while it serves, and restoring it"
     cleanups.push(() => schedule.stop());
     await vi.waitFor(() => expect(readdirSync(dir)).toEqual(["docuchat-2026-01-02T00-00-00-000Z.tar.gz"]));
   });
+
+  it("an archive unpacked by hand, started under another secret, refuses to start and says why", async () => {
+    const env = await createTestRuntime();
+    cleanups.push(() => env.cleanup());
+    // A document's name is personal data: its owner's key is in runtime.db, wrapped under the secret.
+    await uploadTextDocument(env.runtime, owner, "rivers.txt", "The Nile is the longest river in Africa.");
+    const file = path.join(folder(), "snapshot.tar.gz");
+    await takeBackup(env.dataDir, file, SECRET);
+    const unpacked = folder();
+    execFileSync("tar", ["-xzf", file, "-C", unpacked]);
+
+    const start = (secret: string) => createRuntime(loadConfig({ DATA_DIR: unpacked, APP_SECRET: secret }), { role: "background", logger: pino({ level: "silent" }), builtInEmbeddings: false });
+    await expect(start("another-secret-another-secret-another!")).rejects.toThrow(/APP_SECRET is not the secret this data folder was written under/);
+    const runtime = await start(SECRET);
+    await runtime.stop();
+  });
 });
+
