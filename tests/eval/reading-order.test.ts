@@ -1,7 +1,8 @@
 /**
  * Two-column papers read column by column (issue #41): each paper of the shared corpus, and the
  * two-column papers made for the tests (tests/fixtures/documents: article, IEEEtran, REVTeX,
- * elsarticle), is read through the extraction the app uses, and its stored text is measured against poppler's own reading order. The figures are printed on every run.
+ * elsarticle), is read through the extraction the app uses, and its stored text is measured
+ * against poppler's own reading order. The figures are printed on every run.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
