@@ -16,10 +16,16 @@ import { viewerState, waitForViewer } from "./support/viewer";
  * the quoted sentence marked in the page's text layer, in view; on a phone
  * too. A citation without a quote (as a provider may send) opens its page
  * with nothing marked. A text file's citation marks the quoted sentence in
- * the text, across the line break the file has inside it.
+ * the text, across the line break the file has inside it. On a two-column paper
+ * (REVTeX's sample, ../shared/corpus) a sentence of a right column is marked
+ * in that column only (issue #41).
  */
 
 const pdkids = corpusFile("pdkids.pdf");
+const paper = corpusFile("revtex-aps-sample.pdf");
+const PAPER_QUESTION = "What paper size should be used when submitting to APS journals?";
+/** Page 1, right column: "letter sized paper should be used when submitting to APS journals." */
+const PAPER_PAGE = 1;
 
 const NAME = "pdkids.pdf";
 const QUESTION = "How many times does a knight have to topple over in the potato joust to be defeated?";
@@ -40,6 +46,8 @@ let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 let workspaceId = "";
 let documentId = "";
 let textId = "";
+let paperId = "";
+let paperWorkspaceId = "";
 
 async function signedInPage(viewport: { width: number; height: number }) {
   const context = await browser.newContext({ viewport, storageState });
@@ -71,7 +79,7 @@ async function openCitationChip(answer: Locator, page: Page, id = documentId, pa
   await waitUntil(async () => /:done$/.test((await viewerState(page)).citation ?? ""), "the citation to be opened", 30_000);
 }
 
-describe.skipIf(!pdkids)(`a citation click highlights the cited passage${pdkids ? "" : " (skipped: ../shared/corpus/pdkids.pdf not found)"}`, () => {
+describe.skipIf(!pdkids || !paper)(`a citation click highlights the cited passage${pdkids && paper ? "" : " (skipped: ../shared/corpus/pdkids.pdf or revtex-aps-sample.pdf not found)"}`, () => {
   beforeAll(async () => {
     server = await startAppServer();
     browser = await launchBrowser();
@@ -83,8 +91,10 @@ describe.skipIf(!pdkids)(`a citation click highlights the cited passage${pdkids 
     storageState = await context.storageState();
     documentId = await uploadThroughApi(page, { name: NAME, type: "application/pdf", bytes: readFileSync(pdkids!), pages: 55 });
     textId = await uploadThroughApi(page, { name: TXT_NAME, type: "text/plain", bytes: Buffer.from(TXT), pages: 1 });
-    await waitForActive(page, [documentId, textId], 180_000);
+    paperId = await uploadThroughApi(page, { name: "revtex-aps-sample.pdf", type: "application/pdf", bytes: readFileSync(paper!), pages: 7 });
+    await waitForActive(page, [documentId, textId, paperId], 180_000);
     workspaceId = await createWorkspace(page, "Stories for children", [documentId, textId]);
+    paperWorkspaceId = await createWorkspace(page, "A physics paper", [paperId]);
     await context.close();
   }, 300_000);
 
@@ -157,6 +167,35 @@ describe.skipIf(!pdkids)(`a citation click highlights the cited passage${pdkids 
     expect(hb && sheetBox && hb.y + hb.height <= sheetBox.y, "the highlight shows above the minimised sheet").toBe(true);
     expect(words(await markedOn(page, PAGE))).toContain("toppling over three times is also counted as defeat");
     await screenshot(page, "citation-highlight-390");
+    await context.close();
+  });
+
+  it("marks a sentence of a two-column paper's right column in that column only", async () => {
+    const { context, page } = await signedInPage(VIEWPORTS.desktop);
+    await page.goto(`${server.url}/workspace/${paperWorkspaceId}`);
+    await chatReady(page);
+    const { answer } = await askAndWait(page, PAPER_QUESTION);
+    expect(words(await answer.getByTestId("answer-text").innerText())).toContain("letter sized paper should be used when submitting to aps journals");
+    await openCitationChip(answer, page, paperId, PAPER_PAGE);
+    await expectHighlightInView(page, PAPER_PAGE);
+    expect(words(await markedOn(page, PAPER_PAGE))).toContain("letter sized paper should be used when submitting to aps journals");
+
+    // The right column's extent, from where the page's text lines start: those starting right of the page's middle.
+    const onPage = page.locator(`[data-page-number="${PAPER_PAGE}"]`);
+    const pageBox = (await onPage.boundingBox())!;
+    const lines = await onPage.locator(".textLayer span").evaluateAll((spans) =>
+      spans.filter((s) => !s.querySelector("span") && s.textContent?.trim()).map((s) => s.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })),
+    );
+    const right = lines.filter((l) => l.left > pageBox.x + pageBox.width / 2);
+    const column = { left: Math.min(...right.map((l) => l.left)), right: Math.max(...right.map((l) => l.right)) };
+    expect(column.right - column.left, "a right column narrower than half the page").toBeLessThan(pageBox.width / 2);
+    const boxes = await onPage.locator('[data-testid="citation-highlight"]').evaluateAll((marks) => marks.map((m) => m.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const box of boxes) {
+      expect(box.left, "a highlight starts inside the right column").toBeGreaterThanOrEqual(column.left - 2);
+      expect(box.right, "a highlight ends inside the right column").toBeLessThanOrEqual(column.right + 2);
+    }
+    await screenshot(page, "citation-highlight-two-columns-1440");
     await context.close();
   });
 });

@@ -42,18 +42,29 @@ export const EVAL_DOCUMENTS: EvalDocument[] = [
   { key: "lichen", path: "tests/fixtures/documents/lichen-review-broken-fonts.pdf", name: "lichen-review.pdf", ocr: true },
 ];
 
+/** The corpus's two-column papers (issue #41), in a workspace of their own: a workspace holds at most ten documents. */
+export const PAPER_DOCUMENTS: EvalDocument[] = [
+  { key: "acm-sigconf", path: "../shared/corpus/acm-sigconf-sample.pdf", name: "acm-sigconf-sample.pdf" },
+  { key: "acm-sigplan", path: "../shared/corpus/acm-sigplan-sample.pdf", name: "acm-sigplan-sample.pdf" },
+  { key: "revtex", path: "../shared/corpus/revtex-aps-sample.pdf", name: "revtex-aps-sample.pdf" },
+  { key: "elsarticle", path: "../shared/corpus/elsarticle-5p-sample.pdf", name: "elsarticle-5p-sample.pdf" },
+];
+
 export interface EvalQuestion {
   question: string;
   kind: QuestionKind;
   /** Document key and its accepted pages; absent for unanswerable questions. */
   document?: string;
   pages?: number[];
+  /** The same text set in another document (the acmart sample as sigconf and as sigplan): its pages are accepted too. */
+  also?: { document: string; pages: number[] };
   fact?: RegExp;
 }
 
 const plain = (document: string, pages: number[], fact: RegExp, question: string): EvalQuestion => ({ question, kind: "plain", document, pages, fact });
 const reworded = (document: string, pages: number[], fact: RegExp, question: string): EvalQuestion => ({ question, kind: "reworded", document, pages, fact });
 const unanswerable = (question: string): EvalQuestion => ({ question, kind: "unanswerable" });
+const alsoIn = (document: string, pages: number[], question: EvalQuestion): EvalQuestion => ({ ...question, also: { document, pages } });
 
 const FC = "freeculture";
 const PK = "pdkids";
@@ -188,6 +199,55 @@ export const EVAL_QUESTIONS: EvalQuestion[] = [
   unanswerable("How many lichen species grow in Antarctica?"),
   unanswerable("What was the curlew peak count in 2015?"),
 ];
+
+/**
+ * Questions on the two-column papers (issue #41), asked in the papers' workspace and reported apart:
+ * answers from a left column, a right column, a sentence running from the foot of one column into the
+ * top of the next, and a table. The acmart sample is the same text set twice, as sigconf (6 pages) and
+ * as sigplan (7), so either is accepted; where the answer stands is given for the paper named first.
+ */
+export const PAPER_QUESTIONS: EvalQuestion[] = [
+  // acm-sigconf: right column of page 1; left column of page 1 (the permission block); a table; a sentence
+  // from the foot of page 2's left column into the top of its right; right column; left column.
+  alsoIn("acm-sigplan", [1], plain("acm-sigconf", [1], /2017/, "In what year was ACM's consolidated article template introduced?")),
+  alsoIn("acm-sigplan", [1], reworded("acm-sigconf", [1], /permissions@acm\.org/, "Where do I write to ask whether I may republish the work or put it on a server?")),
+  alsoIn("acm-sigplan", [3], plain("acm-sigconf", [3], /1 in 1,000/, "How often does the character Ø occur according to the table of special characters?")),
+  alsoIn("acm-sigplan", [2], plain("acm-sigconf", [2], /list definitions, and the use of/, "Which modifications of the template are not allowed?")),
+  alsoIn("acm-sigplan", [3], plain("acm-sigconf", [3], /midrule/, "What should separate table header rows from data rows?")),
+  alsoIn("acm-sigplan", [3], reworded("acm-sigconf", [3], /two pages/, "Beyond what length must a paper carry the computing classification concepts and its authors' own search terms?")),
+  // acm-sigplan: the full-width table; left column; left column of page 6; right column; right column.
+  alsoIn("acm-sigconf", [4], plain("acm-sigplan", [4], /400/, "What number does the table of typical commands give for the command for wider tables?")),
+  alsoIn("acm-sigconf", [4], plain("acm-sigplan", [4], /2000 characters/, "How long may a figure description be?")),
+  alsoIn("acm-sigconf", [5], reworded("acm-sigplan", [6], /Robert/, "Who is thanked for bringing breakfast rolls and explaining colour models?")),
+  alsoIn("acm-sigconf", [5], plain("acm-sigplan", [5], /acks/, "Which environment should be used for the acknowledgments section instead of a section command?")),
+  alsoIn("acm-sigconf", [4], plain("acm-sigplan", [5], /BibTEX|BibTeX/, "What is strongly recommended for preparing and formatting references?")),
+  alsoIn("acm-sigconf", [2], reworded("acm-sigplan", [2], /Libertine/, "Which font family must papers set with the ACM class use?")),
+  unanswerable("What is the acceptance rate of the Woodstock conference?"),
+  // revtex: left column of page 1; right column of page 1 (twice); left column of page 2; right column of
+  // page 2; a sentence from the foot of page 6's left column into its right; a table; left column of page 6.
+  plain("revtex", [1], /top-level/i, "Which section headings are automatically uppercased?"),
+  plain("revtex", [1], /letter/, "What paper size should be used when submitting to APS journals?"),
+  reworded("revtex", [1], /two-column/, "When do the commands that change how wide the text runs have any effect?"),
+  plain("revtex", [2], /8\.31a/, "Which version of natbib does REVTeX require?"),
+  plain("revtex", [2], /superscript/, "Why does the prb journal style invoke the citeautoscript option automatically?"),
+  plain("revtex", [6], /appendixes instead of regular sections/, "What do the section commands that follow the appendix command refer to?"),
+  plain("revtex", [5], /2\.550/, "What value of κr0 does the table with numerous columns give for Cu?"),
+  reworded("revtex", [6], /numerical order/, "In what sequence must figures and tables first be mentioned in a Physical Review paper?"),
+  unanswerable("Who is the editor of Physical Review B?"),
+  // elsarticle: left column of page 1; right column of page 1; a footnote in page 1's right column; left
+  // column of page 2; right column of page 2; a sentence from the foot of page 3's left column into its
+  // right; right column of page 3; left column of page 4.
+  plain("elsarticle", [1], /10 [µμ]s/, "How long can state-of-the-art planar micro-cavities hold the light?"),
+  plain("elsarticle", [1], /whispering gallery/, "How do the authors propose to prevent the polariton from escaping?"),
+  reworded("elsarticle", [1], /order of ns/, "For how long does light stay caught inside the sphere at its special wavelengths?"),
+  plain("elsarticle", [2], /10\.7/, "What radius of polystyrene sphere is taken as an example?"),
+  plain("elsarticle", [2], /electron charge/, "What are e and m in the light-matter interaction Hamiltonian?"),
+  plain("elsarticle", [3], /due to smallness of the resonant wave vector/, "Why was the kinetic energy of the quadrupole exciton neglected?"),
+  plain("elsarticle", [3], /12 [µμ]eV/, "How far below the ortho-exciton are the para-excitons?"),
+  reworded("elsarticle", [4], /void cavities|spherical impurities|metallic droplets/, "Besides beads resting on the crystal, what else does the theory apply to?"),
+  unanswerable("At what temperature was the cuprous oxide crystal kept during the measurements?"),
+];
+
 
 /** About 30 %, spread over kinds and documents by position; fixed before tuning. */
 export function isHeldAside(index: number): boolean {

@@ -67,4 +67,15 @@ describe("judging an answer of the evaluation", () => {
     expect(evidence(question, [{ documentId: "fc", pageNumber: 18, text: "started losing chick-\nens" }], idOf)).toMatchObject({ page: true, fact: true });
     expect(evidence(question, [{ documentId: "other", pageNumber: 18, text: PAGE }], idOf)).toMatchObject({ page: false, fact: false });
   });
+
+  it("accepts the same text set in another document: a citation or passage of either counts", () => {
+    const twice: EvalQuestion = { ...question, document: "sigconf", pages: [2], also: { document: "sigplan", pages: [3] } };
+    const ids = (key: string) => (key === "sigconf" ? "conf" : "plan");
+    const cite = (documentId: string, pageNumber: number) => judge(twice, { text: "> The Causbys sued. [1]", citations: [{ documentId, pageNumber }] }, () => "The Causbys sued.", ids);
+    expect(cite("conf", 2).rightPage).toBe(true);
+    expect(cite("plan", 3).rightPage).toBe(true);
+    expect(cite("plan", 2).rightPage).toBe(false);
+    expect(evidence(twice, [{ documentId: "plan", pageNumber: 3, text: "lost chickens" }], ids)).toMatchObject({ page: true, fact: true });
+    expect(evidence(twice, [{ documentId: "conf", pageNumber: 3, text: "lost chickens" }], ids)).toMatchObject({ page: false, fact: false });
+  });
 });

@@ -70,6 +70,12 @@ function splitSentences(text: string): string[] {
     .filter((s) => /\p{L}{2}/u.test(s));
 }
 
+/** Whether a document's page is one the question accepts: its own document's pages, or those of the same text set in another document. */
+function acceptedPages(question: EvalQuestion, documentIdOf: (key: string) => string): (page: { documentId: string; pageNumber: number }) => boolean {
+  const accepted = [...(question.document ? [{ document: question.document, pages: question.pages ?? [] }] : []), ...(question.also ? [question.also] : [])].map((a) => ({ id: documentIdOf(a.document), pages: a.pages }));
+  return (page) => accepted.some((a) => a.id === page.documentId && a.pages.includes(page.pageNumber));
+}
+
 /**
  * Judges one answer. A sentence is supported when its cited page holds it
  * verbatim (exact span after normalisation) and, when the citation carries a
@@ -77,8 +83,8 @@ function splitSentences(text: string): string[] {
  */
 export function judge(question: EvalQuestion, answer: AnswerUnderTest, pageText: (documentId: string, pageNumber: number) => string | undefined, documentIdOf: (key: string) => string): Judgement {
   const declined = answer.citations.length === 0;
-  const accepted = question.document ? documentIdOf(question.document) : undefined;
-  const rightPage = !declined && accepted !== undefined && answer.citations.some((c) => c.documentId === accepted && question.pages!.includes(c.pageNumber));
+  const accepted = acceptedPages(question, documentIdOf);
+  const rightPage = !declined && answer.citations.some(accepted);
   const factFound = !declined && question.fact !== undefined && question.fact.test(normalizeForMatch(answer.text));
 
   const statements = declined ? [] : citedStatements(answer.text);
@@ -129,8 +135,7 @@ export interface HandedPassage {
 }
 
 export function evidence(question: EvalQuestion, passages: HandedPassage[], documentIdOf: (key: string) => string): Evidence {
-  const accepted = question.document ? documentIdOf(question.document) : undefined;
-  const onAcceptedPage = passages.filter((p) => p.documentId === accepted && (question.pages ?? []).includes(p.pageNumber));
+  const onAcceptedPage = passages.filter(acceptedPages(question, documentIdOf));
   return {
     page: onAcceptedPage.length > 0,
     fact: question.fact !== undefined && onAcceptedPage.some((p) => question.fact!.test(normalizeForMatch(p.text))),
