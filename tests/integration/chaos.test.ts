@@ -332,6 +332,18 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
       }
     })();
 
+    // An orphan is a process that lives on without its parent. One the kernel is still ending (its
+    // parent-death SIGKILL pending while a loaded machine schedules it) is given a few seconds.
+    const lasting = async (find: () => { pid: number; name: string }[]) => {
+      let found = find();
+      for (let waited = 0; found.length > 0 && waited < 10_000; waited += 500) {
+        await sleep(500);
+        const now = find();
+        found = found.filter((p) => now.some((q) => q.pid === p.pid));
+      }
+      return found;
+    };
+
     // Kills and stops at random moments; a window per kill from the kill until its replacement serves.
     const windows: { from: number; to: number }[] = [];
     const orphansSeen = new Map<number, string>();
@@ -352,7 +364,7 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
       // A new web process gets connections only once it listens; what the old one held was cut until then.
       windows.push({ from, to: performance.now() + 2_000 });
       await sleep(1_000);
-      for (const orphan of notBelow(supervisor, processesMarked(marker))) orphansSeen.set(orphan.pid, `${orphan.name} after ${signal} ${role}`);
+      for (const orphan of await lasting(() => notBelow(supervisor, processesMarked(marker)))) orphansSeen.set(orphan.pid, `${orphan.name} after ${signal} ${role}`);
     }
     traffic = false;
     await Promise.all([users, signUps]);
@@ -391,8 +403,7 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
     app.kill("SIGTERM");
     await until("the app to stop", () => false === (app!.exitCode === null && app!.signalCode === null), 60_000).catch(() => undefined);
     await sleep(1_000);
-    const leftOver = processesMarked(marker);
-    for (const orphan of leftOver) orphansSeen.set(orphan.pid, `${orphan.name} after the app stopped`);
+    for (const orphan of await lasting(() => processesMarked(marker))) orphansSeen.set(orphan.pid, `${orphan.name} after the app stopped`);
 
     // The log: no event twice, no step of a document, a workspace or an answer recorded twice.
     const log = new Database(path.join(dataDir, "events.db"), { readonly: true });
