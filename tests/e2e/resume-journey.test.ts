@@ -60,7 +60,7 @@ async function replaceEditorText(page: Page, text: string) {
 }
 
 beforeAll(async () => {
-  server = await startAppServer({ env: { ADMIN_USERNAMES: admin } });
+  server = await startAppServer({ env: { ADMIN_USERNAMES: admin }, readyTimeoutMs: 120_000 });
   browser = await launchBrowser();
   ({ storageState, username } = await signUpNewUser(browser, server.url));
 });
