@@ -1,8 +1,8 @@
 import { Toast as ToastPrimitive } from "radix-ui";
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import { AlertIcon, CheckCircleIcon, CloseIcon, InfoIcon } from "#app/components/icons";
 
-/** Spec 000 §8/§9: toasts show for 4 seconds, at most 4 at once, bottom-right. */
+/** Spec 000 §8/§9: toasts show for 4 seconds, at most 4 at once, bottom-right (above the chat input, `useToastsClearOf`). */
 export const TOAST_DURATION_MS = 4000;
 export const MAX_VISIBLE_TOASTS = 4;
 
@@ -17,6 +17,37 @@ const ToastContext = createContext<ToastApi>({ push: () => undefined });
 export const useToast = () => useContext(ToastContext);
 
 let nextKey = 1;
+
+const CLEARANCE = "--dc-toast-clearance";
+
+/**
+ * Keeps the bottom-right toasts above `ref`'s element while it is on screen
+ * (issue 44 item 5: a toast covered the chat input's microphone and Send): the
+ * viewport's bottom is lifted to the element's top edge. Phones show toasts at
+ * the top, where this changes nothing.
+ */
+export function useToastsClearOf(ref: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const place = () => {
+      const box = element.getBoundingClientRect();
+      // Hidden (the phone's closed chat sheet, a minimised chat): it claims nothing.
+      if (box.width === 0 || box.height === 0 || box.bottom <= 0 || box.top >= window.innerHeight) return;
+      root.style.setProperty(CLEARANCE, `${Math.max(0, Math.round(window.innerHeight - box.top))}px`);
+    };
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(element);
+    window.addEventListener("resize", place);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("resize", place);
+      root.style.removeProperty(CLEARANCE);
+    };
+  }, [ref]);
+}
 
 export function ToastProvider({ children, initial }: { children: ReactNode; initial?: ToastInput | null }) {
   const [toasts, setToasts] = useState<QueuedToast[]>([]);

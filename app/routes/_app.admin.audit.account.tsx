@@ -1,8 +1,10 @@
-import { Button, Callout, Card, Flex, Heading, Table, Text, TextField } from "@radix-ui/themes";
+import { Button, Callout, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import { requireAdmin } from "#app/components/administration/admin.server";
+import { AdminRecords, type RecordColumn } from "#app/components/administration/admin-records";
+import type { AuditRow } from "#application/administration/audit-rows";
 import { auditFor } from "#app/components/administration/audit.server";
 
 export const meta: MetaFunction = () => [{ title: "Account audit | DocuChat" }];
@@ -19,6 +21,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const exportQuery = kind === "impersonation" ? `impersonation=${encodeURIComponent(query)}` : `username=${encodeURIComponent(query)}`;
   return { query: kind === "account" ? query : "", searched: query, history, exportQuery, notFound: Boolean(query) && !history };
 }
+
+const COLUMNS: RecordColumn<AuditRow>[] = [
+  { header: "Time (UTC)", cell: (row) => row.at.replace("T", " ").replace("Z", "") },
+  { header: "Event", names: true, cell: (row) => row.type },
+  { header: "Actor", cell: (row) => <span className="dc-records__long">{row.actor}</span> },
+  { header: "Details", cell: (row) => <span className="dc-records__long">{row.details}</span> },
+];
 
 export default function AccountAuditPage() {
   const { query, searched, history, exportQuery, notFound } = useLoaderData<typeof loader>();
@@ -64,28 +73,7 @@ export default function AccountAuditPage() {
               </a>
             </Flex>
           </Flex>
-          <div className="dc-table-scroll">
-            <Table.Root size="1" data-testid="audit-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>Time (UTC)</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Event</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Actor</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Details</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {history.rows.map((row) => (
-                  <Table.Row key={row.position}>
-                    <Table.Cell>{row.at.replace("T", " ").replace("Z", "")}</Table.Cell>
-                    <Table.RowHeaderCell>{row.type}</Table.RowHeaderCell>
-                    <Table.Cell>{row.actor}</Table.Cell>
-                    <Table.Cell>{row.details}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </div>
+          <AdminRecords records={history.rows} columns={COLUMNS} rowKey={(row) => String(row.position)} testId="audit-table" label={`${history.subject}: events`} variant="ghost" />
         </Card>
       ) : null}
     </div>

@@ -1,7 +1,8 @@
-import { Badge, Button, Callout, Heading, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Callout, Heading, Text } from "@radix-ui/themes";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { requireAdmin } from "#app/components/administration/admin.server";
+import { AdminRecords, CopyableId, type RecordColumn } from "#app/components/administration/admin-records";
 import { utcTime } from "#app/components/administration/impersonation-history";
 import { CsrfInput } from "#app/components/csrf-input";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
@@ -42,6 +43,37 @@ export async function action({ request }: ActionFunctionArgs) {
 
 const STATUS_COLOR = { running: "blue", completed: "green", failed: "red", cancelled: "gray" } as const;
 
+type Run = ReturnType<typeof useLoaderData<typeof loader>>["runs"][number];
+
+const COLUMNS: RecordColumn<Run>[] = [
+  { header: "Run", names: true, cell: (run) => <CopyableId id={run.workflowId} what="Run id" /> },
+  { header: "Type", cell: (run) => run.type },
+  {
+    header: "State",
+    cell: (run) => (
+      <>
+        <Badge highContrast color={STATUS_COLOR[run.status]}>
+          {run.status}
+        </Badge>
+        {run.status === "failed" ? (
+          <Form method="post" className="dc-admin__force">
+            <CsrfInput />
+            <input type="hidden" name="workflowId" value={run.workflowId} />
+            <Button type="submit" size="1" variant="soft">
+              Retry
+            </Button>
+          </Form>
+        ) : null}
+      </>
+    ),
+  },
+  { header: "Current step", cell: (run) => run.currentStep ?? "—" },
+  { header: "Next timer", cell: (run) => utcTime(run.nextWakeAt) },
+  { header: "Attempts", cell: (run) => run.attempts ?? "—" },
+  { header: "Last error", cell: (run) => run.lastError ?? "—" },
+  { header: "Started", cell: (run) => utcTime(run.startedAt) },
+];
+
 export default function WorkflowRunsPage() {
   const { temporal, runs } = useLoaderData<typeof loader>();
   return (
@@ -56,49 +88,7 @@ export default function WorkflowRunsPage() {
       ) : runs.length === 0 ? (
         <Text color="gray">No workflow has run yet.</Text>
       ) : (
-        <div className="dc-table-scroll">
-          <Table.Root size="1" variant="surface" data-testid="workflow-runs">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>Run</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Type</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>State</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Current step</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Next timer</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Attempts</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Last error</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Started</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {runs.map((run) => (
-                <Table.Row key={run.workflowId}>
-                  <Table.RowHeaderCell>
-                    <code className="dc-admin__run-id">{run.workflowId}</code>
-                  </Table.RowHeaderCell>
-                  <Table.Cell>{run.type}</Table.Cell>
-                  <Table.Cell>
-                    <Badge highContrast color={STATUS_COLOR[run.status]}>{run.status}</Badge>
-                    {run.status === "failed" ? (
-                      <Form method="post" className="dc-admin__force">
-                        <CsrfInput />
-                        <input type="hidden" name="workflowId" value={run.workflowId} />
-                        <Button type="submit" size="1" variant="soft">
-                          Retry
-                        </Button>
-                      </Form>
-                    ) : null}
-                  </Table.Cell>
-                  <Table.Cell>{run.currentStep ?? "—"}</Table.Cell>
-                  <Table.Cell>{utcTime(run.nextWakeAt)}</Table.Cell>
-                  <Table.Cell>{run.attempts ?? "—"}</Table.Cell>
-                  <Table.Cell>{run.lastError ?? "—"}</Table.Cell>
-                  <Table.Cell>{utcTime(run.startedAt)}</Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </div>
+        <AdminRecords records={runs} columns={COLUMNS} rowKey={(run) => run.workflowId} testId="workflow-runs" label="Workflow runs" />
       )}
     </div>
   );

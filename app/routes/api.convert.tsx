@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { compiledResponse } from "#app/components/resume/compiled-response.server";
 import { apiErrorResponse } from "#app/utils/api-errors.server";
 import { validateCsrfHeader } from "#app/utils/csrf-header.server";
 import { getServices } from "#app/utils/services.server";
@@ -11,9 +12,9 @@ const ConvertBody = z.object({ content: z.string().min(1, "content is required")
 
 /**
  * POST /api/convert {content} (spec 001 §7): compiles LaTeX in the sandbox as a
- * background job. 200 {content: first page's SVG, pages: every page's SVG,
- * page_count}; 422 {error: {code, message, line}} when it does not compile.
- * Compiling changes nothing, so an impersonating admin may preview too.
+ * background job (the answer: `compiledResponse`). Compiling changes nothing
+ * and keeps nothing, so an impersonating admin may preview the chat's LaTeX too
+ * (session.server.ts lets this post through).
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
@@ -23,13 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = ConvertBody.safeParse(await request.json().catch(() => null));
     if (!parsed.success) return Response.json({ code: "VALIDATION", message: "content is required" }, { status: 400 });
     const { latexCompilation } = await getServices();
-    const compiled = await latexCompilation.compile(user.id, parsed.data.content);
-    const headers = { "Cache-Control": "private, no-store" };
-    if (!compiled.ok) {
-      const { code, message, line } = compiled.error;
-      return Response.json({ error: { code, message, line } }, { status: 422, headers });
-    }
-    return Response.json({ content: compiled.svgPages[0], pages: compiled.svgPages, page_count: compiled.pageCount }, { headers });
+    return compiledResponse(await latexCompilation.compile(user.id, parsed.data.content));
   } catch (error) {
     return apiErrorResponse(error);
   }

@@ -32,8 +32,19 @@ export function loader(_: LoaderFunctionArgs) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>DocuChat API reference</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/api-docs/page.css">
 </head>
 <body>
+<header class="dc-docs-header">
+<a class="dc-docs-header__brand" href="/"><img src="/favicon.svg" alt="" width="28" height="28"><span>DocuChat</span></a>
+<span class="dc-docs-header__title">API reference</span>
+<nav class="dc-docs-header__links" aria-label="DocuChat">
+<a href="/profile/api-tokens">API tokens</a>
+<a href="/help/api-tokens">Help</a>
+<a class="dc-docs-header__back" href="/">Back to DocuChat</a>
+</nav>
+</header>
 <div id="docuchat-api-reference"></div>
 <script src="/api-docs/scalar.js"></script>
 <script src="/api-docs/init.js"></script>

@@ -13,6 +13,7 @@ import { action as convert } from "./api.convert";
 import { action as updateResume } from "./api.conversations.$id.update_resume";
 import { loader as downloadPdf } from "./api.resumes.$id.pdf";
 import { loader as getResume } from "./api.resumes.$id";
+import { loader as previewResume } from "./api.resumes.$id.preview";
 
 /** The resume's HTTP routes (spec 001 §7) on the embedded runtime: who may call them, and what they answer. */
 const ctx = { requestId: "resume-routes", clientAddress: "127.0.0.1" };
@@ -80,6 +81,18 @@ describe("the resume routes", () => {
     expect(theirs.status).toBe(404);
     const pdf = asResponse(await downloadPdf({ request: get(users.eve.cookie), params: { id: resumeId }, context: {} }));
     expect(pdf.status).toBe(404);
+  });
+
+  it("GET /api/resumes/{id}/preview compiles the saved version for viewing, for its owner only", async () => {
+    const preview = asResponse(await previewResume({ request: get(users.maria.cookie, `http://localhost/api/resumes/${resumeId}/preview?version=1`), params: { id: resumeId }, context: {} }));
+    expect(preview.status).toBe(200);
+    const body = (await preview.json()) as { content: string; page_count: number };
+    expect(body.content).toMatch(/<svg /);
+    expect(body.page_count).toBeGreaterThan(0);
+    const missing = asResponse(await previewResume({ request: get(users.maria.cookie, `http://localhost/api/resumes/${resumeId}/preview?version=9`), params: { id: resumeId }, context: {} }));
+    expect(missing.status).toBe(404);
+    const theirs = asResponse(await previewResume({ request: get(users.eve.cookie), params: { id: resumeId }, context: {} }));
+    expect(theirs.status).toBe(404);
   });
 
   it("PUT update_resume saves a compiling resume as the next version; a foreign conversation is a 404", async () => {

@@ -49,8 +49,11 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
   return pending;
 }
 
-/** Requests that change nothing, or end the impersonation: the only non-GET requests an impersonating admin makes. */
-const READ_ONLY_POSTS = new Set(["/admin/exit", "/documents/download-zip"]);
+/**
+ * Requests that change nothing, or end the impersonation: the only non-GET requests an impersonating admin makes.
+ * A compile keeps nothing (its files are removed once answered): the chat's LaTeX answers show as the user sees them.
+ */
+const READ_ONLY_POSTS = new Set(["/admin/exit", "/documents/download-zip", "/api/convert"]);
 export const IMPERSONATION_READ_ONLY_MESSAGE = "An admin acting as this user cannot change anything.";
 
 /**

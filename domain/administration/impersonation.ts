@@ -14,7 +14,7 @@ export const IMPERSONATION_DURATION_MS = 3600 * 1000;
 export const REASON_MIN_LENGTH = 5;
 export const REASON_MAX_LENGTH = 500;
 
-export const VIEWED_KINDS = ["document", "workspace", "conversation"] as const;
+export const VIEWED_KINDS = ["document", "workspace", "conversation", "resume"] as const;
 export type ViewedKind = (typeof VIEWED_KINDS)[number];
 
 export const END_CAUSES = ["admin", "expiry", "forced"] as const;

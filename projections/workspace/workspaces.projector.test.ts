@@ -82,4 +82,11 @@ describe("the workspaces read model", () => {
     expect(await workspace()).toBeNull();
     expect(await harness.store.collection<WorkspaceUsageReadModel>(WORKSPACE_USAGE).count({ ownerId: "alice" })).toBe(0);
   });
+
+  it("knows from the start how many documents an embedding run indexes", async () => {
+    harness = await projectorHarness(workspacesProjector);
+    const choose: WorkspaceCommand = { type: "ChangeChatPreference", chatPreference: { ...DEFAULT_CHAT_PREFERENCE, embedding: { keysetId: "k1", model: "embed-small" } }, now };
+    await harness.record("workspace-w1", history([create, { ...attach, results: [{ documentId: "d1", status: "ATTACH_SUCCESS", reason: null }, { documentId: "d2", status: "ATTACH_SUCCESS", reason: null }] }, choose]));
+    expect((await workspace())?.embeddingIndex).toMatchObject({ model: "embed-small", status: "indexing", done: 0, total: 2 });
+  });
 });

@@ -160,7 +160,9 @@ export const workspacesProjector: Projector = {
         return;
       case "EmbeddingIndexRequested": {
         const { revision, keysetId, model } = event.data;
-        await workspaces.patch(id, { embeddingIndex: { revision, keysetId, model, status: "indexing", done: 0, total: 0, failures: [] } });
+        // The run indexes the workspace's documents as they are now (they joined before this event): its total from the start.
+        const total = (await workspaces.get(id))?.documentIds.length ?? 0;
+        await workspaces.patch(id, { embeddingIndex: { revision, keysetId, model, status: "indexing", done: 0, total, failures: [] } });
         return;
       }
       case "EmbeddingIndexProgressed": {

@@ -23,12 +23,12 @@ async function expectAccessible(page: Page, where: string) {
 }
 
 async function newContext(storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState });
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState, permissions: ["clipboard-read", "clipboard-write"] });
   return { context, page: await context.newPage() };
 }
 
 beforeAll(async () => {
-  server = await startAppServer({ env: { ADMIN_USERNAMES: admin } });
+  server = await startAppServer({ env: { ADMIN_USERNAMES: admin }, readyTimeoutMs: 120_000 });
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -145,6 +145,15 @@ describe("admin impersonation", () => {
     // The audit page shows it with its exports.
     await page.goto(`${server.url}${auditHref}`);
     await page.getByTestId("audit-table").waitFor();
+    await screenshot(page, "admin-audit-1440");
+    // On a phone each event is a card: no table scrolling inside its card, no id broken into fragments (issue 44 item 12).
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await page.getByTestId("audit-table-cards").waitFor();
+    await expect(page.getByTestId("audit-table").isVisible()).resolves.toBe(false);
+    expect(await phoneLayoutProblems(page), "the account audit at 390 px").toEqual([]);
+    await expectAccessible(page, "/admin/audit/account at 390 px");
+    await screenshot(page, "admin-audit-390");
+    await page.setViewportSize(VIEWPORTS.desktop);
     const csv = await page.evaluate(async (href) => (await fetch(href)).text(), (await page.getByTestId("audit-csv").getAttribute("href"))!);
     expect(csv.split("\r\n")[0]).toBe("position,time,event,actor,details");
     expect(csv).toContain("ImpersonationViewed");
@@ -156,6 +165,20 @@ describe("admin impersonation", () => {
     expect(await runs.textContent()).toContain("impersonation-expiry");
     await expectAccessible(page, "/admin/workflows");
     await screenshot(page, "admin-workflows-1440");
+    await page.setViewportSize(VIEWPORTS.mobile);
+    const cards = page.getByTestId("workflow-runs-cards");
+    await cards.waitFor();
+    expect(await cards.textContent()).toContain("impersonation-expiry");
+    expect(await phoneLayoutProblems(page), "the workflow runs at 390 px").toEqual([]);
+    await expectAccessible(page, "/admin/workflows at 390 px");
+    await screenshot(page, "admin-workflows-390");
+    // A run's id, shortened to fit, is copied whole.
+    const run = cards.locator("li").filter({ hasText: "impersonation-expiry" }).first();
+    const runId = (await run.locator("code").getAttribute("title"))!;
+    await run.getByTestId("copy-id").click();
+    await toast(page, "Run id copied").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(runId);
+    await page.setViewportSize(VIEWPORTS.desktop);
     await context.close();
 
     // The user sees who looked, when, why and what.

@@ -5,6 +5,7 @@ import { makeDocx } from "#infrastructure/extraction/test-support/documents";
 import { CV_PARAGRAPHS } from "../fixtures/resume/cv";
 import { startAppServer, type AppServer } from "./support/app-server";
 import { gotoHydrated, launchBrowser, screenshot, phoneLayoutProblems, seriousA11yViolations, VIEWPORTS } from "./support/browser";
+import { completeOnboarding, signUpAndConfirm, unique } from "./support/account";
 import { uploadThroughApi, waitForActive } from "./support/chat";
 import { signUpNewUser } from "./support/workspace";
 
@@ -19,7 +20,9 @@ import { signUpNewUser } from "./support/workspace";
 let server: AppServer;
 let browser: Browser;
 let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+let username = "";
 let workspaceUrl = "";
+const admin = `resumeadmin${unique()}`;
 
 const CV_NAME = "maria-gonzalez-cv.docx";
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -57,9 +60,9 @@ async function replaceEditorText(page: Page, text: string) {
 }
 
 beforeAll(async () => {
-  server = await startAppServer();
+  server = await startAppServer({ env: { ADMIN_USERNAMES: admin }, readyTimeoutMs: 120_000 });
   browser = await launchBrowser();
-  ({ storageState } = await signUpNewUser(browser, server.url));
+  ({ storageState, username } = await signUpNewUser(browser, server.url));
 });
 
 afterAll(async () => {
@@ -191,6 +194,42 @@ describe("the Resume Builder journey", () => {
     await expect(page.getByTestId("resume-preview-page").first().isVisible()).resolves.toBe(false);
     await screenshot(page, "resume-editor-390");
     await expectAccessible(page, "/workspace/{id} (Resume Builder editor, phone)");
+    await context.close();
+  });
+
+  it("shows an impersonating admin the compiled resume, refuses nothing, and records the view (issue 44 item 10)", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    await signUpAndConfirm(browser, page, server.url, admin);
+    await completeOnboarding(page, server.url, { firstName: "Ada", lastName: "Admin" });
+    await gotoHydrated(page, `${server.url}/adminDashboard`);
+    await page.getByLabel("Search Users").fill(username);
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.getByTestId("admin-user").filter({ hasText: username });
+    await row.getByLabel(/Reason for impersonating/).fill("Ticket 5120: the resume preview looks wrong to her");
+    await row.getByTestId("impersonate").click();
+    await page.getByTestId("exit-admin-mode").waitFor();
+
+    const refused: string[] = [];
+    page.on("response", (response) => response.status() >= 400 && refused.push(`${response.status()} ${new URL(response.url()).pathname}`));
+    await gotoHydrated(page, workspaceUrl);
+    // Viewing is reading: the saved version and the chat's LaTeX answer show compiled, not as a "Compile error".
+    await page.getByTestId("resume-preview-page").first().waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="latex-answer"][data-state="compiled"]').last().waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId("compile-error-chip").count()).resolves.toBe(0);
+    await expect(page.getByTestId("compile-error").count()).resolves.toBe(0);
+    expect(refused).toEqual([]);
+    await screenshot(page, "resume-builder-impersonated-1440");
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await showPane(page, "Preview");
+    await page.getByTestId("resume-preview-page").first().waitFor();
+    await screenshot(page, "resume-builder-impersonated-390");
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    // The history names the resume the admin looked at.
+    await page.getByTestId("exit-admin-mode").click();
+    await page.waitForURL(/\/adminDashboard$/);
+    await expect.poll(async () => (await page.getByTestId("impersonation-history").textContent()) ?? "").toContain("resume “Maria's resume”");
     await context.close();
   });
 });

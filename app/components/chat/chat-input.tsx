@@ -1,7 +1,7 @@
 import { Button, IconButton, Popover, Text, TextField } from "@radix-ui/themes";
 import { Tooltip } from "#app/components/tooltip";
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
-import { useToast } from "#app/components/toast";
+import { useToast, useToastsClearOf } from "#app/components/toast";
 import type { ChatDocument } from "./chat-api";
 import { cutSelectedText } from "./chat-api";
 import { CaptureIcon, CloseIcon, ImageIcon, LinkIcon, MicIcon, SendIcon, UploadIcon } from "#app/components/icons";
@@ -79,6 +79,8 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
   const [speechState, setSpeechState] = useState<"idle" | "loading" | "listening">("idle");
   const [speechError, setSpeechError] = useState<string | null>(null);
   const [speechSupported, setSpeechSupported] = useState(false);
+  const container = useRef<HTMLDivElement>(null);
+  useToastsClearOf(container);
   const recognition = useRef<SpeechRecognitionLike | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -261,6 +263,7 @@ export function ChatInput({ draft, onDraftChange, selectedText, onClearSelectedT
 
   return (
     <div
+      ref={container}
       className={`dc-chat-input${dragging ? " is-dragging" : ""}`}
       onDragOver={(e) => {
         if (Array.from(e.dataTransfer.types).includes("Files")) {

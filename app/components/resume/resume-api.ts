@@ -41,7 +41,16 @@ export function compileLatex(content: string, csrfToken: string, signal?: AbortS
 }
 
 async function postConvert(content: string, csrfToken: string, signal?: AbortSignal): Promise<CompileOutcome> {
-  const response = await fetch("/api/convert", { method: "POST", headers: json(csrfToken), body: JSON.stringify({ content }), signal });
+  return outcomeOf(await fetch("/api/convert", { method: "POST", headers: json(csrfToken), body: JSON.stringify({ content }), signal }));
+}
+
+/** GET /api/resumes/{id}/preview: a saved version compiled by the server from what it stores (a read, so an impersonating admin sees it too). */
+export function previewVersion(resumeId: string, version: number, signal?: AbortSignal): Promise<CompileOutcome> {
+  const url = `/api/resumes/${encodeURIComponent(resumeId)}/preview?version=${version}`;
+  return inTurn(() => (signal?.aborted ? Promise.reject(signal.reason) : fetch(url, { headers: { Accept: "application/json" }, signal }).then(outcomeOf)));
+}
+
+async function outcomeOf(response: Response): Promise<CompileOutcome> {
   const body = (await response.json().catch(() => null)) as { content?: string; pages?: string[]; error?: CompileFailure; message?: string; code?: string } | null;
   if (response.ok && body?.content) return { ok: true, svg: body.content, pages: body.pages ?? [body.content] };
   if (body?.error) return { ok: false, error: body.error };

@@ -35,9 +35,10 @@ export function useResumeChat(enabled: boolean, conversationId: string | null, c
   }, [conversationId]);
 
   const compiled = useCallback(
-    (turnKey: string, outcome: CompileOutcome, attempt: number, previousError: string | null, model: string | null) => {
+    (turnKey: string, outcome: CompileOutcome, attempt: number, previousError: string | null, model: string | null, readOnly: boolean) => {
       setErrors((map) => ({ ...map, [turnKey]: outcome.ok ? null : outcome.error.message }));
-      if (attempt === 0 || !conversationId) return;
+      // A reader (an admin impersonating) only looks: the Retry's outcome is the user's to record.
+      if (attempt === 0 || !conversationId || readOnly) return;
       void fetch(`/api/conversations/${encodeURIComponent(conversationId)}/repair_attempts`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrfToken },
@@ -65,7 +66,7 @@ export function useResumeChat(enabled: boolean, conversationId: string | null, c
         attempt={attempt}
         previousError={previousError}
         onRetry={onRetry}
-        onCompiled={(outcome) => compiled(turn.key, outcome, attempt, previousError, answer.model)}
+        onCompiled={(outcome) => compiled(turn.key, outcome, attempt, previousError, answer.model, readOnly)}
         readOnly={readOnly}
         compileAtOnce={newest}
       />

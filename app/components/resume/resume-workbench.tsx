@@ -7,7 +7,9 @@ import { LatexEditor } from "./latex-editor";
 import {
   compileLatex,
   type CompileFailure,
+  type CompileOutcome,
   loadResume,
+  previewVersion,
   RESUME_FIX_REQUEST_EVENT,
   RESUME_OPEN_IN_EDITOR_EVENT,
   RESUME_UPDATED_EVENT,
@@ -52,14 +54,15 @@ export function ResumeWorkbench({ resumeId, conversationId, readOnly }: Props) {
   const [tab, setTab] = useState<"editor" | "preview">("preview");
   const compileAbort = useRef<AbortController | null>(null);
 
-  const compile = useCallback(
-    async (source: string) => {
+  /** Shows `source` compiled by `run`: the editor's text (compileLatex) or a saved version (previewVersion). */
+  const showCompiled = useCallback(
+    async (source: string, run: (signal: AbortSignal) => Promise<CompileOutcome>) => {
       compileAbort.current?.abort();
       const controller = new AbortController();
       compileAbort.current = controller;
       setCompiling(true);
       try {
-        const outcome = await compileLatex(source, csrfToken, controller.signal);
+        const outcome = await run(controller.signal);
         if (controller.signal.aborted) return;
         setCompiledText(source);
         if (outcome.ok) {
@@ -74,8 +77,9 @@ export function ResumeWorkbench({ resumeId, conversationId, readOnly }: Props) {
         if (compileAbort.current === controller) setCompiling(false);
       }
     },
-    [csrfToken],
+    [],
   );
+  const compile = useCallback((source: string) => showCompiled(source, (signal) => compileLatex(source, csrfToken, signal)), [showCompiled, csrfToken]);
 
   /** Loads the newest version into the editor and compiles it; polls while the first version is being drafted. */
   const reload = useCallback(async () => {
@@ -92,9 +96,10 @@ export function ResumeWorkbench({ resumeId, conversationId, readOnly }: Props) {
       setText(next.current.latex);
       setCompiledText(next.current.latex);
       setCompileError(null);
-      void compile(next.current.latex);
+      const { latex, version } = next.current;
+      void showCompiled(latex, (signal) => previewVersion(resumeId, version, signal));
     }
-  }, [resumeId, compile]);
+  }, [resumeId, showCompiled]);
 
   useEffect(() => {
     void reload();

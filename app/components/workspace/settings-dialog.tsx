@@ -1,9 +1,10 @@
-import { Button, Callout, Dialog, Flex, Progress, Tabs, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useFetcher, useRevalidator } from "@remix-run/react";
+import { Button, Callout, Dialog, Flex, Tabs, Text, TextArea, TextField } from "@radix-ui/themes";
+import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useToast } from "#app/components/toast";
 import { renameWorkspaceSchema } from "#domain/workspace/workspace-rules";
-import { BUILT_IN_EMBEDDING_MODEL_ID, ChatPreferenceFields, type ChatPreferenceValues, KEYWORD_VALUE, type PreferenceOptions } from "./chat-preferences";
+import { ChatPreferenceFields, type ChatPreferenceValues, KEYWORD_VALUE, type PreferenceOptions } from "./chat-preferences";
+import { EmbeddingIndexStatus, type EmbeddingIndexView } from "./embedding-index-status";
 import { useCsrfToken } from "#app/components/use-csrf";
 
 export type SettingsActionResult = { ok: boolean; intent: string; message: string; field?: string };
@@ -157,50 +158,5 @@ export function SettingsDialog({
         </Tabs.Root>
       </Dialog.Content>
     </Dialog.Root>
-  );
-}
-
-type EmbeddingIndexView = {
-  model: string;
-  status: "indexing" | "ready";
-  done: number;
-  total: number;
-  failures: { documentId: string; reason: string }[];
-};
-
-/** Re-indexing with the workspace's embedding model, as it goes (the page reloads its data while the dialog is open). */
-function EmbeddingIndexStatus({ index, documents, watching }: { index: EmbeddingIndexView; documents: { documentId: string; documentName: string }[]; watching: boolean }) {
-  const revalidator = useRevalidator();
-  const indexing = index.status === "indexing";
-  useEffect(() => {
-    if (!indexing || !watching) return;
-    const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 1500);
-    return () => clearInterval(timer);
-  }, [indexing, watching, revalidator]);
-  const name = (id: string) => documents.find((d) => d.documentId === id)?.documentName ?? "A document";
-  const model = index.model === BUILT_IN_EMBEDDING_MODEL_ID ? "the built-in model" : index.model;
-  const percent = index.total > 0 ? Math.round((index.done / index.total) * 100) : 0;
-  return (
-    <div className="dc-ws-field" data-testid="embedding-index" data-status={index.status}>
-      {indexing ? (
-        <>
-          <Text size="2" role="status">
-            Indexing your documents with {model}: {index.done} of {index.total || "…"} done.
-          </Text>
-          <Progress value={percent} aria-label={`Indexing with ${model}`} />
-        </>
-      ) : (
-        <Text size="2" role="status">
-          Documents indexed with {model}: {index.total - index.failures.length} of {index.total}. Answers use them together with keyword search.
-        </Text>
-      )}
-      {index.failures.length > 0 ? (
-        <Callout.Root color="red" size="1" role="alert">
-          <Callout.Text>
-            {index.failures.map((f) => `${name(f.documentId)}: ${f.reason}`).join(" ")} These use keyword search only.
-          </Callout.Text>
-        </Callout.Root>
-      ) : null}
-    </div>
   );
 }
