@@ -60,6 +60,18 @@ describe("page layout", () => {
     expect(text).toContain("Because the package of Patrick\nDaly, the entire repertoire of it");
   });
 
+  it("reads a display fraction as its author wrote it: the left side, the numerator, then the denominator, on one line", () => {
+    const fragments = [
+      fragment("the rate is the change over the time between", 50, 110),
+      // Drawn as TeX draws it: the left side, then the numerator above, the denominator below.
+      fragment("R =", 60, 140), fragment("h1 − h3", 90, 133), fragment("t1 − t3", 90, 147), fragment("(1)", 250, 140),
+      fragment("where both readings are taken by the gauge", 50, 170),
+    ];
+    expect(layoutPage(fragments, 600, 800, "p1").text).toBe(
+      "the rate is the change over the time between\n\nR = h1 − h3 t1 − t3 (1)\n\nwhere both readings are taken by the gauge",
+    );
+  });
+
   it("joins words with single spaces, drops duplicated fake-bold text, and orders right-to-left lines", () => {
     const words = [fragment("Hello", 10, 10), fragment("Hello", 10.2, 10.1), fragment("world", 40, 10)];
     expect(layoutPage(words, 600, 800, "p1").text).toBe("Hello world");

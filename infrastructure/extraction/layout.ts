@@ -104,6 +104,13 @@ function sortedBy<T>(items: T[], compare: (a: T, b: T) => number): T[] {
   return items;
 }
 
+/** `fragments` in the order they stand in `drawn`. A formula has few fragments; the page has many, but formulas are rare. */
+function inDrawingOrder(fragments: readonly Fragment[], drawn: readonly Fragment[]): Fragment[] {
+  const at = new Map<Fragment, number>();
+  for (const f of fragments) at.set(f, drawn.indexOf(f));
+  return sortedBy([...fragments], (a, b) => at.get(a)! - at.get(b)!);
+}
+
 const byLeft = (a: { left: number }, b: { left: number }) => a.left - b.left;
 const byRightEdgeFirst = (a: { right: number }, b: { right: number }) => b.right - a.right;
 const byCenterThenLeft = (a: Fragment, b: Fragment) => center(a) - center(b) || a.left - b.left;
@@ -130,8 +137,12 @@ function onOneBaseline(anchor: Fragment, fragment: Fragment): boolean {
   return small.size < 0.85 * large.size && distance < 0.5 * large.size && small.text.trim().length <= 4;
 }
 
-/** One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. */
-function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
+/**
+ * One line from its fragments; `cellAt` are x positions of table-cell gaps inside it. A formula's
+ * line (`drawn` given: the page's fragments in the order they were drawn) keeps that order, which
+ * is the order its author wrote it in: left side, numerator, denominator, exponent.
+ */
+function makeLine(fragments: Fragment[], cellAt: number[] = [], drawn?: readonly Fragment[]): Line {
   let rtlCount = 0;
   let [left, top, right, bottom, size, smallest] = [Infinity, Infinity, -Infinity, -Infinity, -Infinity, Infinity];
   for (const f of fragments) {
@@ -144,7 +155,7 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     smallest = Math.min(smallest, f.size);
   }
   const rtl = rtlCount * 2 > fragments.length;
-  const ordered = sortedBy(fragments, rtl ? byRightEdgeFirst : byLeft);
+  const ordered = drawn ? inDrawingOrder(fragments, drawn) : sortedBy(fragments, rtl ? byRightEdgeFirst : byLeft);
   const spaceAbove = wordGap(ordered, rtl, smallest);
   let text = "";
   let previous: Fragment | undefined;
@@ -152,10 +163,12 @@ function makeLine(fragments: Fragment[], cellAt: number[] = []): Line {
     let piece = normalizeText(fragment.text);
     if (previous) {
       const gap = rtl ? previous.left - fragment.right : fragment.left - previous.right;
+      // In drawing order a formula goes back to the left for its next row: that is a word break.
+      const back = drawn !== undefined && gap < -0.25 * Math.min(fragment.size, previous.size);
       if (cellAt.length > 0 && cellBetween(cellAt, previous.right, fragment.left)) {
         text = text.trimEnd() + CELL_SEPARATOR;
         piece = piece.trimStart();
-      } else if (gap > spaceAbove && !isSpaceAt(text, text.length - 1) && !isSpaceAt(piece, 0)) {
+      } else if ((gap > spaceAbove || back) && !isSpaceAt(text, text.length - 1) && !isSpaceAt(piece, 0)) {
         text += " ";
       }
     }
@@ -175,6 +188,8 @@ interface Band {
   pieces: Piece[];
   center: number;
   size: number;
+  /** Rows of one formula stacked closer than lines of text (a fraction's numerator, the main row, its denominator). */
+  stacked: boolean;
 }
 
 /** Splits one baseline band into pieces wherever a gap wider than COLUMN_GAP glyph heights opens. */
@@ -228,12 +243,49 @@ function bandsOf(sorted: readonly Fragment[]): Band[] {
       if (fragment.size > anchor.size) anchor = fragment;
       continue;
     }
-    if (anchor) bands.push({ pieces: piecesOf(fragments), center: center(anchor), size: anchor.size });
+    if (anchor) bands.push({ pieces: piecesOf(fragments), center: center(anchor), size: anchor.size, stacked: false });
     fragments = [fragment];
     anchor = fragment;
   }
-  if (anchor) bands.push({ pieces: piecesOf(fragments), center: center(anchor), size: anchor.size });
+  if (anchor) bands.push({ pieces: piecesOf(fragments), center: center(anchor), size: anchor.size, stacked: false });
   return bands;
+}
+
+const leftOf = (band: Band) => band.pieces[0].left;
+const rightOf = (band: Band) => band.pieces[band.pieces.length - 1].right;
+
+/** Whether one band lies across the other's width: a formula's rows do; lines of two columns, side by side, do not. */
+function nested(a: Band, b: Band): boolean {
+  const slack = Math.max(a.size, b.size);
+  return (leftOf(b) >= leftOf(a) - slack && rightOf(b) <= rightOf(a) + slack) || (leftOf(a) >= leftOf(b) - slack && rightOf(a) <= rightOf(b) + slack);
+}
+
+/** Rows closer than this many glyph heights are one formula's rows; lines of text are at least a glyph height apart. */
+const STACK = 0.75;
+
+/**
+ * A column's bands with a formula's rows made one band: a display fraction's numerator and
+ * denominator sit closer to its main row than any two lines of text, and read in rows they
+ * come apart (the left side between the numerator and the denominator, or cells of a table).
+ */
+function stackFormulas(bands: readonly Band[]): Band[] {
+  const stacked: Band[] = [];
+  let lastRow = -Infinity;
+  for (const band of bands) {
+    const previous = stacked[stacked.length - 1];
+    if (previous && band.center - lastRow < STACK * Math.max(previous.size, band.size) && nested(previous, band)) {
+      const fragments: Fragment[] = [];
+      for (const piece of previous.pieces) for (const f of piece.fragments) fragments.push(f);
+      for (const piece of band.pieces) for (const f of piece.fragments) fragments.push(f);
+      previous.pieces = piecesOf(fragments);
+      if (band.size > previous.size) [previous.center, previous.size] = [band.center, band.size];
+      previous.stacked = true;
+    } else {
+      stacked.push(band);
+    }
+    lastRow = band.center;
+  }
+  return stacked;
 }
 
 /**
@@ -255,7 +307,7 @@ function bandsByColumn(sorted: readonly Fragment[], gutters: readonly Gutter[]):
     else columns.set(key, [fragment]);
   }
   const bands: Band[] = [];
-  for (const column of columns.values()) for (const band of bandsOf(column)) bands.push(band);
+  for (const column of columns.values()) for (const band of stackFormulas(bandsOf(column))) bands.push(band);
   return sortedBy(bands, byCenter);
 }
 
@@ -516,7 +568,7 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
   const gutters = findGutters(firstBands);
   // Columns whose baselines do not line up (REVTeX's) share bands only by chance: once the
   // gutters are known, each column's lines are banded on their own.
-  const bands = gutters.length === 0 ? firstBands : bandsByColumn(sorted, gutters);
+  const bands = gutters.length === 0 ? stackFormulas(firstBands) : bandsByColumn(sorted, gutters);
   const [textLeft, textRight] = textExtent(bands);
   const wide = 0.2 * (textRight - textLeft);
   const [gridTop, gridBottom] = frontMatter(bands, gutters);
@@ -527,8 +579,9 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
   for (let index = 0; index < bands.length; index++) {
     const band = bands[index];
     // A band in one piece (most lines of prose) has no gap to weigh.
+    const drawn = band.stacked ? fragments : undefined;
     if (band.pieces.length === 1) {
-      lines.push(makeLine(band.pieces[0].fragments));
+      lines.push(makeLine(band.pieces[0].fragments, [], drawn));
       continue;
     }
     // Rows above and below; the other column's lines may sit between them on their own baselines.
@@ -541,12 +594,12 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
         const from = band.pieces[i - 1].right;
         const to = piece.left;
         if (acrossGutter(gutters, from, to, band.center) || (isProse(band.pieces[i - 1], wide) && isProse(piece, wide))) {
-          lines.push(makeLine(current, cells));
+          lines.push(makeLine(current, cells, drawn));
           current = [];
           cells = [];
         } else if (band.center > gridTop && band.center < gridBottom && sharesZone(zones, from, to, band.size)) {
           // An author grid: each author's name, affiliation and address are read together, as a block.
-          lines.push(makeLine(current));
+          lines.push(makeLine(current, [], drawn));
           current = [];
         } else if (sharesZone(zones, from, to, band.size)) {
           // A table column leaves the same gap in the next row (centred headers over left-aligned
@@ -556,7 +609,7 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
       }
       for (const fragment of piece.fragments) current.push(fragment);
     }
-    if (current.length > 0) lines.push(makeLine(current, cells));
+    if (current.length > 0) lines.push(makeLine(current, cells, drawn));
   }
   for (const line of vertical) lines.push(line);
   return { lines, gutters };
