@@ -72,6 +72,14 @@ describe("page layout", () => {
     );
   });
 
+  it("sets numbered equations' numbers beside them, not as a table's second column", () => {
+    const fragments = [["E = mc,", "(B2a)"], ["E = mc2,", "(B2b)"], ["E & mc3.", "(B2c)"]].flatMap(([equation, number], row) => [
+      fragment(equation, 120, 100 + row * 14),
+      fragment(number, 280, 100 + row * 14),
+    ]);
+    expect(layoutPage(fragments, 600, 800, "p1").text).toBe("E = mc, (B2a)\nE = mc2, (B2b)\nE & mc3. (B2c)");
+  });
+
   it("joins words with single spaces, drops duplicated fake-bold text, and orders right-to-left lines", () => {
     const words = [fragment("Hello", 10, 10), fragment("Hello", 10.2, 10.1), fragment("world", 40, 10)];
     expect(layoutPage(words, 600, 800, "p1").text).toBe("Hello world");

@@ -337,6 +337,15 @@ function isProse(piece: Piece, wide: number): boolean {
   return words >= PROSE_WORDS && characters >= 2.5 * words;
 }
 
+/** A display equation's number, "(4)", "(6b)", "(B2a)": set beside its equation, not a table's cell. */
+const EQUATION_NUMBER = /^\(\s*[A-Z]?\d{1,3}[a-z]?\s*\)[.,]?$/;
+
+function isEquationNumber(piece: Piece): boolean {
+  let text = "";
+  for (const fragment of piece.fragments) text += fragment.text;
+  return EQUATION_NUMBER.test(text.trim());
+}
+
 /** A gutter being followed down the page, band by band. */
 interface Run {
   from: number;
@@ -601,7 +610,7 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
           // An author grid: each author's name, affiliation and address are read together, as a block.
           lines.push(makeLine(current, [], drawn));
           current = [];
-        } else if (sharesZone(zones, from, to, band.size)) {
+        } else if (sharesZone(zones, from, to, band.size) && !(band.pieces.length === 2 && isEquationNumber(piece))) {
           // A table column leaves the same gap in the next row (centred headers over left-aligned
           // cells share a good part of it); two wide justified spaces rarely line up.
           cells.push((from + to) / 2);
