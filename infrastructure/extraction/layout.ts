@@ -254,10 +254,10 @@ function bandsOf(sorted: readonly Fragment[]): Band[] {
 const leftOf = (band: Band) => band.pieces[0].left;
 const rightOf = (band: Band) => band.pieces[band.pieces.length - 1].right;
 
-/** Whether one band lies across the other's width: a formula's rows do; lines of two columns, side by side, do not. */
+/** Whether two bands lie mostly across the same width: a formula's rows do; lines of two columns, side by side, do not. */
 function nested(a: Band, b: Band): boolean {
-  const slack = Math.max(a.size, b.size);
-  return (leftOf(b) >= leftOf(a) - slack && rightOf(b) <= rightOf(a) + slack) || (leftOf(a) >= leftOf(b) - slack && rightOf(a) <= rightOf(b) + slack);
+  const overlap = Math.min(rightOf(a), rightOf(b)) - Math.max(leftOf(a), leftOf(b));
+  return overlap >= 0.5 * Math.min(rightOf(a) - leftOf(a), rightOf(b) - leftOf(b));
 }
 
 /** Rows closer than this many glyph heights are one formula's rows; lines of text are at least a glyph height apart. */
