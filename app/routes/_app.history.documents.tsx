@@ -1,5 +1,6 @@
-import { Button, Flex, Heading, IconButton, Spinner, Text, TextField } from "@radix-ui/themes";
+import { Button, Flex, Heading, IconButton, Text, TextField } from "@radix-ui/themes";
 import { Tooltip } from "#app/components/tooltip";
+import { ListRange } from "#app/components/list-range";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
@@ -271,15 +272,7 @@ export default function MyDocumentsPage() {
           }
         />
 
-        <div className="dc-pagination dc-pagination--end">
-          <Flex align="center" gap="2">
-            {loading ? <Spinner size="1" /> : null}
-            <Text size="2" color="gray" data-testid="range" aria-live="polite">
-              {documents.length} of {count}
-              {hasMore ? " · scroll for more" : ""}
-            </Text>
-          </Flex>
-        </div>
+        <ListRange shown={documents.length} total={count} hasMore={hasMore} loading={loading} testId="range" />
       </section>
 
       {/* Mobile and tablet (< 1025 px) */}

@@ -1,5 +1,6 @@
 import { Badge, Button, Card, DropdownMenu, Flex, Heading, IconButton, Spinner, Text, TextField } from "@radix-ui/themes";
 import { Tooltip } from "#app/components/tooltip";
+import { ListRange } from "#app/components/list-range";
 import { useHydrated } from "#app/components/use-hydrated";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
@@ -209,15 +210,7 @@ export default function MyWorkspacesPage() {
             </div>
           }
         />
-        <div className="dc-pagination dc-pagination--end">
-          <Flex align="center" gap="2">
-            {table.loading ? <Spinner size="1" /> : null}
-            <Text size="2" color="gray" data-testid="workspaces-range" aria-live="polite">
-              {workspaces.length} of {table.count}
-              {table.hasMore ? " · scroll for more" : ""}
-            </Text>
-          </Flex>
-        </div>
+        <ListRange shown={workspaces.length} total={table.count} hasMore={table.hasMore} loading={table.loading} testId="workspaces-range" />
       </section>
 
       {/* Mobile and tablet (< 1025 px) */}

@@ -1,7 +1,8 @@
-import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
+import { Button, Heading, Text } from "@radix-ui/themes";
+import { type ActionFunctionArgs, data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PAYMENT_UNCONFIRMED } from "#app/components/billing/payment-return.server";
+import { ORDER_NOT_FOUND_SCREEN, OrderNotFound, PaymentResultCard } from "#app/components/billing/payment-result";
 import type { BreadcrumbHandle } from "#app/components/shell/breadcrumbs";
 import billingStyles from "#app/styles/billing.css";
 import { validateCsrf } from "#app/utils/csrf.server";
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const open = order.status === "created";
     return { orderId: order.orderId, cancelled: reason === "cancelled" && open, unconfirmed: reason === "unconfirmed" && open ? PAYMENT_UNCONFIRMED : null };
   } catch (error) {
-    if (isDomainError(error) && error.code === "ORDER_NOT_FOUND") throw new Response("Not found", { status: 404 });
+    if (isDomainError(error) && error.code === "ORDER_NOT_FOUND") return data(ORDER_NOT_FOUND_SCREEN, { status: 404 });
     throw error;
   }
 }
@@ -49,26 +50,24 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PaymentFailedPage() {
-  const { orderId, cancelled, unconfirmed } = useLoaderData<typeof loader>();
+  const screen = useLoaderData<typeof loader>();
+  if ("orderNotFound" in screen) return <OrderNotFound />;
+  const { orderId, cancelled, unconfirmed } = screen;
   return (
-    <Flex justify="center" className="dc-payment-result">
-      <Card size="3" className="dc-payment-result__card" data-testid="payment-result">
-        <Flex direction="column" gap="3" align="center">
-          <Heading as="h1" size="6" color="red">
-            {PAYMENT_FAILED}
-          </Heading>
-          <Text as="p" align="center">
-            {unconfirmed ??
-              (cancelled ? "The checkout was closed before the payment was made. Nothing was charged." : "Your payment did not go through. Nothing was charged; you can try again.")}
-          </Text>
-          <Text as="p" size="2" color="gray">
-            Order {orderId}
-          </Text>
-          <Button asChild>
-            <Link to="/profile/my-plan">Back to My Plan</Link>
-          </Button>
-        </Flex>
-      </Card>
-    </Flex>
+    <PaymentResultCard>
+      <Heading as="h1" size="6" color="red">
+        {PAYMENT_FAILED}
+      </Heading>
+      <Text as="p" align="center">
+        {unconfirmed ??
+          (cancelled ? "The checkout was closed before the payment was made. Nothing was charged." : "Your payment did not go through. Nothing was charged; you can try again.")}
+      </Text>
+      <Text as="p" size="2" color="gray">
+        Order {orderId}
+      </Text>
+      <Button asChild>
+        <Link to="/profile/my-plan">Back to My Plan</Link>
+      </Button>
+    </PaymentResultCard>
   );
 }

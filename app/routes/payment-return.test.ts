@@ -41,7 +41,7 @@ afterAll(async () => {
 async function returnTo(query: string): Promise<Response> {
   const request = new Request(`http://localhost/payment/success?${query}`, { headers: { Cookie: buyer.cookie } });
   return paymentSuccess({ request, params: {}, context: {} }).then(
-    () => new Response(null, { status: 200 }),
+    (answer) => new Response(null, { status: (answer as { init?: { status?: number } }).init?.status ?? 200 }),
     (thrown: unknown) => (thrown instanceof Response ? thrown : new Response(String(thrown), { status: 500 })),
   );
 }
@@ -65,6 +65,21 @@ describe("returning to /payment/success from Razorpay", () => {
 
   it("answers 404 for an order that is not the buyer's", async () => {
     expect((await returnTo("order=0190aaaa-0000-7000-8000-000000000000")).status).toBe(404);
+  });
+});
+
+describe("a return that names none of the buyer's orders", () => {
+  it("says the order was not found, with a 404, on the success and the failure screen, for an unknown order or none", async () => {
+    for (const [screen, loader] of [
+      ["/payment/success", paymentSuccess],
+      ["/payment/failed", paymentFailed],
+    ] as const) {
+      for (const query of ["?order=0190aaaa-0000-7000-8000-000000000000", ""]) {
+        const request = new Request(`http://localhost${screen}${query}`, { headers: { Cookie: buyer.cookie } });
+        const answer = (await loader({ request, params: {}, context: {} })) as unknown as { data: unknown; init: { status: number } };
+        expect(answer, `${screen}${query}`).toMatchObject({ data: { orderNotFound: true }, init: { status: 404 } });
+      }
+    }
   });
 });
 

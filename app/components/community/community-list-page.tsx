@@ -204,24 +204,27 @@ export function CommunityListPage(props: {
             </Table.Body>
           </Table.Root>
         </div>
-        <div className="dc-pagination">
-          <Text size="2" color="gray" data-testid="range">
-            {communities.length === 0 ? "0" : `${(current - 1) * PAGE_SIZE + 1}–${Math.min(communities.length, current * PAGE_SIZE)}`} of {communities.length}
-          </Text>
-          <nav aria-label="Pagination">
-            <Flex gap="1" align="center">
-              <IconButton variant="soft" color="gray" aria-label="Previous page" disabled={current <= 1} onClick={() => setPage(current - 1)}>
-                <ChevronLeftIcon size={16} />
-              </IconButton>
-              <Text size="2" className="dc-nowrap">
-                Page {current} of {pages}
-              </Text>
-              <IconButton variant="soft" color="gray" aria-label="Next page" disabled={current >= pages} onClick={() => setPage(current + 1)}>
-                <ChevronRightIcon size={16} />
-              </IconButton>
-            </Flex>
-          </nav>
-        </div>
+        {/* An empty list has no footer: its empty state says so, and "0 of 0" is nobody's way of saying it. */}
+        {communities.length > 0 ? (
+          <div className="dc-pagination">
+            <Text size="2" color="gray" data-testid="range">
+              {(current - 1) * PAGE_SIZE + 1}–{Math.min(communities.length, current * PAGE_SIZE)} of {communities.length}
+            </Text>
+            <nav aria-label="Pagination">
+              <Flex gap="1" align="center">
+                <IconButton variant="soft" color="gray" aria-label="Previous page" disabled={current <= 1} onClick={() => setPage(current - 1)}>
+                  <ChevronLeftIcon size={16} />
+                </IconButton>
+                <Text size="2" className="dc-nowrap">
+                  Page {current} of {pages}
+                </Text>
+                <IconButton variant="soft" color="gray" aria-label="Next page" disabled={current >= pages} onClick={() => setPage(current + 1)}>
+                  <ChevronRightIcon size={16} />
+                </IconButton>
+              </Flex>
+            </nav>
+          </div>
+        ) : null}
       </section>
       <ConfirmDialog
         open={confirm !== null}

@@ -59,10 +59,34 @@ export async function seriousA11yViolations(page: Page, selector?: string): Prom
   // Colour contrast measured mid-fade (a dialog or toast entering) reads lighter than what settles on screen.
   await settleAnimations(page);
   const builder = selector ? new AxeBuilder({ page }).include(selector) : new AxeBuilder({ page });
+  if (await markFramesWithoutScripts(page)) builder.exclude(`[${NO_SCRIPTS}]`);
   const results = await builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+}
+
+const NO_SCRIPTS = "data-a11y-no-scripts";
+
+/**
+ * Marks the page's frames in which scripts cannot run and says whether there
+ * were any (decision 265). A user's text or image opens in a frame our download
+ * route sandboxes (`Content-Security-Policy: sandbox`): there no timer fires, so
+ * axe-core's rule queue never starts and `analyze()` never returns. What such a
+ * frame shows is the user's file as the browser renders it, not our markup; the
+ * frame element itself (its title) is still checked. Top-level frames only: no
+ * page of ours nests them.
+ */
+async function markFramesWithoutScripts(page: Page): Promise<boolean> {
+  let marked = false;
+  for (const frame of page.mainFrame().childFrames()) {
+    const timerFires = frame.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 0))).catch(() => false);
+    if (await Promise.race([timerFires, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500))])) continue;
+    const element = await frame.frameElement();
+    await element.evaluate((el, name) => (el as Element).setAttribute(name, ""), NO_SCRIPTS);
+    marked = true;
+  }
+  return marked;
 }
 
 /**
