@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,7 +15,7 @@ import { allProjectors } from "#projections/index";
 import { childrenOfRole, notBelow, processesMarked } from "../support/app-processes";
 import { HttpSession } from "../support/http-session";
 import { completeOnboardingOverHttp, form, mailedCode, pageCsrf } from "../e2e/support/accounts";
-import { freePort, ROOT } from "../e2e/support/app-server";
+import { type AppServer, ROOT, startAppServer } from "../e2e/support/app-server";
 
 /**
  * Crash-only (issue 42): the built app as `npm start` runs it (a supervisor, a background process and
@@ -217,11 +216,11 @@ class Visitor {
 describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.env.CI)("the app under kills and restarts", () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "docuchat-chaos-"));
   const marker = `DATA_DIR=${dataDir}`;
-  let app: ChildProcess | undefined;
+  let app: AppServer | undefined;
   let model: Awaited<ReturnType<typeof startScriptedModel>> | undefined;
 
   afterAll(async () => {
-    if (app && app.exitCode === null) app.kill("SIGKILL");
+    await app?.stop();
     for (const p of processesMarked(marker)) process.kill(p.pid, "SIGKILL");
     await model?.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -233,22 +232,14 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
     const random = seeded(SEED);
     const signUpTimes = seeded(SEED + 100);
     model = await startScriptedModel();
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    let output = "";
-    app = spawn(process.execPath, ["server.mjs"], {
-      cwd: ROOT,
+    const began = performance.now();
+    app = await startAppServer({
+      dataDir,
+      readyTimeoutMs: 120_000,
       env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
         APP_SECRET: SECRET,
         WEB_PROCESSES: "2",
         METRICS_TOKEN,
-        LOG_LEVEL: "warn",
-        COOKIE_SECURE: "false",
         SHUTDOWN_DEADLINE_MS: "3000",
         EGRESS_ALLOW_PRIVATE_HOSTS: "localhost",
         ...Object.fromEntries(
@@ -259,11 +250,9 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
           ]),
         ),
       },
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    app.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    app.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const supervisor = app.pid!;
+    const { url } = app;
+    const supervisor = app.pid;
     const readiness = async () => {
       const response = await fetch(`${url}/readyz`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).catch(() => null);
       return response?.ok ? ((await response.json()) as { checks: Record<string, string> }) : null;
@@ -271,13 +260,12 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
     const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) => {
       const deadline = performance.now() + timeoutMs;
       while (!(await check())) {
-        if (app!.exitCode !== null) throw new Error(`the app exited before ${what}:\n${output}`);
-        if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output.slice(-4000)}`);
+        if (!app!.running()) throw new Error(`the app exited before ${what}:\n${app!.output()}`);
+        if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${app!.output().slice(-4000)}`);
         await sleep(200);
       }
     };
     const everyoneUp = async () => childrenOfRole(supervisor, "web").length === 2 && (await readiness())?.checks.background === "ok";
-    const began = performance.now();
     await until("the app to serve", everyoneUp, 120_000);
     const seconds = (from: number) => Math.round((performance.now() - from) / 1000);
     const phases = [`start ${seconds(began)} s`];
@@ -400,8 +388,7 @@ describe.skipIf(!existsSync(path.join(ROOT, "build", "index.js")) && !process.en
     phases.push(`settling ${seconds(phaseFrom)} s`);
     // The projectors have caught up; then a clean stop, after which no process of the app may live on.
     await until("the projectors to catch up", async () => (await readiness())?.checks.projectors === "ok", 60_000);
-    app.kill("SIGTERM");
-    await until("the app to stop", () => false === (app!.exitCode === null && app!.signalCode === null), 60_000).catch(() => undefined);
+    await app.stop({ graceMs: 60_000 });
     await sleep(1_000);
     for (const orphan of await lasting(() => processesMarked(marker))) orphansSeen.set(orphan.pid, `${orphan.name} after the app stopped`);
 

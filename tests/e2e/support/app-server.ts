@@ -16,7 +16,10 @@ export type AppServer = {
   pid: number;
   /** Everything the server printed so far (for failure messages). */
   output: () => string;
-  stop: () => Promise<void>;
+  /** Whether the server's own process is still alive (a test that kills its children watches it). */
+  running: () => boolean;
+  /** SIGTERM, then SIGKILL after `graceMs` (default 8 s); the data folder goes too unless the caller gave it. */
+  stop: (options?: { graceMs?: number }) => Promise<void>;
 };
 
 export function freePort(): Promise<number> {
@@ -45,14 +48,15 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 
 /**
  * Starts the BUILT app (`node server.mjs`; run `npm run build` first) on a free
- * port with a fresh data directory, and waits until it answers.
+ * port with a fresh data directory, or with `dataDir`, which the caller owns
+ * and reads after the stop, and waits until it answers.
  */
-export async function startAppServer(options: { env?: Record<string, string>; readyTimeoutMs?: number } = {}): Promise<AppServer> {
+export async function startAppServer(options: { env?: Record<string, string>; readyTimeoutMs?: number; dataDir?: string } = {}): Promise<AppServer> {
   if (!existsSync(path.join(ROOT, "build", "index.js"))) {
     throw new Error("No build found: run `npm run build` before the end-to-end tests.");
   }
   const port = await freePort();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "docuchat-e2e-"));
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "docuchat-e2e-")));
   const url = `http://127.0.0.1:${port}`;
   let log = "";
   const child = spawn(process.execPath, ["server.mjs"], {
@@ -73,15 +77,16 @@ export async function startAppServer(options: { env?: Record<string, string>; re
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
 
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const stop = async ({ graceMs = 8000 }: { graceMs?: number } = {}) => {
+    if (running()) {
       child.kill("SIGTERM");
-      if (!(await exited(child, 8000))) {
+      if (!(await exited(child, graceMs))) {
         child.kill("SIGKILL");
         await exited(child, 2000);
       }
     }
-    await rm(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
@@ -102,5 +107,5 @@ export async function startAppServer(options: { env?: Record<string, string>; re
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, dataDir, pid: child.pid ?? 0, output: () => log, stop };
+  return { url, port, dataDir, pid: child.pid ?? 0, output: () => log, running, stop };
 }
