@@ -66,6 +66,8 @@ async function supervise(webProcesses) {
       entry.ready = true;
       if (role === "web" && !announced) {
         announced = true;
+        // The first web process serves: the others load the bundle now, off its start's path (decision 255).
+        for (let i = 1; i < webProcesses && !stopping; i++) fork("web", i);
         log.info({ url: `http://${message.host}:${message.port}`, webProcesses }, `${message.productName} is running at http://${message.host}:${message.port} (${webProcesses} web processes and a background process)`);
       }
     });
@@ -122,8 +124,9 @@ async function supervise(webProcesses) {
     // A web process asks once it listens for the answer: one started after the databases were prepared is told at once.
     if (role === "web" && message?.type === "prepared?" && prepared) child.send({ type: "prepared" });
   });
+  // Two processes, not all of them, share the cores while the first page waits on them (issue 42, fast start).
   fork("background", 0);
-  for (let i = 0; i < webProcesses; i++) fork("web", i);
+  fork("web", 0);
 }
 
 /** Asks a child to stop and waits for it; one that hangs past its drain deadline (and a margin to stop) is killed. */

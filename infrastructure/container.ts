@@ -296,7 +296,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   }
   // Bound only when configured (Inversify refuses a null constant); the app asks isBound.
   if (config.oidc) constant(TOKENS.ExternalIdentityProvider, new OpenIdConnectProvider(config.oidc));
-  if (config.payments) constant(PAYMENT_PROVIDER, createPaymentProvider(config.payments, clock));
+  if (config.payments) constant(PAYMENT_PROVIDER, await createPaymentProvider(config.payments, clock));
   for (const module of contextModules) for (const service of [...module.services, ...module.reactors]) container.bind(service).toSelf();
   // A port a test bound itself (options.allowances) keeps its binding.
   for (const { token, service } of contextModules.flatMap((module) => module.provides)) if (!container.isBound(token)) container.bind(token).toService(service);
@@ -353,11 +353,11 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
   let jobs: JobQueue;
   if (config.adapters.jobs === "bullmq") {
     const connection = redisConnectionFromUrl(config.raw.REDIS_URL!);
-    const queue = new BullmqJobQueue({ connection });
+    const queue = await BullmqJobQueue.open({ connection });
     jobs = queue;
     stoppers.push(() => queue.close());
     if (runsBackgroundWork) {
-      const worker = new BullmqJobWorker({ connection, handlers: jobHandlers, logger });
+      const worker = await BullmqJobWorker.start({ connection, handlers: jobHandlers, logger });
       stoppers.push(() => worker.close());
     }
   } else {
@@ -395,7 +395,7 @@ export async function createRuntime(config: AppConfig, options: RuntimeOptions =
     const moved = await resolve(WorkspaceService).followProductEmbedding();
     if (moved > 0) logger.info({ workspaces: moved }, "workspaces moved to the product keyset's embedding model");
     if (config.adapters.integrationEvents === "kafka") {
-      const { producer } = KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
+      const { producer } = await KafkaRelay.createProducer({ brokers: config.raw.KAFKA_BROKERS!.split(",").map((b) => b.trim()) });
       await producer.connect();
       const relay = new KafkaRelay({ eventStore, checkpoints: readModels, producer, logger, contexts: STREAM_CONTEXTS });
       await relay.start();

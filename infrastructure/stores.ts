@@ -1,6 +1,5 @@
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { MongoClient } from "mongodb";
 import type { Logger } from "pino";
 import type { BlobStore } from "#application/ports/blob-store";
 import type { EventStore } from "#application/ports/event-store";
@@ -44,7 +43,8 @@ export async function openStores(config: StoreConfig, options: { logger?: Logger
   const workflowsDb = sqlite("workflows.db");
 
   // One client for the read models and the subject keys.
-  const mongo = config.adapters.readModels === "mongodb" ? await MongoClient.connect(config.raw.MONGODB_URL!) : null;
+  // Each production adapter's client library is imported only when its variable selects it (decision 253).
+  const mongo = config.adapters.readModels === "mongodb" ? await (await import("mongodb")).MongoClient.connect(config.raw.MONGODB_URL!) : null;
   const readModels: ReadModelStore = mongo ? new MongoReadModelStore(mongo) : new SqliteReadModelStore(sqlite("read-models.db"));
   const localKeys = new SqliteSubjectKeyStore(runtimeDb, config.appSecret);
   try {
@@ -66,14 +66,14 @@ export async function openStores(config: StoreConfig, options: { logger?: Logger
 
   const log: EventStore =
     config.adapters.eventStore === "eventstoredb"
-      ? EventStoreDbEventStore.fromConnectionString(config.raw.EVENTSTORE_URL!)
+      ? await EventStoreDbEventStore.fromConnectionString(config.raw.EVENTSTORE_URL!)
       : new SqliteEventStore(sqlite("events.db"));
   // Personal data is sealed per user before it reaches the log (crypto-shredding).
   const eventStore: EventStore = new PersonalDataEventStore(log, subjectKeys);
 
   const blobs: BlobStore =
     config.adapters.blobs === "s3"
-      ? S3BlobStore.create({
+      ? await S3BlobStore.create({
           bucket: config.raw.S3_BUCKET!,
           endpoint: config.raw.S3_ENDPOINT,
           region: config.raw.S3_REGION,

@@ -55,12 +55,12 @@ const file = (name: string) => path.join(config.dataDir, name);
 const eventsDb = openDatabase(file("events.db"));
 const runtimeDb = openDatabase(file("runtime.db"));
 const source = new SqliteEventStore(eventsDb);
-const target = EventStoreDbEventStore.fromConnectionString(env.EVENTSTORE_URL!);
+const target = await EventStoreDbEventStore.fromConnectionString(env.EVENTSTORE_URL!);
 const mongo = await MongoClient.connect(env.MONGODB_URL!);
 const readModels = new MongoReadModelStore(mongo);
 const subjectKeys = new MongoSubjectKeyStore(readModelDatabase(mongo), config.appSecret);
 const blobsFrom = new LocalBlobStore(file("blobs"));
-const blobsTo = S3BlobStore.create({ bucket: env.S3_BUCKET!, endpoint: env.S3_ENDPOINT, region: env.S3_REGION });
+const blobsTo = await S3BlobStore.create({ bucket: env.S3_BUCKET!, endpoint: env.S3_ENDPOINT, region: env.S3_REGION });
 
 try {
   // 1. Events, in global order. Consecutive events of one stream go in one append.

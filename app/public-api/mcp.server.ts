@@ -1,5 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { TokenPermission } from "#domain/identity/access-token";
@@ -23,7 +22,12 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     const authorised = await authorise(request);
     if (request.method !== "POST") return problem(405, "This MCP server is stateless: POST JSON-RPC messages.", { headers: { Allow: "POST" } });
     const body = await readJsonBody(request, MCP_BODY_LIMIT);
-    const server = mcpServer(authorised, new URL(request.url).origin, request.signal);
+    // The MCP SDK is imported on the first request, not with the server bundle at every start (decision 254).
+    const [{ McpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/server/mcp.js"),
+      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    ]);
+    const server = mcpServer(new McpServer({ name: "docuchat", version: "1.0.0" }), authorised, new URL(request.url).origin, request.signal);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     return await transport.handleRequest(request, { parsedBody: body });
@@ -32,9 +36,9 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   }
 }
 
-function mcpServer(auth: Authorised, origin: string, signal: AbortSignal): McpServer {
+/** `server` with DocuChat's tools, for one request. */
+function mcpServer(server: McpServer, auth: Authorised, origin: string, signal: AbortSignal): McpServer {
   const { grant, services } = auth;
-  const server = new McpServer({ name: "docuchat", version: "1.0.0" });
   /** Runs a tool under the token's permission; refusals and domain errors come back as tool errors the model can read. */
   const tool = (permission: TokenPermission, run: () => Promise<CallToolResult>) => async (): Promise<CallToolResult> => {
     try {

@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFFont, StandardFonts, rgb } from "pdf-lib";
+import type { PDFFont } from "pdf-lib";
 import type { Transcript } from "#application/conversation/conversation-transcript";
 
 const PAGE: [number, number] = [595.28, 841.89];
@@ -7,6 +7,8 @@ const WIDTH = PAGE[0] - 2 * MARGIN;
 
 /** The transcript as an A4 PDF. Standard fonts cover Latin-1: other characters become '?' rather than failing the export. */
 export async function transcriptToPdf(transcript: Transcript): Promise<Buffer> {
+  // pdf-lib is imported on the first export, not with the server bundle at every start (decision 254).
+  const { PDFDocument, StandardFonts, rgb } = await import("pdf-lib");
   const doc = await PDFDocument.create();
   doc.setTitle(latin1(transcript.title));
   doc.setProducer("DocuChat");

@@ -5,8 +5,8 @@ import { RazorpayPaymentProvider } from "./razorpay-payment-provider";
 import { StripePaymentProvider } from "./stripe-payment-provider";
 
 /** The configured payment provider's adapter. */
-export function createPaymentProvider(config: PaymentsConfig, clock: Clock): PaymentProvider {
+export function createPaymentProvider(config: PaymentsConfig, clock: Clock): Promise<PaymentProvider> {
   return config.provider === "stripe"
-    ? new StripePaymentProvider({ secretKey: config.secretKey, webhookSecret: config.webhookSecret, apiUrl: config.apiUrl, clock })
-    : new RazorpayPaymentProvider(config);
+    ? StripePaymentProvider.create({ secretKey: config.secretKey, webhookSecret: config.webhookSecret, apiUrl: config.apiUrl, clock })
+    : RazorpayPaymentProvider.create(config);
 }

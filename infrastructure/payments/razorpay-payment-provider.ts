@@ -1,4 +1,4 @@
-import Razorpay from "razorpay";
+import type Razorpay from "razorpay";
 import type { Checkout, CheckoutRequest, PaymentProvider, PaymentReport, VerifiedWebhook } from "#application/billing/payment-provider";
 import { DomainError } from "#domain/shared/domain-error";
 
@@ -29,10 +29,18 @@ export class RazorpayPaymentProvider implements PaymentProvider {
   readonly name = "razorpay" as const;
   private readonly razorpay: Razorpay;
 
-  constructor(private readonly options: RazorpayOptions) {
-    this.razorpay = new Razorpay({ key_id: options.keyId, key_secret: options.keySecret });
+  private constructor(
+    private readonly options: RazorpayOptions,
+    private readonly sdk: typeof Razorpay,
+  ) {
+    this.razorpay = new sdk({ key_id: options.keyId, key_secret: options.keySecret });
     // The SDK has no host option; its HTTP client is an axios instance whose base URL tests point at the replay server.
     if (options.apiUrl) (this.razorpay as unknown as { api: { rq: { defaults: { baseURL: string } } } }).api.rq.defaults.baseURL = options.apiUrl.replace(/\/+$/, "");
+  }
+
+  /** Razorpay's SDK is imported here, not with the server bundle: an installation without payments never loads it (decision 253). */
+  static async create(options: RazorpayOptions): Promise<RazorpayPaymentProvider> {
+    return new RazorpayPaymentProvider(options, (await import("razorpay")).default);
   }
 
   async createCheckout(request: CheckoutRequest): Promise<Checkout> {
@@ -47,7 +55,7 @@ export class RazorpayPaymentProvider implements PaymentProvider {
   verifyWebhook(rawBody: string, headers: Headers): VerifiedWebhook {
     const signature = headers.get("x-razorpay-signature");
     const eventId = headers.get("x-razorpay-event-id");
-    if (!signature || !eventId || !Razorpay.validateWebhookSignature(rawBody, signature, this.options.webhookSecret)) throw invalid();
+    if (!signature || !eventId || !this.sdk.validateWebhookSignature(rawBody, signature, this.options.webhookSecret)) throw invalid();
     const event = JSON.parse(rawBody) as { event: string; payload?: { payment?: { entity: RazorpayPayment } } };
     const payment = event.payload?.payment?.entity;
     if (!payment) return { eventId, report: { outcome: "ignored" } };
@@ -64,7 +72,7 @@ export class RazorpayPaymentProvider implements PaymentProvider {
     const paymentId = params.razorpay_payment_id ?? "";
     const signature = params.razorpay_signature ?? "";
     if (!paymentId || !signature || // The SDK's payment verification: HMAC-SHA256 of "order_id|payment_id" with the key secret.
-      !Razorpay.validateWebhookSignature(`${providerOrderId}|${paymentId}`, signature, this.options.keySecret)) {
+      !this.sdk.validateWebhookSignature(`${providerOrderId}|${paymentId}`, signature, this.options.keySecret)) {
       throw new DomainError("PAYMENT_SIGNATURE_INVALID", "The payment's signature does not verify.");
     }
     const payment = (await this.razorpay.payments.fetch(paymentId)) as unknown as RazorpayPayment;

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Checkout, CheckoutRequest, PaymentProvider, PaymentReport, VerifiedWebhook } from "#application/billing/payment-provider";
 import type { Clock } from "#application/ports/clock";
 import { DomainError } from "#domain/shared/domain-error";
@@ -20,13 +20,23 @@ export class StripePaymentProvider implements PaymentProvider {
   readonly name = "stripe" as const;
   private readonly stripe: Stripe;
 
-  constructor(private readonly options: StripeOptions) {
+  private constructor(
+    private readonly options: StripeOptions,
+    stripe: Stripe,
+  ) {
+    this.stripe = stripe;
+  }
+
+  /** Stripe's SDK is imported here, not with the server bundle: an installation without payments never loads it (decision 253). */
+  static async create(options: StripeOptions): Promise<StripePaymentProvider> {
+    const { default: StripeSdk } = await import("stripe");
     const api = options.apiUrl ? new URL(options.apiUrl) : null;
-    this.stripe = new Stripe(options.secretKey, {
+    const stripe = new StripeSdk(options.secretKey, {
       maxNetworkRetries: 1,
       timeout: 20_000,
       ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol.replace(":", "") as "http" | "https" } : {}),
     });
+    return new StripePaymentProvider(options, stripe);
   }
 
   async createCheckout(request: CheckoutRequest): Promise<Checkout> {

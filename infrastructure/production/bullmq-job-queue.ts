@@ -1,4 +1,4 @@
-import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job } from "bullmq";
+import type { ConnectionOptions, Job, Queue, Worker } from "bullmq";
 import type { JobHandlerRegistry, JobQueue } from "#application/ports/workflow";
 
 /** What a job carries in Redis: the payload, wrapped so a bare `null` or number is still a valid job. */
@@ -64,14 +64,21 @@ export class BullmqJobQueue implements JobQueue {
   private readonly backoffMs: number;
   private readonly keepFinishedSeconds: number;
 
-  constructor(options: BullmqJobQueueOptions) {
-    this.queue = new Queue<JobData>(options.queueName ?? DEFAULT_QUEUE, {
-      connection: options.connection,
-      ...(options.prefix ? { prefix: options.prefix } : {}),
-    });
+  private constructor(queue: Queue<JobData>, options: BullmqJobQueueOptions) {
+    this.queue = queue;
     this.defaultMaxAttempts = options.defaultMaxAttempts ?? 5;
     this.backoffMs = options.backoffMs ?? 1_000;
     this.keepFinishedSeconds = options.keepFinishedSeconds ?? 30 * 24 * 3600;
+  }
+
+  /** BullMQ is imported here, not with the server bundle: an installation without Redis never loads it (decision 253). */
+  static async open(options: BullmqJobQueueOptions): Promise<BullmqJobQueue> {
+    const { Queue } = await import("bullmq");
+    const queue = new Queue<JobData>(options.queueName ?? DEFAULT_QUEUE, {
+      connection: options.connection,
+      ...(options.prefix ? { prefix: options.prefix } : {}),
+    });
+    return new BullmqJobQueue(queue, options);
   }
 
   async enqueue(name: string, payload: unknown, options?: { jobId?: string; maxAttempts?: number }): Promise<void> {
@@ -104,9 +111,20 @@ export interface BullmqJobWorkerOptions extends BullmqOptions {
 export class BullmqJobWorker {
   readonly worker: Worker<JobData>;
 
-  constructor(options: BullmqJobWorkerOptions) {
+  private constructor(worker: Worker<JobData>, logger: BullmqJobWorkerOptions["logger"]) {
+    this.worker = worker;
+    this.worker.on("failed", (job, error) => {
+      logger?.error({ job: job?.id, name: job?.name, attempt: job?.attemptsMade, err: error }, "job attempt failed");
+    });
+    // Without a listener an 'error' event (e.g. Redis went away) would crash the process.
+    this.worker.on("error", (error) => logger?.error({ err: error }, "job worker error"));
+  }
+
+  /** Imports BullMQ (as BullmqJobQueue.open) and starts taking jobs. */
+  static async start(options: BullmqJobWorkerOptions): Promise<BullmqJobWorker> {
     const { handlers, logger } = options;
-    this.worker = new Worker<JobData>(
+    const { UnrecoverableError, Worker } = await import("bullmq");
+    const worker = new Worker<JobData>(
       options.queueName ?? DEFAULT_QUEUE,
       async (job: Job<JobData>) => {
         const handler = Object.hasOwn(handlers, job.name) ? handlers[job.name] : undefined;
@@ -119,11 +137,7 @@ export class BullmqJobWorker {
         ...(options.prefix ? { prefix: options.prefix } : {}),
       },
     );
-    this.worker.on("failed", (job, error) => {
-      logger?.error({ job: job?.id, name: job?.name, attempt: job?.attemptsMade, err: error }, "job attempt failed");
-    });
-    // Without a listener an 'error' event (e.g. Redis went away) would crash the process.
-    this.worker.on("error", (error) => logger?.error({ err: error }, "job worker error"));
+    return new BullmqJobWorker(worker, logger);
   }
 
   async close(): Promise<void> {

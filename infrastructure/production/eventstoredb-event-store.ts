@@ -1,23 +1,12 @@
-import {
-  ANY,
-  BACKWARDS,
-  END,
+import type {
+  AllStreamRecordedEvent,
+  AllStreamResolvedEvent,
+  AllStreamSubscription,
+  AppendExpectedRevision,
+  CurrentRevision,
   EventStoreDBClient,
-  excludeSystemEvents,
-  FORWARDS,
-  jsonEvent,
-  NO_STREAM,
-  START,
-  STREAM_EXISTS,
-  StreamNotFoundError,
-  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
-  type AllStreamRecordedEvent,
-  type AllStreamResolvedEvent,
-  type AllStreamSubscription,
-  type AppendExpectedRevision,
-  type CurrentRevision,
-  type ReadPosition,
-  type RecordedEvent as EsdbRecordedEvent,
+  ReadPosition,
+  RecordedEvent as EsdbRecordedEvent,
 } from "@eventstore/db-client";
 import { v5 as uuidv5, validate as isUuid } from "uuid";
 import type {
@@ -31,6 +20,9 @@ import type {
   Subscription,
 } from "#application/ports/event-store";
 import { WrongExpectedVersionError } from "#application/ports/event-store";
+
+/** The client library: imported when a store is opened, not with the server bundle (decision 253). */
+type Esdb = typeof import("@eventstore/db-client");
 
 /** Namespace for turning application event ids that are not UUIDs into stable UUIDs (EventStoreDB requires UUIDs). */
 const EVENT_ID_NAMESPACE = "3b0f6f0e-4f9c-4b64-9d1e-8b1f2f0c7a11";
@@ -72,8 +64,8 @@ function toPosition(commit: bigint): number {
   return Number(commit);
 }
 
-function toReadPosition(position: number): ReadPosition {
-  if (position <= 0) return START;
+function toReadPosition(esdb: Esdb, position: number): ReadPosition {
+  if (position <= 0) return esdb.START;
   const p = BigInt(position);
   return { commit: p, prepare: p };
 }
@@ -94,15 +86,15 @@ function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
   };
 }
 
-function toEsdbExpected(expected: ExpectedVersion): AppendExpectedRevision {
-  if (expected === "any") return ANY;
-  if (expected === "no_stream") return NO_STREAM;
-  if (expected === "stream_exists") return STREAM_EXISTS;
+function toEsdbExpected(esdb: Esdb, expected: ExpectedVersion): AppendExpectedRevision {
+  if (expected === "any") return esdb.ANY;
+  if (expected === "no_stream") return esdb.NO_STREAM;
+  if (expected === "stream_exists") return esdb.STREAM_EXISTS;
   return BigInt(expected);
 }
 
-function fromCurrentRevision(revision: CurrentRevision): number {
-  return revision === NO_STREAM ? -1 : Number(revision);
+function fromCurrentRevision(esdb: Esdb, revision: CurrentRevision): number {
+  return revision === esdb.NO_STREAM ? -1 : Number(revision);
 }
 
 /** EventStoreDB ids must be UUIDs; other application ids map to a stable UUIDv5 (the original travels in metadata). */
@@ -127,7 +119,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly batchSize: number;
   private closed = false;
 
-  constructor(
+  private constructor(
+    private readonly esdb: Esdb,
     private readonly client: EventStoreDBClient,
     options: EventStoreDbEventStoreOptions = {},
   ) {
@@ -136,8 +129,9 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** e.g. `esdb://localhost:2113?tls=false` */
-  static fromConnectionString(url: string, options?: EventStoreDbEventStoreOptions): EventStoreDbEventStore {
-    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(url), options);
+  static async fromConnectionString(url: string, options?: EventStoreDbEventStoreOptions): Promise<EventStoreDbEventStore> {
+    const esdb = await import("@eventstore/db-client");
+    return new EventStoreDbEventStore(esdb, esdb.EventStoreDBClient.connectionString(url), options);
   }
 
   async append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion): Promise<AppendResult> {
@@ -182,7 +176,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
 
     const data = events.map((event) =>
-      jsonEvent({
+      this.esdb.jsonEvent({
         id: esdbEventId(event.eventId),
         type: event.type,
         data: event.data,
@@ -195,15 +189,15 @@ export class EventStoreDbEventStore implements EventStore {
       }),
     );
     try {
-      const result = await this.client.appendToStream(streamId, data, { expectedRevision: toEsdbExpected(expectedVersion) });
+      const result = await this.client.appendToStream(streamId, data, { expectedRevision: toEsdbExpected(this.esdb, expectedVersion) });
       const nextExpectedVersion = Number(result.nextExpectedRevision);
       if (result.position) return { nextExpectedVersion, position: toPosition(result.position.commit) };
       // An idempotent retry: ESDB acknowledges it without a position; answer what the first append answered.
-      const [last] = await this.readRecorded(streamId, BigInt(nextExpectedVersion), 1, FORWARDS);
+      const [last] = await this.readRecorded(streamId, BigInt(nextExpectedVersion), 1, this.esdb.FORWARDS);
       return { nextExpectedVersion, position: last?.position ?? 0 };
     } catch (error) {
-      if (error instanceof EsdbWrongExpectedVersionError) {
-        throw new WrongExpectedVersionError(streamId, expectedVersion, fromCurrentRevision(error.actualVersion));
+      if (error instanceof this.esdb.WrongExpectedVersionError) {
+        throw new WrongExpectedVersionError(streamId, expectedVersion, fromCurrentRevision(this.esdb, error.actualVersion));
       }
       throw error;
     }
@@ -216,7 +210,7 @@ export class EventStoreDbEventStore implements EventStore {
    */
   private async matchRecentAppend(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
     const window = events.length * 2 + 8;
-    const tail = (await this.readRecorded(streamId, END, window, BACKWARDS)).reverse();
+    const tail = (await this.readRecorded(streamId, this.esdb.END, window, this.esdb.BACKWARDS)).reverse();
     const ids = new Set(events.map((e) => e.eventId));
     const found = tail.filter((e) => ids.has(e.eventId));
     if (found.length === 0) return null;
@@ -230,7 +224,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** ESDB rejects empty appends; check the expectation ourselves and report the stream as it is. */
   private async emptyAppend(streamId: string, expected: ExpectedVersion): Promise<AppendResult> {
-    const [last] = await this.readRecorded(streamId, END, 1, BACKWARDS);
+    const [last] = await this.readRecorded(streamId, this.esdb.END, 1, this.esdb.BACKWARDS);
     const current = last?.streamVersion ?? -1;
     const ok =
       expected === "any" ||
@@ -243,14 +237,14 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readStream(streamId: string, options: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.readRecorded(streamId, BigInt(options.fromVersion ?? 0), undefined, FORWARDS);
+    return this.readRecorded(streamId, BigInt(options.fromVersion ?? 0), undefined, this.esdb.FORWARDS);
   }
 
   private async readRecorded(
     streamId: string,
-    fromRevision: bigint | typeof END,
+    fromRevision: bigint | Esdb["END"],
     maxCount: number | undefined,
-    direction: typeof FORWARDS | typeof BACKWARDS,
+    direction: Esdb["FORWARDS"] | Esdb["BACKWARDS"],
   ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
@@ -262,7 +256,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (isApplicationEvent(resolved.event)) events.push(toRecorded(resolved.event));
       }
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
+      if (error instanceof this.esdb.StreamNotFoundError) return [];
       throw error;
     }
     return events;
@@ -271,13 +265,13 @@ export class EventStoreDbEventStore implements EventStore {
   async readAll(fromPosition: number, limit: number): Promise<RecordedEvent[]> {
     this.assertOpen();
     const result: RecordedEvent[] = [];
-    let cursor: ReadPosition = toReadPosition(fromPosition);
+    let cursor: ReadPosition = toReadPosition(this.esdb, fromPosition);
     // Everything at or below floor has been handled (reads are inclusive of their start position).
     let floor = fromPosition;
     // System events interleave with ours, so a page of $all may hold fewer than `limit` application events.
     for (;;) {
       const page: AllStreamRecordedEvent[] = [];
-      for await (const resolved of this.client.readAll({ fromPosition: cursor, maxCount: this.batchSize, direction: FORWARDS })) {
+      for await (const resolved of this.client.readAll({ fromPosition: cursor, maxCount: this.batchSize, direction: this.esdb.FORWARDS })) {
         if (resolved.event) page.push(resolved.event);
       }
       for (const event of page) {
@@ -297,10 +291,10 @@ export class EventStoreDbEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     this.assertOpen();
-    let cursor: ReadPosition = END;
+    let cursor: ReadPosition = this.esdb.END;
     for (;;) {
       const page: AllStreamResolvedEvent[] = [];
-      for await (const resolved of this.client.readAll({ fromPosition: cursor, maxCount: this.batchSize, direction: BACKWARDS })) {
+      for await (const resolved of this.client.readAll({ fromPosition: cursor, maxCount: this.batchSize, direction: this.esdb.BACKWARDS })) {
         page.push(resolved);
       }
       for (const resolved of page) {
@@ -315,7 +309,7 @@ export class EventStoreDbEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription {
     this.assertOpen();
     const subscription = new EsdbCatchUpSubscription(
-      this.client.subscribeToAll({ fromPosition: toReadPosition(options.fromPosition), filter: excludeSystemEvents() }),
+      this.client.subscribeToAll({ fromPosition: toReadPosition(this.esdb, options.fromPosition), filter: this.esdb.excludeSystemEvents() }),
       options,
       () => this.subscriptions.delete(subscription),
     );

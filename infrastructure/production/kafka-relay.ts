@@ -1,4 +1,4 @@
-import { Kafka, type IHeaders, type KafkaMessage, type Producer, type ProducerRecord } from "kafkajs";
+import type { IHeaders, Kafka, KafkaMessage, Producer, ProducerRecord } from "kafkajs";
 import type { EventStore, RecordedEvent, Subscription } from "#application/ports/event-store";
 import type { ReadModelStore } from "#application/ports/read-model-store";
 
@@ -86,8 +86,12 @@ export class KafkaRelay {
     this.topicPrefix = options.topicPrefix ?? "docuchat";
   }
 
-  /** An idempotent producer that waits for all in-sync replicas: no duplicates from the producer's own retries. */
-  static createProducer(options: { brokers: string[]; clientId?: string }): { kafka: Kafka; producer: Producer } {
+  /**
+   * An idempotent producer that waits for all in-sync replicas: no duplicates from the producer's own retries.
+   * kafkajs is imported here, not with the server bundle: an installation without Kafka never loads it (decision 253).
+   */
+  static async createProducer(options: { brokers: string[]; clientId?: string }): Promise<{ kafka: Kafka; producer: Producer }> {
+    const { Kafka } = await import("kafkajs");
     const kafka = new Kafka({ clientId: options.clientId ?? "docuchat-relay", brokers: options.brokers });
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
     return { kafka, producer };

@@ -1,13 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
+import type {
+  ClientSession,
+  Collection as MongoCollection,
+  Db,
+  Document,
+  Filter as MongoFilter,
   MongoClient,
-  type ClientSession,
-  type Collection as MongoCollection,
-  type Db,
-  type Document,
-  type Filter as MongoFilter,
-  type WithoutId,
-  type Sort,
+  WithoutId,
+  Sort,
 } from "mongodb";
 import type {
   Collection,
@@ -136,7 +136,8 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   static async connect(url: string, options: MongoReadModelStoreOptions = {}): Promise<MongoReadModelStore> {
-    const client = new MongoClient(url);
+    // The driver is imported here, not with the server bundle: an installation without MongoDB never loads it (decision 253).
+    const client = new (await import("mongodb")).MongoClient(url);
     await client.connect();
     return new MongoReadModelStore(client, options, true);
   }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { QdrantClient, type Schemas } from "@qdrant/js-client-rest";
+import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import { v5 as uuidv5 } from "uuid";
 import type { ChunkHit, ChunkVector, IndexedChunk, SearchIndex, SearchScope } from "#application/ports/search-index";
 import { chunkFields, compareChunks, normalizeLimit, scopeIds, validateChunk, validateVectors } from "#infrastructure/search/chunks";
@@ -119,7 +119,8 @@ type QueryRequest = Pick<Schemas["QueryRequest"], "query" | "using" | "filter" |
  */
 export class QdrantSearchIndex implements SearchIndex {
   readonly collection: string;
-  private readonly client: QdrantClient;
+  private readonly clientOptions: ConstructorParameters<typeof QdrantClient>[0];
+  private connected: QdrantClient | null = null;
   private readonly batchSize: number;
   private ready: Promise<void> | null = null;
   /** The collection's space vectors known so far: name → size. */
@@ -131,7 +132,13 @@ export class QdrantSearchIndex implements SearchIndex {
     if (!QDRANT_COLLECTION_NAME.test(this.collection)) throw new Error(`Invalid Qdrant collection name: ${JSON.stringify(this.collection)}`);
     this.batchSize = options.batchSize ?? 128;
     // The version check would only print to the console; an old server fails with a clear message where it matters.
-    this.client = new QdrantClient({ url: options.url, apiKey: options.apiKey, timeout: options.timeoutMs ?? 60_000, checkCompatibility: false });
+    this.clientOptions = { url: options.url, apiKey: options.apiKey, timeout: options.timeoutMs ?? 60_000, checkCompatibility: false };
+  }
+
+  /** The client, made when the collection is first set up: every use follows ensureCollection. */
+  private get client(): QdrantClient {
+    if (!this.connected) throw new Error("The Qdrant client is used before the collection is set up");
+    return this.connected;
   }
 
   async upsert(chunks: IndexedChunk[]): Promise<void> {
@@ -283,6 +290,8 @@ export class QdrantSearchIndex implements SearchIndex {
   }
 
   private async setUp(): Promise<void> {
+    // The client library is imported here, not with the server bundle: an installation without Qdrant never loads it (decision 253).
+    this.connected ??= new (await import("@qdrant/js-client-rest")).QdrantClient(this.clientOptions);
     const { exists } = await this.call("look up the collection", () => this.client.collectionExists(this.collection));
     if (!exists) {
       try {

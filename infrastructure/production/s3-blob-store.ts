@@ -1,20 +1,5 @@
 import { Readable } from "node:stream";
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-  type CompletedPart,
-  type S3ClientConfig,
-} from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { CompletedPart, S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 import type { BlobInfo, BlobStore, ByteRange, StoredBlob } from "#application/ports/blob-store";
 import { InvalidBlobKeyError, validateKey } from "#infrastructure/embedded/local-blob-store";
 
@@ -73,6 +58,9 @@ async function* chunksOf(body: Readable, size: number): AsyncGenerator<Buffer> {
   if (length > 0 || pending.length === 0) yield Buffer.concat(pending);
 }
 
+/** The commands and presigner the store uses, from the AWS SDK's two packages. */
+type S3Sdk = typeof import("@aws-sdk/client-s3") & Pick<typeof import("@aws-sdk/s3-request-presigner"), "getSignedUrl">;
+
 /**
  * The blob port on S3 or any S3-compatible store (ARCHITECTURE §4, `S3_BUCKET`).
  * Keys follow the same rules as the local store (validated, never user file
@@ -82,17 +70,22 @@ async function* chunksOf(body: Readable, size: number): AsyncGenerator<Buffer> {
  */
 export class S3BlobStore implements BlobStore {
   readonly bucket: string;
+  private readonly client: S3Client;
   private readonly presignClient: S3Client;
+  private readonly sdk: S3Sdk;
 
-  constructor(
-    private readonly client: S3Client,
-    options: { bucket: string; presignClient?: S3Client },
-  ) {
+  private constructor(sdk: S3Sdk, options: { bucket: string; client: S3Client; presignClient: S3Client }) {
+    this.sdk = sdk;
     this.bucket = options.bucket;
-    this.presignClient = options.presignClient ?? client;
+    this.client = options.client;
+    this.presignClient = options.presignClient;
   }
 
-  static create(options: S3BlobStoreOptions): S3BlobStore {
+  /** The AWS SDK is imported here, not with the server bundle: an installation without S3 never loads it (decision 253). */
+  static async create(options: S3BlobStoreOptions): Promise<S3BlobStore> {
+    const [s3, presigner] = await Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/s3-request-presigner")]);
+    const sdk: S3Sdk = { ...s3, getSignedUrl: presigner.getSignedUrl };
+    const { S3Client } = sdk;
     const config = (endpoint: string | undefined): S3ClientConfig => ({
       region: options.region ?? "us-east-1",
       ...(endpoint ? { endpoint } : {}),
@@ -101,7 +94,7 @@ export class S3BlobStore implements BlobStore {
     });
     const client = new S3Client(config(options.endpoint));
     const presignClient = options.publicEndpoint ? new S3Client(config(options.publicEndpoint)) : client;
-    return new S3BlobStore(client, { bucket: options.bucket, presignClient });
+    return new S3BlobStore(sdk, { bucket: options.bucket, client, presignClient });
   }
 
   async put(
@@ -113,7 +106,7 @@ export class S3BlobStore implements BlobStore {
     const metadata = { ...(options.metadata ?? {}) };
     if (Buffer.isBuffer(body)) {
       await this.client.send(
-        new PutObjectCommand({
+        new this.sdk.PutObjectCommand({
           Bucket: this.bucket,
           Key: key,
           Body: body,
@@ -136,7 +129,7 @@ export class S3BlobStore implements BlobStore {
     const second = firstPart.length < PART_SIZE ? { done: true as const, value: undefined } : await chunks.next();
     if (second.done) {
       await this.client.send(
-        new PutObjectCommand({
+        new this.sdk.PutObjectCommand({
           Bucket: this.bucket,
           Key: key,
           Body: firstPart,
@@ -148,7 +141,7 @@ export class S3BlobStore implements BlobStore {
       return firstPart.length;
     }
     const created = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, Metadata: metadata }),
+      new this.sdk.CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, Metadata: metadata }),
     );
     const uploadId = created.UploadId;
     if (!uploadId) throw new Error(`S3 returned no UploadId for ${key}`);
@@ -158,7 +151,7 @@ export class S3BlobStore implements BlobStore {
       const upload = async (part: Buffer) => {
         const partNumber = parts.length + 1;
         const result = await this.client.send(
-          new UploadPartCommand({
+          new this.sdk.UploadPartCommand({
             Bucket: this.bucket,
             Key: key,
             UploadId: uploadId,
@@ -174,12 +167,12 @@ export class S3BlobStore implements BlobStore {
       await upload(second.value);
       for await (const part of chunks) if (part.length > 0) await upload(part);
       await this.client.send(
-        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+        new this.sdk.CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
       );
       return size;
     } catch (error) {
       await this.client
-        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
+        .send(new this.sdk.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
         .catch(() => undefined);
       throw error;
     }
@@ -189,7 +182,7 @@ export class S3BlobStore implements BlobStore {
     validateKey(key);
     try {
       const result = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
       );
       const body = result.Body;
       if (!(body instanceof Readable)) throw new Error("S3 GetObject returned a body that is not a Node stream");
@@ -214,7 +207,7 @@ export class S3BlobStore implements BlobStore {
 
   private async headUnchecked(key: string): Promise<BlobInfo | null> {
     try {
-      const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const result = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return {
         key,
         size: result.ContentLength ?? 0,
@@ -230,7 +223,7 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     validateKey(key);
     // S3's DeleteObject succeeds for a missing key: idempotent as the port wants.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
@@ -240,7 +233,7 @@ export class S3BlobStore implements BlobStore {
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
       const batch = keys.slice(i, i + DELETE_BATCH);
       const result = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        new this.sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
       );
       if (result.Errors?.length) {
         throw new Error(`S3 refused to delete ${result.Errors.length} objects under ${prefix}: ${result.Errors[0].Message ?? ""}`);
@@ -262,7 +255,7 @@ export class S3BlobStore implements BlobStore {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+        new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -287,9 +280,9 @@ export class S3BlobStore implements BlobStore {
       "x-amz-meta-document_id": options.documentId,
       "x-amz-meta-user_id": options.userId,
     };
-    const url = await getSignedUrl(
+    const url = await this.sdk.getSignedUrl(
       this.presignClient,
-      new PutObjectCommand({
+      new this.sdk.PutObjectCommand({
         Bucket: this.bucket,
         Key: key,
         ContentType: options.contentType,
@@ -312,9 +305,9 @@ export class S3BlobStore implements BlobStore {
     const disposition = options.fileName
       ? `attachment; filename*=UTF-8''${encodeURIComponent(options.fileName)}`
       : undefined;
-    const url = await getSignedUrl(
+    const url = await this.sdk.getSignedUrl(
       this.presignClient,
-      new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(disposition ? { ResponseContentDisposition: disposition } : {}) }),
+      new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, ...(disposition ? { ResponseContentDisposition: disposition } : {}) }),
       { expiresIn },
     );
     return { url, expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString() };

@@ -14,8 +14,8 @@ describe.skipIf(plan.skip !== undefined)(`BullMQ on Redis (${plan.skip ?? plan.s
     const connection = redisConnectionFromUrl(redis().url);
     // A fresh queue name per test: a shared Redis (REDIS_URL) keeps other tests' jobs apart.
     const queueName = `contract-${randomUUID()}`;
-    const queue = new BullmqJobQueue({ connection, queueName, backoffMs: 20 });
-    const worker = new BullmqJobWorker({ connection, queueName, handlers, concurrency: 4 });
+    const queue = await BullmqJobQueue.open({ connection, queueName, backoffMs: 20 });
+    const worker = await BullmqJobWorker.start({ connection, queueName, handlers, concurrency: 4 });
     await worker.worker.waitUntilReady();
     return {
       queue,

@@ -10,7 +10,7 @@ describe.skipIf(plan.skip !== undefined)(`EventStoreDB (${plan.skip ?? plan.sour
   const server = plan.skip === undefined ? useServer(plan) : null;
   eventStoreContract("EventStoreDB", async () => {
     if (!server) throw new Error("unreachable: the suite is skipped without a server");
-    const store = EventStoreDbEventStore.fromConnectionString(server().url);
+    const store = await EventStoreDbEventStore.fromConnectionString(server().url);
     return { store, cleanup: () => store.close() };
   });
 });

@@ -31,7 +31,7 @@ describe.skipIf(plan.skip !== undefined)(`Kafka relay (${plan.skip ?? plan.sourc
     const modelsDb = openDatabase(":memory:");
     const eventStore = new SqliteEventStore(eventsDb, { pollIntervalMs: 20 });
     const readModels = new SqliteReadModelStore(modelsDb);
-    const { kafka, producer } = KafkaRelay.createProducer({ brokers });
+    const { kafka, producer } = await KafkaRelay.createProducer({ brokers });
     await producer.connect();
     const relay = new KafkaRelay({ eventStore, checkpoints: readModels, producer, topicPrefix: prefix, contexts: { user: "identity" } });
     cleanups.push(async () => {

@@ -11,14 +11,17 @@ const credentials = (server: RunningServer) =>
     ? { accessKeyId: server.env.AWS_ACCESS_KEY_ID, secretAccessKey: server.env.AWS_SECRET_ACCESS_KEY }
     : undefined;
 
+/** Signing needs no server: the offline suite signs with this store. */
+const signingStore = await S3BlobStore.create({
+  bucket: "docuchat-files",
+  endpoint: "http://minio.internal:9000",
+  publicEndpoint: "https://files.example.com",
+  region: "eu-central-1",
+  credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "secret-example" },
+});
+
 describe("S3BlobStore presigned URLs (offline: signing needs no server)", () => {
-  const store = S3BlobStore.create({
-    bucket: "docuchat-files",
-    endpoint: "http://minio.internal:9000",
-    publicEndpoint: "https://files.example.com",
-    region: "eu-central-1",
-    credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "secret-example" },
-  });
+  const store = signingStore;
 
   it("signs an upload URL that requires the x-amz-meta-document_id and x-amz-meta-user_id headers", async () => {
     const upload = await store.presignUpload("users/u1/docs/d1.pdf", {
@@ -59,11 +62,11 @@ const plan = await serverFor("s3");
 describe.skipIf(plan.skip !== undefined)(`S3 (${plan.skip ?? plan.source})`, () => {
   const server = plan.skip === undefined ? useServer(plan) : null;
 
-  function storeFor(bucket: string): { store: S3BlobStore; client: S3Client } {
+  async function storeFor(bucket: string): Promise<{ store: S3BlobStore; client: S3Client }> {
     if (!server) throw new Error("unreachable: the suite is skipped without a server");
     const s = server();
     const options = { bucket, endpoint: s.url, region: s.env.S3_REGION, credentials: credentials(s) };
-    const store = S3BlobStore.create(options);
+    const store = await S3BlobStore.create(options);
     const client = new S3Client({ endpoint: s.url, region: s.env.S3_REGION ?? "us-east-1", forcePathStyle: true, credentials: credentials(s) });
     return { store, client };
   }
@@ -71,7 +74,7 @@ describe.skipIf(plan.skip !== undefined)(`S3 (${plan.skip ?? plan.source})`, () 
   // A fresh bucket per test: the contract uses fixed keys, and a shared server keeps other runs' objects.
   blobStoreContract("S3", async () => {
     const bucket = `contract-${randomUUID().slice(0, 18)}`;
-    const { store, client } = storeFor(bucket);
+    const { store, client } = await storeFor(bucket);
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     return {
       store,
@@ -85,7 +88,7 @@ describe.skipIf(plan.skip !== undefined)(`S3 (${plan.skip ?? plan.source})`, () 
 
   it("accepts a presigned upload that sends the signed metadata headers, and refuses one without them", async () => {
     const bucket = `presign-${randomUUID().slice(0, 18)}`;
-    const { store, client } = storeFor(bucket);
+    const { store, client } = await storeFor(bucket);
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     try {
       const upload = await store.presignUpload("users/u1/docs/d1.txt", { contentType: "text/plain", documentId: "d1", userId: "u1" });
@@ -110,7 +113,7 @@ describe.skipIf(plan.skip !== undefined)(`S3 (${plan.skip ?? plan.source})`, () 
 
   it("streams a body larger than one part as a multipart upload", async () => {
     const bucket = `multipart-${randomUUID().slice(0, 18)}`;
-    const { store, client } = storeFor(bucket);
+    const { store, client } = await storeFor(bucket);
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     try {
       const bytes = Buffer.alloc(8 * 1024 * 1024 + 1234);

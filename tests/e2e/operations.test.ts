@@ -86,6 +86,15 @@ describe("operating the clustered app", () => {
     // that takes longer than one process's minute.
     // At info, so every request's line is there for the log's own test at the end.
     app = await startAppServer({ env: { WEB_PROCESSES: "2", METRICS_TOKEN: TOKEN, LOG_LEVEL: "info" }, readyTimeoutMs: 150_000 });
+    // The second web process starts once the first one serves (decision 255): the cluster's figures wait for it.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const response = await fetch(`${app.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      const samples = parsePrometheusText(await response.text());
+      if (series(samples, "docuchat_process_up", { process: "web", index: "1" })[0]?.value === 1) break;
+      if (Date.now() > deadline) throw new Error("The second web process did not come up within a minute of the first");
+      await new Promise((r) => setTimeout(r, 200));
+    }
   });
   afterAll(async () => app?.stop());
 

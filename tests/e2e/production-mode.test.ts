@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,6 +33,36 @@ describe("production start-up", () => {
     );
     expect(error?.message).toMatch(/exited during start-up/);
     expect(error?.message).toMatch(/SMTP_URL: required when DEPLOYMENT_ENV is production/);
+  });
+});
+
+describe("the server bundle", () => {
+  // Fast start (issue 42, decisions 253–254): each of the supervisor's processes loads the bundle at start, and these
+  // were about two thirds of its files. Each is imported where it is used: a production adapter when its variable
+  // selects it, the PDF writer on the first export; the chart is drawn only in the browser.
+  const loadedAtStart = [
+    "@temporalio/client",
+    "@eventstore/db-client",
+    "bullmq",
+    "ioredis",
+    "mongodb",
+    "kafkajs",
+    "@qdrant/js-client-rest",
+    "@aws-sdk/client-s3",
+    "razorpay",
+    "pdf-lib",
+    "recharts",
+  ];
+
+  it("loads no production adapter's client library, nor the chart library or the PDF writer", () => {
+    // The packages in node_modules that importing the bundle loads (CommonJS ones: ES modules leave no trace in the cache).
+    const script = `import { createRequire } from "node:module";
+      await import(${JSON.stringify(path.join(ROOT, "build", "index.js"))});
+      const files = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify([...new Set(files.map((f) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(f)?.[1]).filter(Boolean))]));`;
+    const loaded: string[] = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" }));
+    expect(loaded).toContain("better-sqlite3");
+    expect(loadedAtStart.filter((name) => loaded.includes(name))).toEqual([]);
   });
 });
 

@@ -41,15 +41,15 @@ describe.skipIf(plan.skip !== undefined)(`BullMQ job queue on a real Redis (${pl
     for (const close of closers.splice(0).reverse()) await close();
   });
 
-  function make(handlers: Record<string, (payload: unknown) => Promise<void>>, queueName = `it-${randomUUID()}`) {
+  async function make(handlers: Record<string, (payload: unknown) => Promise<void>>, queueName = `it-${randomUUID()}`) {
     const connection = redisConnectionFromUrl(redis().url);
-    const queue = new BullmqJobQueue({ connection, queueName, backoffMs: 20 });
+    const queue = await BullmqJobQueue.open({ connection, queueName, backoffMs: 20 });
     closers.push(async () => {
       await queue.queue.obliterate({ force: true });
       await queue.close();
     });
     const startWorker = async () => {
-      const worker = new BullmqJobWorker({ connection, queueName, handlers });
+      const worker = await BullmqJobWorker.start({ connection, queueName, handlers });
       closers.push(() => worker.close());
       await worker.worker.waitUntilReady();
       return worker;
@@ -67,7 +67,7 @@ describe.skipIf(plan.skip !== undefined)(`BullMQ job queue on a real Redis (${pl
 
   it("keeps jobs enqueued while no worker runs and runs them once a worker starts", async () => {
     const seen: unknown[] = [];
-    const { queue, startWorker } = make({ "send-mail": async (p) => void seen.push(p) });
+    const { queue, startWorker } = await make({ "send-mail": async (p) => void seen.push(p) });
     await queue.enqueue("send-mail", { to: "a@example.com" }, { jobId: "early" });
     const job = await queue.queue.getJob(bullmqJobId("send-mail", "early"));
     expect(job?.name).toBe("send-mail");
@@ -80,7 +80,7 @@ describe.skipIf(plan.skip !== undefined)(`BullMQ job queue on a real Redis (${pl
   });
 
   it("fails a job without a handler at once, without spending its retries", async () => {
-    const { queue, startWorker } = make({});
+    const { queue, startWorker } = await make({});
     await startWorker();
     await queue.enqueue("no-such-job", null, { jobId: "x", maxAttempts: 5 });
     const id = bullmqJobId("no-such-job", "x");
@@ -92,7 +92,7 @@ describe.skipIf(plan.skip !== undefined)(`BullMQ job queue on a real Redis (${pl
   });
 
   it("records the last error of a job that used up its attempts", async () => {
-    const { queue, startWorker } = make({
+    const { queue, startWorker } = await make({
       "send-mail": async () => {
         throw new Error("smtp down");
       },

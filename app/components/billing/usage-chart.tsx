@@ -1,7 +1,7 @@
 import { Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
-import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useHydrated } from "#app/components/use-hydrated";
 import { formatLimit, type UsageRow } from "./usage";
+import { UsageBarChart } from "./usage-bar-chart.client";
 
 /**
  * A bar chart per counter (used against the limit), drawn once the page is
@@ -24,20 +24,7 @@ export function UsageCharts({ rows, period }: { rows: UsageRow[]; period: "Month
               </Text>
             </Flex>
             <div className="dc-usage-card__chart" aria-hidden="true">
-              {hydrated ? (
-                <ResponsiveContainer width="100%" height={160}>
-                  <BarChart data={[{ name: "Used", value: row.used }, ...(row.limit === null ? [] : [{ name: "Limit", value: row.limit }])]} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-                    <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                    <XAxis dataKey="name" tickLine={false} />
-                    <YAxis allowDecimals={false} tickLine={false} />
-                    <Tooltip cursor={{ fill: "var(--gray-a3)" }} />
-                    <Bar dataKey="value" radius={[4, 4, 0, 0]} isAnimationActive={false}>
-                      <Cell fill={row.percent !== null && row.percent >= 100 ? "var(--red-9)" : "var(--accent-9)"} />
-                      <Cell fill="var(--gray-6)" />
-                    </Bar>
-                  </BarChart>
-                </ResponsiveContainer>
-              ) : null}
+              {hydrated ? <UsageBarChart row={row} /> : null}
             </div>
             <Text as="p" size="2">
               {row.used.toLocaleString("en-IN")} of {formatLimit(row.limit)}

@@ -1,12 +1,4 @@
-import {
-  Client,
-  Connection,
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowFailedError,
-  WorkflowNotFoundError,
-  type WorkflowExecutionInfo,
-  type WorkflowExecutionStatusName,
-} from "@temporalio/client";
+import type { Client, Connection, WorkflowExecutionInfo, WorkflowExecutionStatusName } from "@temporalio/client";
 import type {
   WorkflowDefinition,
   WorkflowEngine,
@@ -18,6 +10,9 @@ import type {
 const STATUS_QUERY = "docuchat.status";
 
 export const DEFAULT_TASK_QUEUE = "docuchat";
+
+/** The client library: imported when the engine connects, not with the server bundle (decision 253). */
+type TemporalClientLibrary = typeof import("@temporalio/client");
 
 export interface TemporalWorkflowEngineOptions {
   client: Client;
@@ -47,8 +42,8 @@ function toStatus(name: WorkflowExecutionStatusName): WorkflowStatus {
   }
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof WorkflowFailedError) {
+function errorText(temporal: TemporalClientLibrary, error: unknown): string {
+  if (error instanceof temporal.WorkflowFailedError) {
     // The interesting message is the innermost cause (the activity's or workflow's own error).
     let cause: unknown = error.cause;
     while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
@@ -73,15 +68,19 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
   readonly taskQueue: string;
   private connection: Connection | null = null;
 
-  constructor(options: TemporalWorkflowEngineOptions) {
+  private constructor(
+    private readonly temporal: TemporalClientLibrary,
+    options: TemporalWorkflowEngineOptions,
+  ) {
     this.client = options.client;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   }
 
   static async connect(options: TemporalConnectOptions): Promise<TemporalWorkflowEngine> {
-    const connection = await Connection.connect({ address: options.address });
-    const engine = new TemporalWorkflowEngine({
-      client: new Client({ connection, namespace: options.namespace ?? "default" }),
+    const temporal = await import("@temporalio/client");
+    const connection = await temporal.Connection.connect({ address: options.address });
+    const engine = new TemporalWorkflowEngine(temporal, {
+      client: new temporal.Client({ connection, namespace: options.namespace ?? "default" }),
       taskQueue: options.taskQueue,
     });
     engine.connection = connection;
@@ -98,7 +97,7 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
         workflowIdReusePolicy: "REJECT_DUPLICATE",
       });
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+      if (error instanceof this.temporal.WorkflowExecutionAlreadyStartedError) return;
       throw error;
     }
   }
@@ -108,7 +107,7 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
       await this.client.workflow.getHandle(workflowId).signal(signal, payload ?? null);
     } catch (error) {
       // The embedded runner ignores signals to finished or unknown runs; so do we.
-      if (error instanceof WorkflowNotFoundError) return;
+      if (error instanceof this.temporal.WorkflowNotFoundError) return;
       throw error;
     }
   }
@@ -119,7 +118,7 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
     try {
       info = await handle.describe();
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return null;
+      if (error instanceof this.temporal.WorkflowNotFoundError) return null;
       throw error;
     }
     const base = this.toRunInfo(info);
@@ -131,7 +130,7 @@ export class TemporalWorkflowEngine implements WorkflowEngine {
     try {
       return { ...base, result: (await handle.result()) ?? null };
     } catch (error) {
-      return { ...base, result: null, lastError: errorText(error) };
+      return { ...base, result: null, lastError: errorText(this.temporal, error) };
     }
   }
 
