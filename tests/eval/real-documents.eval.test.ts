@@ -158,9 +158,9 @@ describe.skipIf(missing.length > 0)("the built-in model on real documents, throu
       [`[eval] PDF text read by ${env.runtime.config.pdfExtractor.extractor}`, formatTable("development set", figures.development), formatTable("held-aside set", figures.heldAside), formatTable("all", figures.all), formatTable("two-column papers (their own workspace)", figures.papers), `[eval] ${AIMS}`, ...misses].join("\n"),
     );
     if (process.env.EVAL_DUMP) {
-      // The first workspace's documents and questions, as replay.ts and recall.ts read them.
-      const documents = Object.fromEntries(EVAL_DOCUMENTS.map(({ key }) => [key, { id: documentIds.get(key), pages: pages.get(documentIds.get(key)!) }]));
-      writeFileSync(process.env.EVAL_DUMP, JSON.stringify({ documents, inputs: handed.slice(0, EVAL_QUESTIONS.length) }));
+      // Both workspaces' documents and what was handed for each question (the papers' after the others'), as replay.ts and recall.ts read them.
+      const documents = Object.fromEntries([...EVAL_DOCUMENTS, ...PAPER_DOCUMENTS].map(({ key }) => [key, { id: documentIds.get(key), pages: pages.get(documentIds.get(key)!) }]));
+      writeFileSync(process.env.EVAL_DUMP, JSON.stringify({ documents, inputs: handed }));
     }
     const artifacts = path.join(ROOT, "tests/.artifacts");
     mkdirSync(artifacts, { recursive: true });

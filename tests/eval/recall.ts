@@ -18,7 +18,7 @@ import { chunkPages } from "#domain/library/chunking";
 import { SentenceEncoderEmbedder } from "#infrastructure/ai/built-in/sentence-encoder";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
-import { EVAL_QUESTIONS, isHeldAside } from "./questions";
+import { EVAL_DOCUMENTS, EVAL_QUESTIONS, isHeldAside } from "./questions";
 import { evidence } from "./scoring";
 
 const [dumpFile, cacheFile] = process.argv.slice(2);
@@ -48,8 +48,10 @@ const save = () => added > 0 && writeFileSync(cacheFile, JSON.stringify(cache));
 
 const SPACE = "docuchat/docuchat-sentence-encoder";
 const index = new SqliteSearchIndex(openDatabase(":memory:"));
-const documentIds = Object.values(dump.documents).map((d) => d.id);
-for (const { id, pages } of Object.values(dump.documents)) {
+// The first workspace's documents only: the papers sit in a workspace of their own.
+const searched = EVAL_DOCUMENTS.map(({ key }) => dump.documents[key]);
+const documentIds = searched.map((d) => d.id);
+for (const { id, pages } of searched) {
   const chunks = chunkPages(id, pages.map((text, i) => ({ pageNumber: i + 1, text, blocks: [] })));
   await index.upsert(chunks.map((c) => ({ ...c, documentId: id, ownerId: "eval" })));
   const vectors = await embedAll(chunks.map((c) => c.text));

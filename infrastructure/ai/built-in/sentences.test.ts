@@ -7,6 +7,13 @@ import { isUnreadable, splitPassage } from "./sentences";
 const passage = (text: string, pageNumber = 1): Passage => ({ chunkId: `doc:${pageNumber}`, documentId: "doc", documentName: "Report", pageNumber, text, score: 1 });
 
 describe("sentences the built-in model may quote", () => {
+  it("reads a paragraph's short first line in a paper's narrow column as the start of its sentence, not as a heading", () => {
+    const column = "Therefore in this work we propose to prevent the polariton\nescaping by trapping it into a whispering gallery mode\nof a polystyrene micro-sphere.";
+    const sentences = splitPassage(`Results\n${column}`, 0);
+    expect(sentences.filter((s) => s.heading).map((s) => s.text)).toEqual(["Results"]);
+    expect(sentences.filter((s) => !s.heading).map((s) => s.text)).toEqual([column.replace(/\n/g, " ")]);
+  });
+
   it("shows a word broken at a line end whole, while the quote keeps the page's exact span", () => {
     const text = "In 1945, these questions became a federal case. When North Car-\nolina farmers started losing chickens, they sued.";
     const [, second] = splitPassage(text, 0);

@@ -42,18 +42,24 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
     if (paragraph) for (const [start, end] of splitSentences(text, paragraph.start, paragraph.end)) pieces.push({ start, end, heading: false });
     paragraph = null;
   };
+  const lines: { start: number; end: number }[] = [];
   for (const match of text.matchAll(lineRe)) {
     if (match[0] === "") break;
     const raw = match[0].replace(/\n$/, "");
     const lead = raw.length - raw.trimStart().length;
-    const start = match.index + lead;
-    const end = match.index + raw.trimEnd().length;
+    lines.push({ start: match.index + lead, end: match.index + raw.trimEnd().length });
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const { start, end } = lines[i];
     if (end <= start) {
       flush(); // a blank line ends a paragraph
       continue;
     }
     const line = text.slice(start, end);
-    if (!paragraph && (isHeading(line) || isRunningHeader(line))) pieces.push({ start, end, heading: true });
+    // A column of a paper is ten words wide: a paragraph's first line is no heading when the next line goes on with its sentence.
+    const next = lines[i + 1];
+    const continued = next !== undefined && next.end > next.start && /^\p{Ll}/u.test(text.slice(next.start, next.start + 1));
+    if (!paragraph && (isRunningHeader(line) || (isHeading(line) && !continued))) pieces.push({ start, end, heading: true });
     else if (paragraph && isRunningHeader(line)) {
       flush();
       pieces.push({ start, end, heading: true });
