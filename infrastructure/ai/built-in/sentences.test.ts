@@ -14,6 +14,14 @@ describe("sentences the built-in model may quote", () => {
     expect(sentences.filter((s) => !s.heading).map((s) => s.text)).toEqual([column.replace(/\n/g, " ")]);
   });
 
+  it("keeps a sentence whole across the blank line where a page's blocks break, and a finished paragraph apart", () => {
+    const text = "We also neglected kinetic energy of the exciton due\n\nto smallness of the resonant wave vector.\n\nbig mass is another reason.";
+    expect(splitPassage(text, 0).map((s) => s.text)).toEqual([
+      "We also neglected kinetic energy of the exciton due to smallness of the resonant wave vector.",
+      "big mass is another reason.",
+    ]);
+  });
+
   it("shows a word broken at a line end whole, while the quote keeps the page's exact span", () => {
     const text = "In 1945, these questions became a federal case. When North Car-\nolina farmers started losing chickens, they sued.";
     const [, second] = splitPassage(text, 0);

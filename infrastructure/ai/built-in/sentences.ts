@@ -52,13 +52,14 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
   for (let i = 0; i < lines.length; i++) {
     const { start, end } = lines[i];
     if (end <= start) {
-      flush(); // a blank line ends a paragraph
+      // A blank line ends a paragraph, unless a sentence runs on across it: a page's blocks break at a
+      // column's foot, beside a figure or an equation, whatever the sentence.
+      if (!(paragraph && runsOn(text, paragraph.end, lines, i))) flush();
       continue;
     }
     const line = text.slice(start, end);
     // A column of a paper is ten words wide: a paragraph's first line is no heading when the next line goes on with its sentence.
-    const next = lines[i + 1];
-    const continued = next !== undefined && next.end > next.start && /^\p{Ll}/u.test(text.slice(next.start, next.start + 1));
+    const continued = runsOn(text, end, lines, i);
     if (!paragraph && (isRunningHeader(line) || (isHeading(line) && !continued))) pieces.push({ start, end, heading: true });
     else if (paragraph && isRunningHeader(line)) {
       flush();
@@ -140,6 +141,19 @@ export function cleanText(text: string): string {
 }
 
 /** A short line without closing punctuation, on its own: "4. Security deposit", "Warranty". */
+/** Whether `line` (absent at the passage's end) opens in lower case: it goes on with a sentence begun above it. */
+function startsLower(text: string, line: { start: number; end: number } | undefined): boolean {
+  return line !== undefined && line.end > line.start && /^\p{Ll}/u.test(text[line.start]);
+}
+
+/** Whether the text ending at `end`, on line `at`, has its sentence go on in the next non-blank line. */
+function runsOn(text: string, end: number, lines: readonly { start: number; end: number }[], at: number): boolean {
+  if (/[.!?…。！？:;"'”’»)\]]$/u.test(text.slice(Math.max(0, end - 1), end))) return false;
+  let next = at + 1;
+  while (next < lines.length && lines[next].end <= lines[next].start) next++;
+  return startsLower(text, lines[next]);
+}
+
 function isHeading(line: string): boolean {
   return line.split(/\s+/).length <= 10 && !/[.!?…,;。！？]$/.test(line);
 }
