@@ -62,8 +62,8 @@ const ctx: RequestContext = { requestId: "eval", clientAddress: "127.0.0.1", act
 const FLOORS = {
   development: { rightPageAnswerable: 0.65, rightPageReworded: 0.4, unanswerableDeclined: 0.6, maxWronglyDeclined: 0.17, citationRecall: 0.95, citationPrecision: 0.95 },
   heldAside: { rightPageAnswerable: 0.75, unanswerableDeclined: 0.5 },
-  // Issue #41 (decision 235): measured 75 % right page and 100 % evidence recall (fact) when set.
-  papers: { rightPageAnswerable: 0.7, evidenceFactAnswerable: 0.95 },
+  // Issue #41 (decisions 235, 211): measured 85.7 % right page and 100 % evidence recall (fact) when set.
+  papers: { rightPageAnswerable: 0.8, evidenceFactAnswerable: 0.95 },
 };
 const AIMS = "aims: right page ≥ 85% of answerable, ≥ 75% reworded; ≥ 85% of unanswerable declined; ≤ 10% of answerable wrongly declined; papers' evidence recall (fact) ≥ 95%";
 
