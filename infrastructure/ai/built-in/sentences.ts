@@ -79,7 +79,7 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
     let shown = cleanText(quote);
     // A chunk may start or end mid-sentence; mark the cut rather than pass a fragment off as a whole sentence.
     const startsCut = index === 0 && !piece.heading && /^\p{Ll}/u.test(shown);
-    const endsCut = index === pieces.length - 1 && !piece.heading && !/[.!?…。！？:;"'”’»)\]]$/u.test(shown);
+    const endsCut = index === pieces.length - 1 && !piece.heading && !ENDED.test(shown);
     if (startsCut) shown = `…${shown}`;
     if (endsCut) shown = `${shown}…`;
     const terms = contentTerms(cleanText(quote));
@@ -141,6 +141,9 @@ export function cleanText(text: string): string {
 }
 
 /** A short line without closing punctuation, on its own: "4. Security deposit", "Warranty". */
+/** Text ending as a sentence (or a clause, or a quote) does: what comes after it starts anew. */
+const ENDED = /[.!?…。！？:;"'”’»)\]]$/u;
+
 /** Whether `line` (absent at the passage's end) opens in lower case: it goes on with a sentence begun above it. */
 function startsLower(text: string, line: { start: number; end: number } | undefined): boolean {
   return line !== undefined && line.end > line.start && /^\p{Ll}/u.test(text[line.start]);
@@ -148,7 +151,7 @@ function startsLower(text: string, line: { start: number; end: number } | undefi
 
 /** Whether the text ending at `end`, on line `at`, has its sentence go on in the next non-blank line. */
 function runsOn(text: string, end: number, lines: readonly { start: number; end: number }[], at: number): boolean {
-  if (/[.!?…。！？:;"'”’»)\]]$/u.test(text.slice(Math.max(0, end - 1), end))) return false;
+  if (ENDED.test(text.slice(Math.max(0, end - 1), end))) return false;
   let next = at + 1;
   while (next < lines.length && lines[next].end <= lines[next].start) next++;
   return startsLower(text, lines[next]);
