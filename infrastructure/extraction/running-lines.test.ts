@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageBlocks } from "#infrastructure/extraction/layout";
+import { pageBlocks, type Block } from "#infrastructure/extraction/layout";
 import { isPageNumber, removeRunningLines, runningSignature } from "#infrastructure/extraction/running-lines";
 import { fragment } from "#infrastructure/extraction/test-support/fragments";
 
@@ -28,6 +28,21 @@ describe("running headers, footers and page numbers", () => {
       expect(text).not.toMatch(/THE ISLAND FERRY|^\d+$/m);
       expect(text).toContain("says something different");
     }
+  });
+
+  it("keeps the heads of facing pages out too: a head of every other page, and one set in pieces", () => {
+    // A paper: no head on its first page, then "Venue" / "Authors" on even pages and "Title" / "Venue"
+    // on odd ones. The layout gives a head in pieces as separate lines when the columns' gutter runs
+    // up through its gap, and as one line when it does not (page 4).
+    const head = (pieces: [string, number][]): Block => {
+      const lines = pieces.map(([text, left]) => ({ text, left, right: left + text.length * 4, top: 30, bottom: 38, size: 8 }));
+      return { lines, left: lines[0].left, right: lines[lines.length - 1].right, top: 30, bottom: 38 };
+    };
+    const heads = [[], [["Venue ’18, June 2018, Woodstock", 60], ["Trovato et al.", 480]], [["The Name of the Title", 60], ["Venue ’18, June 2018, Woodstock", 400]]] as [string, number][][];
+    const pages = [1, 2, 3, 4, 5, 6].map((n) => ({ blocks: [...(n === 1 ? [] : [head(heads[n % 2 === 0 ? 1 : 2])]), ...pageBlocks(body(n))], height: 842 }));
+    pages[3].blocks[0] = head([["Venue ’18, June 2018, Woodstock Trovato et al.", 60]]);
+    expect(removeRunningLines(pages)).toEqual([0, 2, 2, 1, 2, 2]);
+    for (const page of pages) expect(page.blocks.flatMap((b) => b.lines.map((l) => l.text)).join("\n")).not.toMatch(/Venue|Trovato|Name of the Title/);
   });
 
   it("keeps a larger title that repeats at the top of slides: it is content", () => {

@@ -55,11 +55,19 @@ function bodySize(page: PageLines): number {
   return body;
 }
 
+/** A candidate line, the edge it sits at, and what it reads as alone and with its row. */
+interface EdgeLine {
+  line: Line;
+  top: boolean;
+  /** The line's own signature, then its row's when other edge lines stand beside it. */
+  signatures: string[];
+}
+
 /**
  * Lines at the page's top and bottom edges set no larger than its body text: running heads are
  * small or body-sized, while a title repeated on several slides is larger and is content.
  */
-function edgeLines(page: PageLines): Line[] {
+function edgeLines(page: PageLines): EdgeLine[] {
   const top: Line[] = [];
   const bottom: Line[] = [];
   for (const block of page.blocks) {
@@ -70,54 +78,81 @@ function edgeLines(page: PageLines): Line[] {
   }
   if (top.length === 0 && bottom.length === 0) return [];
   const body = bodySize(page);
-  const edges = new Set([...top.sort(byTop).slice(0, PER_EDGE), ...bottom.sort(byTop).slice(-PER_EDGE)]);
-  const small: Line[] = [];
-  for (const line of edges) if (line.size <= body * 1.1 + 0.25) small.push(line);
-  return small;
+  const small = (lines: Line[]) => lines.filter((line) => line.size <= body * 1.1 + 0.25);
+  return [...withRows(small(top.sort(byTop).slice(0, PER_EDGE)), true), ...withRows(small(bottom.sort(byTop).slice(-PER_EDGE)), false)];
+}
+
+/**
+ * A running head set in pieces ("Title" at the left, "Conference, 2018" at the right) can come
+ * out of the layout as one line on one page and as two on the next, as the columns below it
+ * decide: the row the pieces make, read left to right, is what recurs then.
+ */
+function withRows(lines: Line[], top: boolean): EdgeLine[] {
+  return lines.map((line) => {
+    const row = lines.filter((other) => Math.abs(other.top + other.bottom - line.top - line.bottom) / 2 < Math.max(other.size, line.size) / 2).sort((a, b) => a.left - b.left);
+    const signatures = [runningSignature(line.text)];
+    if (row.length > 1) signatures.push(runningSignature(row.map((piece) => piece.text).join(" ")));
+    return { line, top, signatures };
+  });
 }
 
 /**
  * Removes running lines from every page, in place, and returns how many lines each page lost.
- * A line is running when its signature is found at a page edge on at least three pages (every
- * page of a two-page document), or when it is only a page number at an edge. A page whose every
- * line would go keeps them all: what repeats there is the page's content (a one-line slide, a
- * short form), and removal must never empty a page that had text.
+ * A line is running when its signature (or its row's) is found at a page edge on at least three
+ * pages (every page of a two-page document), or when it is only a page number at an edge. Facing
+ * pages carry different heads, so a head of every other page (pages 3 and 5 of a paper whose first
+ * page has none) is running too when the pages between carry running lines at the same edge. A
+ * page whose every line would go keeps them all: what repeats there is the page's content (a
+ * one-line slide, a short form), and removal must never empty a page that had text.
  */
 export function removeRunningLines(pages: PageLines[]): number[] {
   if (pages.length < 2) return pages.map(() => 0);
   // Loops, not closures made for each document: V8 drops a closure's optimized code with the
   // closure, and compiled these again for every document (decision 225).
-  const candidates: Line[][] = [];
+  const candidates: EdgeLine[][] = [];
   for (const page of pages) candidates.push(edgeLines(page));
-  const signatures = new Map<Line, string>();
-  const pagesWith = new Map<string, number>();
-  for (const lines of candidates) {
+  const pagesWith = new Map<string, number[]>();
+  for (let index = 0; index < pages.length; index++) {
     const onPage = new Set<string>();
-    for (const line of lines) {
-      const signature = runningSignature(line.text);
-      signatures.set(line, signature);
-      onPage.add(signature);
-    }
-    for (const signature of onPage) pagesWith.set(signature, (pagesWith.get(signature) ?? 0) + 1);
+    for (const edge of candidates[index]) for (const signature of edge.signatures) if (signature !== "") onPage.add(signature);
+    for (const signature of onPage) pagesWith.set(signature, [...(pagesWith.get(signature) ?? []), index]);
   }
   const needed = Math.min(3, pages.length);
+  const running = pages.map(() => new Set<Line>());
+  for (let index = 0; index < pages.length; index++) {
+    for (const edge of candidates[index]) {
+      if (isPageNumber(edge.line.text) || edge.signatures.some((signature) => (pagesWith.get(signature)?.length ?? 0) >= needed)) running[index].add(edge.line);
+    }
+  }
+  // Facing pages: a head of every other page, when each page between has a running line at the same edge.
+  for (let index = 0; index < pages.length; index++) {
+    for (const edge of candidates[index]) {
+      if (!running[index].has(edge.line) && edge.signatures.some((signature) => onFacingPages(pagesWith.get(signature) ?? [], candidates, running, edge.top))) running[index].add(edge.line);
+    }
+  }
   const removed: number[] = [];
   for (let index = 0; index < pages.length; index++) {
     const page = pages[index];
-    const running = new Set<Line>();
-    for (const line of candidates[index]) {
-      const signature = signatures.get(line)!;
-      if (isPageNumber(line.text) || (signature !== "" && (pagesWith.get(signature) ?? 0) >= needed)) running.add(line);
-    }
     // A page whose every line would go keeps them all (see above).
-    if (running.size === 0 || running.size === lineCount(page)) {
+    if (running[index].size === 0 || running[index].size === lineCount(page)) {
       removed.push(0);
       continue;
     }
-    removeLines(page, running);
-    removed.push(running.size);
+    removeLines(page, running[index]);
+    removed.push(running[index].size);
   }
   return removed;
+}
+
+/** Whether `found` (page indexes) are every other page, each gap page holding a running line at the same edge. */
+function onFacingPages(found: readonly number[], candidates: readonly EdgeLine[][], running: readonly Set<Line>[], top: boolean): boolean {
+  if (found.length < 2) return false;
+  for (let i = 1; i < found.length; i++) {
+    if (found[i] - found[i - 1] !== 2) return false;
+    const between = found[i] - 1;
+    if (!candidates[between].some((edge) => edge.top === top && running[between].has(edge.line))) return false;
+  }
+  return true;
 }
 
 function lineCount(page: PageLines): number {
