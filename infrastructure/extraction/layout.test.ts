@@ -24,6 +24,25 @@ describe("page layout", () => {
     expect(blocks[1].box).toEqual({ left: 49.67, top: 105.25, width: 153.97, height: 37.89 });
   });
 
+  it("reads a last page's left column on under a blank, before the right column that ended higher", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      // A line across the top (a running head, a title): no cut runs down the whole page.
+      fragment("Conference acronym, June 2018, Woodstock, NY — Trovato et al.", 50, 30),
+      // The right column is short: it ended higher than the left one's references.
+      ...[0, 1, 2].flatMap((n) => [fragment(prose("left", n), 50, 60 + n * 13), fragment(prose("right", n), 320, 60 + n * 13)]),
+      ...[3, 4, 5].map((n) => fragment(prose("left", n), 50, 60 + n * 13)),
+      // The references end; the appendix opens lower in the same column, beside empty page, a blank
+      // taller than the gutter is wide.
+      fragment("A RESEARCH METHODS", 50, 230),
+      fragment("Lorem ipsum dolor sit amet, consectetur a", 50, 243),
+      fragment("elit: the appendix goes on in the column.", 50, 256),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    expect(text.indexOf("A RESEARCH METHODS")).toBeGreaterThan(text.indexOf(prose("left", 5)));
+    expect(text.indexOf("elit: the appendix goes on")).toBeLessThan(text.indexOf(prose("right", 0)));
+  });
+
   it("reads each author of a paper's author grid as one stack, between the title and the columns", () => {
     const authors = [
       ["Ben Trovato", "Institute for Clarity", "Dublin, Ohio"],

@@ -386,11 +386,12 @@ function findGutters(bands: readonly Band[]): Gutter[] {
     const next: Run[] = [];
     // Empty page across both columns (a running head's margin above them, a wide figure) parts
     // what is above from what is below: the columns, if any, start again under it.
-    const above = bands[index - 1];
-    const apart = index > 0 && band.center - band.size / 2 - (above.center + above.size / 2) > BLANK_ACROSS * Math.max(band.size, above.size);
+    const apart = blankAbove(bands, index);
     for (const run of runs) {
-      // Text standing in the gutter itself (a page number under the columns) ends it.
-      if (apart || (established(run) && standsIn(pieces, run))) {
+      // Text standing in the gutter itself (a page number under the columns) ends it. Under a
+      // blank, prose on one side only is that column going on (an appendix under the references
+      // on a last page whose other column ended higher): it is read before the column beside it.
+      if ((apart && !(established(run) && columnGoesOn(bands, index, run, wide))) || (established(run) && standsIn(pieces, run))) {
         endRun(run, bands, gutters);
         continue;
       }
@@ -476,6 +477,32 @@ function splitAtColumnStart(band: Band, columnStart: number): boolean {
 function standsIn(pieces: readonly Piece[], run: Run): boolean {
   for (const piece of pieces) if (piece.left >= run.from - 1 && piece.right <= run.to + 1 && piece.right - piece.left >= 0.25 * (run.to - run.from)) return true;
   return false;
+}
+
+/** Whether empty page across the whole width parts `bands[index]` from the band above it. */
+function blankAbove(bands: readonly Band[], index: number): boolean {
+  if (index === 0) return false;
+  const [above, band] = [bands[index - 1], bands[index]];
+  return band.center - band.size / 2 - (above.center + above.size / 2) > BLANK_ACROSS * Math.max(band.size, above.size);
+}
+
+/**
+ * Whether the lines from `bands[index]` down to the next blank across the page all stand on one
+ * side of the run's gutter, with prose among them: one column's text going on under a blank.
+ */
+function columnGoesOn(bands: readonly Band[], index: number, run: Run, wide: number): boolean {
+  let side = 0;
+  let prose = false;
+  for (let i = index; i < bands.length; i++) {
+    if (i > index && blankAbove(bands, i)) break;
+    for (const piece of bands[i].pieces) {
+      const here = piece.right <= run.from ? -1 : piece.left >= run.to ? 1 : 0;
+      if (here === 0 || (side !== 0 && here !== side)) return false;
+      side = here;
+      prose ||= isProse(piece, wide);
+    }
+  }
+  return prose;
 }
 
 /**
