@@ -4,7 +4,8 @@
  * indexed in an embedded search index, embedded by the built-in model (vectors
  * cached by text in <cache>, so only changed chunks are embedded again), and
  * each question retrieved as the chat retrieves it. Prints per set and kind
- * whether the handed passages hold an accepted page and the fact.
+ * whether the handed passages hold an accepted page and the fact, for the
+ * development and held-aside sets and for the two-column papers' questions.
  *
  *   npx tsx tests/eval/recall.ts <dump.json> <vector-cache.json>
  *
@@ -18,7 +19,7 @@ import { chunkPages } from "#domain/library/chunking";
 import { SentenceEncoderEmbedder } from "#infrastructure/ai/built-in/sentence-encoder";
 import { openDatabase } from "#infrastructure/embedded/sqlite/open-database";
 import { SqliteSearchIndex } from "#infrastructure/embedded/sqlite/sqlite-search-index";
-import { EVAL_DOCUMENTS, EVAL_QUESTIONS, isHeldAside } from "./questions";
+import { EVAL_DOCUMENTS, EVAL_QUESTIONS, isHeldAside, PAPER_DOCUMENTS, PAPER_QUESTIONS } from "./questions";
 import { evidence } from "./scoring";
 
 const [dumpFile, cacheFile] = process.argv.slice(2);
@@ -48,33 +49,40 @@ const save = () => added > 0 && writeFileSync(cacheFile, JSON.stringify(cache));
 
 const SPACE = "docuchat/docuchat-sentence-encoder";
 const index = new SqliteSearchIndex(openDatabase(":memory:"));
-// The first workspace's documents only: the papers sit in a workspace of their own.
-const searched = EVAL_DOCUMENTS.map(({ key }) => dump.documents[key]);
-const documentIds = searched.map((d) => d.id);
-for (const { id, pages } of searched) {
-  const chunks = chunkPages(id, pages.map((text, i) => ({ pageNumber: i + 1, text, blocks: [] })));
-  await index.upsert(chunks.map((c) => ({ ...c, documentId: id, ownerId: "eval" })));
-  const vectors = await embedAll(chunks.map((c) => c.text));
-  await index.upsertVectors(SPACE, chunks.map((c, i) => ({ chunkId: c.chunkId, documentId: id, vector: vectors[i] })));
+// Each workspace's documents are searched for its own questions, as the chat searches a workspace.
+const workspaces = [
+  { documents: EVAL_DOCUMENTS, questions: EVAL_QUESTIONS.map((question, i) => ({ question, set: isHeldAside(i) ? "held" : "dev" })) },
+  { documents: PAPER_DOCUMENTS, questions: PAPER_QUESTIONS.map((question) => ({ question, set: "papers" })) },
+];
+for (const { documents } of workspaces) {
+  for (const { id, pages } of documents.map(({ key }) => dump.documents[key])) {
+    const chunks = chunkPages(id, pages.map((text, i) => ({ pageNumber: i + 1, text, blocks: [] })));
+    await index.upsert(chunks.map((c) => ({ ...c, documentId: id, ownerId: "eval" })));
+    const vectors = await embedAll(chunks.map((c) => c.text));
+    await index.upsertVectors(SPACE, chunks.map((c, i) => ({ chunkId: c.chunkId, documentId: id, vector: vectors[i] })));
+  }
 }
 const idOf = (k: string) => dump.documents[k].id;
 
 const rows: { set: string; kind: string; page: boolean; fact: boolean; passages: number; characters: number; question: string }[] = [];
-for (const [i, question] of EVAL_QUESTIONS.entries()) {
-  const passages = await retrievePassages({
-    index,
-    question: question.question,
-    documentIds,
-    limit: 8,
-    vectors: { space: SPACE, embed: async (text) => (await embedAll([text]))[0] },
-  });
-  rows.push({ set: isHeldAside(i) ? "held" : "dev", kind: question.kind, question: question.question, ...evidence(question, passages, idOf) });
+for (const { documents, questions } of workspaces) {
+  const documentIds = documents.map(({ key }) => idOf(key));
+  for (const { question, set } of questions) {
+    const passages = await retrievePassages({
+      index,
+      question: question.question,
+      documentIds,
+      limit: 8,
+      vectors: { space: SPACE, embed: async (text) => (await embedAll([text]))[0] },
+    });
+    rows.push({ set, kind: question.kind, question: question.question, ...evidence(question, passages, idOf) });
+  }
 }
 embedder.close();
 save();
 
 const pct = (n: number, of: number) => `${((100 * n) / (of || 1)).toFixed(1)}%`;
-for (const set of ["dev", "held"]) {
+for (const set of ["dev", "held", "papers"]) {
   const of = rows.filter((r) => r.set === set);
   const line = (label: string, rs: typeof rows) => `  ${label.padEnd(10)} ${String(rs.length).padStart(3)}  page ${pct(rs.filter((r) => r.page).length, rs.length).padStart(6)}  fact ${pct(rs.filter((r) => r.fact).length, rs.length).padStart(6)}`;
   const answerable = of.filter((r) => r.kind !== "unanswerable");
