@@ -60,6 +60,35 @@ describe("page layout", () => {
     expect(text).toContain("Because the package of Patrick\nDaly, the entire repertoire of it");
   });
 
+  it("reads the headings that open both columns, each in its own column, when the left one runs on a second line", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      fragment("An abstract that runs right across the page over both of the columns below", 50, 40),
+      // Centred headings on one baseline; the left one's second line is long enough to pass for prose.
+      fragment("I. FIRST HEADING:", 90, 80), fragment("A. Second heading", 380, 80),
+      fragment("THE LINE BREAK WAS FORCED here", 70, 93),
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 110 + n * 13), fragment(prose("right", n), 320, 110 + n * 13)]),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    expect(text).not.toContain("I. FIRST HEADING: A. Second heading");
+    expect(text.indexOf("A. Second heading")).toBeGreaterThan(text.indexOf(prose("left", 3)));
+    expect(text.indexOf("A. Second heading")).toBeLessThan(text.indexOf(prose("right", 0)));
+  });
+
+  it("keeps an author grid a little above the columns out of them, though its gap lines up with the gutter", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      fragment("The Name of the Title", 150, 30, 20),
+      fragment("Mireille Osei", 110, 65), fragment("Priya Raghunathan", 360, 65),
+      fragment("Harbourline Labs", 100, 78), fragment("Harbourline Systems", 350, 78),
+      // Under the grid a blank of nearly two lines, then the left column's heading beside the right column's first line.
+      fragment("Abstract", 50, 110, 12), fragment(prose("right", 0), 320, 111),
+      ...[1, 2, 3, 4].flatMap((n) => [fragment(prose("left", n), 50, 111 + n * 13), fragment(prose("right", n), 320, 111 + n * 13)]),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    expect(text.indexOf("Priya Raghunathan")).toBeLessThan(text.indexOf("Abstract"));
+  });
+
   it("reads a display fraction as its author wrote it: the left side, the numerator, then the denominator, on one line", () => {
     const fragments = [
       fragment("the rate is the change over the time between", 50, 110),

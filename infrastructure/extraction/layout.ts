@@ -491,10 +491,29 @@ function acrossRuns(runs: readonly Run[], from: number, to: number): boolean {
   return false;
 }
 
+/** How many lines above a column's first line of prose may still be its own: its heading's. */
+const HEADING_LINES = 2;
+
+/**
+ * The first band of a run's columns: its first band with prose beside it, or a heading's line or
+ * two right over that band (as close as a paragraph's lines) that the run already parted, set on
+ * the same baseline as the other column's heading. An author grid stands further off, and stays
+ * front matter.
+ */
+function columnsFirstBand(run: Run, bands: readonly Band[]): number {
+  let first = run.firstProse;
+  while (first > run.first && run.firstProse - first < HEADING_LINES) {
+    const [above, band] = [bands[first - 1], bands[first]];
+    if (band.center - band.size / 2 - (above.center + above.size / 2) > PARAGRAPH_GAP * Math.max(band.size, above.size)) break;
+    first--;
+  }
+  return first;
+}
+
 /** A run that ended: a gutter when prose lines its both sides. */
 function endRun(run: Run, bands: readonly Band[], gutters: Gutter[]): void {
   if (!established(run)) return;
-  const [first, last] = [bands[run.firstProse], bands[run.last]];
+  const [first, last] = [bands[columnsFirstBand(run, bands)], bands[run.last]];
   gutters.push({ from: run.from, to: run.to, top: first.center - first.size / 2, bottom: last.center + last.size / 2 });
 }
 
