@@ -89,6 +89,37 @@ describe("page layout", () => {
     expect(text.indexOf("Priya Raghunathan")).toBeLessThan(text.indexOf("Abstract"));
   });
 
+  it("reads a left column's footnotes before the right column, when a heading's space in the right column lines up with the rule above them", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      fragment("An abstract that runs right across the page over both of the columns below", 50, 40),
+      ...[0, 1, 2, 3, 4].flatMap((n) => [fragment(prose("left", n), 50, 70 + n * 13), fragment(prose("right", n), 320, 70 + n * 13)]),
+      fragment(prose("right", 5), 320, 135),
+      // Two and a half lines of empty page across both columns, wider than the space under the abstract.
+      fragment("1. Citations", 400, 170), fragment("* A footnote to the article title", 50, 174, 8),
+      fragment("Second.Author@institution.edu", 56, 184, 8), fragment("Because the package of Patrick", 320, 190),
+      fragment("http://www.second.edu/Charlie", 56, 194, 8), fragment("Daly, the entire repertoire of it", 320, 203),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    expect(text.indexOf("* A footnote")).toBeGreaterThan(text.indexOf(prose("left", 4)));
+    expect(text.indexOf("http://www.second.edu/Charlie")).toBeLessThan(text.indexOf(prose("right", 0)));
+    expect(text).toContain(`${prose("right", 5)}\n\n1. Citations\n\nBecause the package of Patrick`);
+  });
+
+  it("reads a wide equation between two columns' spaces as a part across the page, though its operators' gap lines up with the gutter", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 70 + n * 13), fragment(prose("right", n), 320, 70 + n * 13)]),
+      // Three lines of space above and below the equation, which runs into the gutter from both sides.
+      fragment("R(d)=geσ2[ΓZ(3,21)]σ1Q2/(Q2−M2W)", 130, 152), fragment("+xWQe[Γγ(3,21)]σ1Q2/(Q2−M2W).(7)", 312, 152),
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("lower left", n), 50, 192 + n * 13), fragment(prose("lower right", n), 320, 192 + n * 13)]),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    const order = [prose("left", 3), prose("right", 0), "R(d)=geσ2[ΓZ(3,21)]σ1Q2/(Q2−M2W) +xWQe", prose("lower left", 0), prose("lower right", 0)];
+    expect(order.map((line) => text.indexOf(line))).toEqual(order.map((line) => text.indexOf(line)).sort((a, b) => a - b));
+    expect(text.indexOf(order[2])).toBeGreaterThan(0);
+  });
+
   it("reads a display fraction as its author wrote it: the left side, the numerator, then the denominator, on one line", () => {
     const fragments = [
       fragment("the rate is the change over the time between", 50, 110),

@@ -223,6 +223,13 @@ export interface Gutter {
 const GUTTER_WIDTH = 0.5;
 /** Lines with more than this many glyph heights of empty page between them have it across every column. */
 const BLANK_ACROSS = 2;
+/**
+ * Empty page across established columns up to this many glyph heights is a pause in both (a
+ * heading's space in one, the rule above the footnotes in the other), not the end of the columns,
+ * when the lines under it leave the whole gutter empty: a wide figure's empty space is taller, and
+ * a wide equation under its space runs into the gutter.
+ */
+const PAUSE = 4;
 /** How many lines of prose a column must have on each side of a gutter along its run. */
 const PROSE_LINES = 2;
 /** A piece of prose: at least this many words, and a fifth of the page's text width. */
@@ -385,10 +392,12 @@ function findGutters(bands: readonly Band[]): Gutter[] {
     const least = GUTTER_WIDTH * band.size;
     const next: Run[] = [];
     // Empty page across both columns (a running head's margin above them, a wide figure) parts
-    // what is above from what is below: the columns, if any, start again under it.
+    // what is above from what is below: the columns, if any, start again under it; unless it is
+    // only a pause in established columns.
     const above = bands[index - 1];
-    const apart = index > 0 && band.center - band.size / 2 - (above.center + above.size / 2) > BLANK_ACROSS * Math.max(band.size, above.size);
+    const blank = index > 0 ? (band.center - band.size / 2 - (above.center + above.size / 2)) / Math.max(band.size, above.size) : 0;
     for (const run of runs) {
+      const apart = blank > BLANK_ACROSS && !(blank <= PAUSE && established(run) && !reachesInto(pieces, run));
       // Text standing in the gutter itself (a page number under the columns) ends it.
       if (apart || (established(run) && standsIn(pieces, run))) {
         endRun(run, bands, gutters);
@@ -475,6 +484,12 @@ function splitAtColumnStart(band: Band, columnStart: number): boolean {
  */
 function standsIn(pieces: readonly Piece[], run: Run): boolean {
   for (const piece of pieces) if (piece.left >= run.from - 1 && piece.right <= run.to + 1 && piece.right - piece.left >= 0.25 * (run.to - run.from)) return true;
+  return false;
+}
+
+/** Whether one of `pieces` reaches into the run's empty band. */
+function reachesInto(pieces: readonly Piece[], run: Run): boolean {
+  for (const piece of pieces) if (piece.left < run.to && piece.right > run.from) return true;
   return false;
 }
 
