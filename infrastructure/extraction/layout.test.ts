@@ -140,6 +140,17 @@ describe("page layout", () => {
     expect(layoutPage(fragments, 600, 800, "p1").text).toBe("E = mc, (B2a)\nE = mc2, (B2b)\nE & mc3. (B2c)");
   });
 
+  it("reads no table row in a formula: its big delimiters' pieces, nor the limits over and under its sum and integral", () => {
+    const prose = (n: number) => `a line of the paragraph around the formula, number ${n}`;
+    // The upper pieces of two big parentheses (private-use characters) and a closing one, over the formula's main row.
+    const delimiters = [fragment("\uF8EB", 100, 100), fragment("\uF8F6", 130, 100), fragment("!", 220, 100)];
+    const mainRow = [fragment("× Σ i<j", 90, 109), fragment("Σ perm 1/S12S23Sn1", 150, 109)];
+    // A sum and an integral, with their upper limits above the row and their lower limits below it.
+    const limits = [fragment("∑∞", 100, 200), fragment("∫π+2", 140, 200), fragment("xi = f (2)", 105, 209), fragment("i=0", 100, 219, 7), fragment("0", 142, 219, 7)];
+    const fragments = [fragment(prose(1), 50, 75), ...delimiters, ...mainRow, fragment(prose(2), 50, 150), ...limits, fragment(prose(3), 50, 250)];
+    expect(layoutPage(fragments, 600, 800, "p1").text).not.toContain(" | ");
+  });
+
   it("joins words with single spaces, drops duplicated fake-bold text, and orders right-to-left lines", () => {
     const words = [fragment("Hello", 10, 10), fragment("Hello", 10.2, 10.1), fragment("world", 40, 10)];
     expect(layoutPage(words, 600, 800, "p1").text).toBe("Hello world");

@@ -538,16 +538,44 @@ function acrossGutter(gutters: readonly Gutter[], from: number, to: number, y: n
   return false;
 }
 
+/** A letter or a digit: a table's row holds some, a formula's big delimiters' pieces none. */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** A big operator (∑ ∏ ∫ ⋃ …) or a letter of the mathematical alphabets (𝑥, 𝜋): a formula's. */
+const FORMULA_SIGN = /[\u220F-\u2211\u222B-\u2233\u22C0-\u22C3\u2A00-\u2A1C\u{1D400}-\u{1D7FF}]/u;
+/** Two letters in a row, not of the mathematical alphabets: a word. */
+const WORD = /[^\P{L}\u{1D400}-\u{1D7FF}]{2}/u;
+
 /**
- * Where the gaps of a band's neighbours (rows above and below, but not across a gutter) lie, as
- * [right of one piece, left of the next].
+ * Whether a band is a formula's row rather than a table's: only the pieces of big delimiters, or
+ * a big operator or a mathematical letter with no word (the limits over and under a sum).
+ */
+function formulaRow(band: Band): boolean {
+  let letterOrDigit = false;
+  let sign = false;
+  for (const piece of band.pieces) {
+    for (const fragment of piece.fragments) {
+      if (WORD.test(fragment.text)) return false;
+      letterOrDigit ||= LETTER_OR_DIGIT.test(fragment.text);
+      sign ||= FORMULA_SIGN.test(fragment.text);
+    }
+  }
+  return sign || !letterOrDigit;
+}
+
+/** Whether a band may be a table's row: no formula's row. */
+const mayBeRow = (bands: readonly Band[], index: number) => !formulaRow(bands[index]);
+
+/**
+ * Where the gaps of a band's neighbours (rows above and below that may be a table's, but not
+ * across a gutter) lie, as [right of one piece, left of the next].
  */
 function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly Gutter[]): [number, number][] {
   const band = bands[index];
   const zones: [number, number][] = [];
   for (let n = Math.max(0, index - 4); n < Math.min(bands.length, index + 5); n++) {
     const neighbour = bands[n];
-    if (neighbour === band || !(Math.abs(neighbour.center - band.center) < 2.5 * Math.max(neighbour.size, band.size))) continue;
+    if (neighbour === band || neighbour.pieces.length < 2 || !(Math.abs(neighbour.center - band.center) < 2.5 * Math.max(neighbour.size, band.size))) continue;
+    if (!mayBeRow(bands, n)) continue;
     for (let i = 1; i < neighbour.pieces.length; i++) {
       const [from, to] = [neighbour.pieces[i - 1].right, neighbour.pieces[i].left];
       if (!acrossGutter(gutters, from, to, neighbour.center)) zones.push([from, to]);
@@ -628,7 +656,7 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
       continue;
     }
     // Rows above and below; the other column's lines may sit between them on their own baselines.
-    const zones = neighbourGaps(bands, index, gutters);
+    const zones = mayBeRow(bands, index) ? neighbourGaps(bands, index, gutters) : [];
     let current: Fragment[] = [];
     let cells: number[] = [];
     for (let i = 0; i < band.pieces.length; i++) {
