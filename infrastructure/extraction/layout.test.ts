@@ -151,6 +151,18 @@ describe("page layout", () => {
     expect(layoutPage(fragments, 600, 800, "p1").text).not.toContain(" | ");
   });
 
+  it("reads a justified line whose spaces a long word in the next line stretched as a line, not a table's row", () => {
+    const fragments = [
+      fragment("(6.77u) package.", 50, 100),
+      fragment("Enclosing display", 60, 113), fragment("math within", 235, 113),
+      fragment("\\begin{subequations} and", 50, 126), fragment("\\end{subequations}", 200, 126),
+      fragment("will produce a set of equations that are labeled", 50, 139),
+    ];
+    expect(layoutPage(fragments, 600, 800, "p1").text).toBe(
+      "(6.77u) package.\nEnclosing display math within\n\\begin{subequations} and \\end{subequations}\nwill produce a set of equations that are labeled",
+    );
+  });
+
   it("joins words with single spaces, drops duplicated fake-bold text, and orders right-to-left lines", () => {
     const words = [fragment("Hello", 10, 10), fragment("Hello", 10.2, 10.1), fragment("world", 40, 10)];
     expect(layoutPage(words, 600, 800, "p1").text).toBe("Hello world");

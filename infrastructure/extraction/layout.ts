@@ -562,20 +562,42 @@ function formulaRow(band: Band): boolean {
   return sign || !letterOrDigit;
 }
 
-/** Whether a band may be a table's row: no formula's row. */
-const mayBeRow = (bands: readonly Band[], index: number) => !formulaRow(bands[index]);
+/** How far apart, in glyph heights, the right edges of a justified paragraph's lines may be. */
+const JUSTIFIED = 0.2;
+
+/**
+ * Whether the band is a line of a justified paragraph: right above or below it, as close as a
+ * paragraph's lines and of a similar size, is a line of prose in one piece ending where it ends. Its wide gaps are
+ * spaces a long word in the next line stretched, not a table's columns.
+ */
+function inParagraph(bands: readonly Band[], index: number, wide: number): boolean {
+  const band = bands[index];
+  for (let n = Math.max(0, index - 4); n < Math.min(bands.length, index + 5); n++) {
+    const other = bands[n];
+    if (other === band || other.pieces.length !== 1) continue;
+    const [upper, lower] = other.center < band.center ? [other, band] : [band, other];
+    const gap = lower.center - lower.size / 2 - (upper.center + upper.size / 2);
+    const size = Math.max(band.size, other.size);
+    const similar = size / Math.min(band.size, other.size) < 1.3;
+    if (similar && gap > -0.5 * size && gap < PARAGRAPH_GAP * size && Math.abs(rightOf(other) - rightOf(band)) < JUSTIFIED * size && isProse(other.pieces[0], wide)) return true;
+  }
+  return false;
+}
+
+/** Whether a band may be a table's row: no formula's row, nor a justified paragraph's line. */
+const mayBeRow = (bands: readonly Band[], index: number, wide: number) => !formulaRow(bands[index]) && !inParagraph(bands, index, wide);
 
 /**
  * Where the gaps of a band's neighbours (rows above and below that may be a table's, but not
  * across a gutter) lie, as [right of one piece, left of the next].
  */
-function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly Gutter[]): [number, number][] {
+function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly Gutter[], wide: number): [number, number][] {
   const band = bands[index];
   const zones: [number, number][] = [];
   for (let n = Math.max(0, index - 4); n < Math.min(bands.length, index + 5); n++) {
     const neighbour = bands[n];
     if (neighbour === band || neighbour.pieces.length < 2 || !(Math.abs(neighbour.center - band.center) < 2.5 * Math.max(neighbour.size, band.size))) continue;
-    if (!mayBeRow(bands, n)) continue;
+    if (!mayBeRow(bands, n, wide)) continue;
     for (let i = 1; i < neighbour.pieces.length; i++) {
       const [from, to] = [neighbour.pieces[i - 1].right, neighbour.pieces[i].left];
       if (!acrossGutter(gutters, from, to, neighbour.center)) zones.push([from, to]);
@@ -656,7 +678,7 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
       continue;
     }
     // Rows above and below; the other column's lines may sit between them on their own baselines.
-    const zones = mayBeRow(bands, index) ? neighbourGaps(bands, index, gutters) : [];
+    const zones = mayBeRow(bands, index, wide) ? neighbourGaps(bands, index, gutters, wide) : [];
     let current: Fragment[] = [];
     let cells: number[] = [];
     for (let i = 0; i < band.pieces.length; i++) {
