@@ -120,6 +120,19 @@ describe("page layout", () => {
     expect(text.indexOf(order[2])).toBeGreaterThan(0);
   });
 
+  it("reads both columns above a blank across the page before the columns that start again under it (the references)", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 70 + n * 13), fragment(prose("right", n), 320, 70 + n * 13)]),
+      // Five lines' space, then the references in two columns of their own.
+      fragment("[1] E. Witten, (2001), hep-th/0106109, and", 50, 170), fragment("[2] See the explanation of time travel in", 320, 170),
+      fragment("references therein, and more of them", 60, 183), fragment("R. P. Feynman, Phys. Rev. 94, 262 (1954)", 330, 183),
+    ];
+    const { text } = layoutPage(fragments, 600, 800, "p1");
+    const order = [prose("left", 3), prose("right", 0), prose("right", 3), "[1] E. Witten", "[2] See the explanation"];
+    expect(order.map((line) => text.indexOf(line))).toEqual(order.map((line) => text.indexOf(line)).sort((a, b) => a - b));
+  });
+
   it("reads a display fraction as its author wrote it: the left side, the numerator, then the denominator, on one line", () => {
     const fragments = [
       fragment("the rate is the change over the time between", 50, 110),

@@ -796,6 +796,14 @@ function withinColumns(gutters: readonly Gutter[], y: number): boolean {
   return false;
 }
 
+/** Whether columns among `blocks` end above height `y`. */
+function columnsEndAbove(blocks: readonly Block[], gutters: readonly Gutter[], y: number): boolean {
+  let top = Infinity;
+  for (const block of blocks) top = Math.min(top, block.top);
+  for (const g of gutters) if (g.bottom <= y && g.bottom > top) return true;
+  return false;
+}
+
 /** `blocks` cut in two at `at`: those ending before it (their right edge, or with `down` false their bottom), and the rest. */
 function cutAt(blocks: readonly Block[], at: number, down: boolean): [Block[], Block[]] {
   const first: Block[] = [];
@@ -814,7 +822,10 @@ export function readingOrder(blocks: Block[], gutters: readonly Gutter[] = []): 
   const down = widestGap(blocks, true, gutters);
   // A column gutter wins over a wider horizontal gap: where one column ends early, the space under
   // it lines up with a heading's space in the other, and cutting across there would interleave them.
-  if (down && (!across || down.size > across.size || down.size >= GUTTER || atGutter(gutters, down.at))) {
+  // Not under the end of these blocks' columns: what lies below (the references, set in two
+  // columns of their own) is read after both.
+  const partsApart = across !== undefined && columnsEndAbove(blocks, gutters, across.at);
+  if (down && !partsApart && (!across || down.size > across.size || down.size >= GUTTER || atGutter(gutters, down.at))) {
     const [first, second] = cutAt(blocks, down.at, true);
     return [...readingOrder(first, gutters), ...readingOrder(second, gutters)];
   }
