@@ -206,6 +206,11 @@ describe("page layout", () => {
     expect(layoutPage([fragment("the ﬁrst ﬂoor", 60, 50)], 600, 800, "p1").text).toBe("the first floor");
   });
 
+  it("reads the pieces of a big parenthesis that the Symbol font draws as private-use characters as Unicode's", () => {
+    const fragments = [fragment("\uF8EB", 60, 50), fragment("\uF8F6", 120, 50), fragment("\uF8ED a + b \uF8F8", 60, 60)];
+    expect(layoutPage(fragments, 600, 800, "p1").text).toBe("⎛ ⎞\n⎝ a + b ⎠");
+  });
+
   it("reads a page whose text runs past its right edge (a printer's barcode half off the page)", () => {
     const lines = ["The first line of the page", "and a second line below it", "and the third line ends it"];
     const fragments = [...lines.map((line, i) => fragment(line, 40, 100 + i * 13)), fragment("a barcode running off the page", 300, 560, 40)];
