@@ -133,6 +133,21 @@ describe("page layout", () => {
     expect(order.map((line) => text.indexOf(line))).toEqual(order.map((line) => text.indexOf(line)).sort((a, b) => a - b));
   });
 
+  it("reads a formula's row drawn as touching fragments as one line, not as prose beside a gutter", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const touching = (texts: string[], left: number, top: number) =>
+      texts.map((text, i) => fragment(text, left + texts.slice(0, i).join("").length * 5, top));
+    const fragments = [
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 70 + n * 13), fragment(prose("right", n), 320, 70 + n * 13)]),
+      // The row, a fraction's "b ." beside it and the "A" of its denominator under the gap between them.
+      ...touching(["1234567890", "abc", "123", "αβγδ", "1234556"], 60, 125), fragment("b .", 215, 125), fragment("(2)", 275, 125), fragment("A", 205, 133),
+      fragment("Note the open one in Eq. (2).", 50, 139), fragment("Not all numbered equations will fit within it", 50, 170),
+      // The right column's lines on baselines of their own.
+      ...[4, 5, 6, 7].map((n) => fragment(prose("right", n), 320, 121 + (n - 4) * 12)),
+    ];
+    expect(layoutPage(fragments, 600, 800, "p1").text).toContain("\n1234567890abc123αβγδ1234556 b . (2)\n");
+  });
+
   it("reads a display fraction as its author wrote it: the left side, the numerator, then the denominator, on one line", () => {
     const fragments = [
       fragment("the rate is the change over the time between", 50, 110),

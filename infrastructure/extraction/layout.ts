@@ -334,10 +334,14 @@ function isProse(piece: Piece, wide: number): boolean {
   if (piece.right - piece.left < wide) return false;
   let words = 0;
   let characters = 0;
+  let reach = -Infinity;
   for (const fragment of piece.fragments) {
     const text = fragment.text;
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32 && i > 0 && text.charCodeAt(i - 1) !== 32) words++;
-    words++;
+    // A fragment set close against the one before goes on with its word: a formula's runs of
+    // digits, letters and Greek are drawn as fragments that touch, and are no words of prose.
+    if (fragment.left - reach > WORD_GAP * fragment.size || text.charCodeAt(0) === 32) words++;
+    reach = Math.max(reach, fragment.right);
     characters += text.length;
   }
   // Words of a few letters each: a letter-spaced title's letters are fragments, not words.
