@@ -160,6 +160,15 @@ describe("page layout", () => {
     );
   });
 
+  it("reads no table in two display formulas one over the other, though their pieces line up", () => {
+    // Each formula's fraction stacks its numerator and denominator on its row, closer than lines of text.
+    const fragments = [1, 2].flatMap((n, row) => {
+      const top = 100 + row * 22;
+      return [fragment("E = m", 60, top), fragment("1", 112, top - 5), fragment("c", 112, top + 5), fragment(", for x > 0", 150, top), fragment(`(${n})`, 270, top)];
+    });
+    expect(layoutPage(fragments, 600, 800, "p1").text).toBe("E = m 1 c , for x > 0 (1)\nE = m 1 c , for x > 0 (2)");
+  });
+
   it("sets numbered equations' numbers beside them, not as a table's second column", () => {
     const fragments = [["E = mc,", "(B2a)"], ["E = mc2,", "(B2b)"], ["E & mc3.", "(B2c)"]].flatMap(([equation, number], row) => [
       fragment(equation, 120, 100 + row * 14),

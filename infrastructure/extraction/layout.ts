@@ -588,8 +588,8 @@ function inParagraph(bands: readonly Band[], index: number, wide: number): boole
   return false;
 }
 
-/** Whether a band may be a table's row: no formula's row, nor a justified paragraph's line. */
-const mayBeRow = (bands: readonly Band[], index: number, wide: number) => !formulaRow(bands[index]) && !inParagraph(bands, index, wide);
+/** Whether a band may be a table's row: no formula's rows (stacked, or a row of one), nor a justified paragraph's line. */
+const mayBeRow = (bands: readonly Band[], index: number, wide: number) => !bands[index].stacked && !formulaRow(bands[index]) && !inParagraph(bands, index, wide);
 
 /**
  * Where the gaps of a band's neighbours (rows above and below that may be a table's, but not
