@@ -160,6 +160,17 @@ describe("page layout", () => {
     );
   });
 
+  it("reads a fraction's numerator with the row it belongs to, though an integral's box beside it sits higher than its ink", () => {
+    // A big operator's glyph box is where its font puts it, well above the ink that hangs down beside the row.
+    const integral = { ...fragment("∫", 90, 103), bottom: 108 };
+    const fragments = [
+      fragment("the energy of the interaction can be written as", 50, 80),
+      fragment("An", 60, 110), integral, fragment("dx", 100, 110), fragment("F(x)", 130, 104), fragment("An + Bn", 122, 116), fragment("(5)", 270, 110),
+      fragment("where we introduced the initial state of it", 50, 140),
+    ];
+    expect(layoutPage(fragments, 600, 800, "p1").text).toContain("\n\nAn ∫ dx F(x) An + Bn (5)\n\n");
+  });
+
   it("reads no table in two display formulas one over the other, though their pieces line up", () => {
     // Each formula's fraction stacks its numerator and denominator on its row, closer than lines of text.
     const fragments = [1, 2].flatMap((n, row) => {

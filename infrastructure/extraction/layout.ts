@@ -277,10 +277,12 @@ const STACK = 0.75;
  */
 function stackFormulas(bands: readonly Band[]): Band[] {
   const stacked: Band[] = [];
+  // Where the last row sits, as the lower of its two readings (see rowMiddle).
   let lastRow = -Infinity;
   for (const band of bands) {
     const previous = stacked[stacked.length - 1];
-    if (previous && band.center - lastRow < STACK * Math.max(previous.size, band.size) && nested(previous, band)) {
+    const row = rowMiddle(band);
+    if (previous && Math.min(row, band.center) - lastRow < STACK * Math.max(previous.size, band.size) && nested(previous, band)) {
       const fragments: Fragment[] = [];
       for (const piece of previous.pieces) for (const f of piece.fragments) fragments.push(f);
       for (const piece of band.pieces) for (const f of piece.fragments) fragments.push(f);
@@ -290,9 +292,23 @@ function stackFormulas(bands: readonly Band[]): Band[] {
     } else {
       stacked.push(band);
     }
-    lastRow = band.center;
+    lastRow = Math.max(row, band.center);
   }
   return stacked;
+}
+
+/**
+ * Where a band's row sits by most of its glyphs of its own size: their middle. The band's anchor
+ * (its first largest glyph) says where it sits too, and the two differ only in a formula, where a
+ * big operator's or a radical's box lies far from its ink: two rows are as close as the nearer of
+ * the two readings, else such a box would set a fraction's numerator a line away from its row.
+ */
+function rowMiddle(band: Band): number {
+  if (band.pieces.length === 1 && band.pieces[0].fragments.length === 1) return band.center;
+  const middles: number[] = [];
+  for (const piece of band.pieces) for (const f of piece.fragments) if (f.size >= 0.85 * band.size) middles.push(center(f));
+  middles.sort(ascending);
+  return middles[middles.length >> 1];
 }
 
 /**
