@@ -304,7 +304,16 @@ function stackFormulas(bands: readonly Band[]): Band[] {
  * the two readings, else such a box would set a fraction's numerator a line away from its row.
  */
 function rowMiddle(band: Band): number {
-  if (band.pieces.length === 1 && band.pieces[0].fragments.length === 1) return band.center;
+  // A line of text's glyphs sit on one baseline: nothing to sort (every line of a book asks).
+  let [low, high] = [Infinity, -Infinity];
+  for (const piece of band.pieces) {
+    for (const f of piece.fragments) {
+      if (f.size < 0.85 * band.size) continue;
+      low = Math.min(low, center(f));
+      high = Math.max(high, center(f));
+    }
+  }
+  if (high - low < 0.1 * band.size) return band.center;
   const middles: number[] = [];
   for (const piece of band.pieces) for (const f of piece.fragments) if (f.size >= 0.85 * band.size) middles.push(center(f));
   middles.sort(ascending);
