@@ -148,6 +148,16 @@ describe("page layout", () => {
     expect(layoutPage(fragments, 600, 800, "p1").text).toContain("\n1234567890abc123αβγδ1234556 b . (2)\n");
   });
 
+  it("reads a page's foot line, its halves at the text's two edges under both columns, last and whole", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const fragments = [
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 70 + n * 13), fragment(prose("right", n), 320, 70 + n * 13)]),
+      // Flush left and flush right with the columns' outer edges, a line and a half under them.
+      fragment("Preprint submitted to Elsevier", 50, 134), fragment("June 8, 2018", 470, 134),
+    ];
+    expect(layoutPage(fragments, 600, 800, "p1").text.endsWith(`${prose("right", 3)}\n\nPreprint submitted to Elsevier June 8, 2018`)).toBe(true);
+  });
+
   it("reads a display fraction as its author wrote it: the left side, the numerator, then the denominator, on one line", () => {
     const fragments = [
       fragment("the rate is the change over the time between", 50, 110),

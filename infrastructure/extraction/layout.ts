@@ -427,8 +427,9 @@ function findGutters(bands: readonly Band[]): Gutter[] {
     const blank = index > 0 ? (band.center - band.size / 2 - (above.center + above.size / 2)) / Math.max(band.size, above.size) : 0;
     for (const run of runs) {
       const apart = blank > BLANK_ACROSS && !(blank <= PAUSE && established(run) && !reachesInto(pieces, run));
-      // Text standing in the gutter itself (a page number under the columns) ends it.
-      if (apart || (established(run) && standsIn(pieces, run))) {
+      // Text standing in the gutter itself (a page number under the columns) ends it, and so does
+      // a foot line across them.
+      if (apart || (established(run) && (standsIn(pieces, run) || footLine(bands, index, run, textLeft, textRight)))) {
         endRun(run, bands, gutters);
         continue;
       }
@@ -520,6 +521,22 @@ function standsIn(pieces: readonly Piece[], run: Run): boolean {
 function reachesInto(pieces: readonly Piece[], run: Run): boolean {
   for (const piece of pieces) if (piece.left < run.to && piece.right > run.from) return true;
   return false;
+}
+
+/** How far, in glyph heights, a foot line's halves keep from the gutter on either side. */
+const FOOT_APART = 2;
+
+/**
+ * Whether the band is the page's foot line across its columns ("Preprint submitted to Elsevier …
+ * June 8, 2018"): its last, from the text's left edge to its right edge, its halves far from the
+ * run's gutter on both sides, where the columns' lines end at it and start at it.
+ */
+function footLine(bands: readonly Band[], index: number, run: Run, textLeft: number, textRight: number): boolean {
+  const band = bands[index];
+  if (index !== bands.length - 1 || band.pieces.length < 2 || leftOf(band) > textLeft + 1 || rightOf(band) < textRight - 1) return false;
+  const apart = FOOT_APART * band.size;
+  for (const piece of band.pieces) if (piece.right > run.from - apart && piece.left < run.to + apart) return false;
+  return true;
 }
 
 /**
