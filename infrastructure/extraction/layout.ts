@@ -613,8 +613,8 @@ const JUSTIFIED = 0.2;
 
 /**
  * Whether the band is a line of a justified paragraph: right above or below it, as close as a
- * paragraph's lines and of a similar size, is a line of prose in one piece ending where it ends. Its wide gaps are
- * spaces a long word in the next line stretched, not a table's columns.
+ * paragraph's lines and of a similar size, is a line of prose in one piece ending where it ends.
+ * Its wide gaps are spaces a long word in the next line stretched, not a table's columns.
  */
 function inParagraph(bands: readonly Band[], index: number, wide: number): boolean {
   const band = bands[index];
@@ -630,7 +630,7 @@ function inParagraph(bands: readonly Band[], index: number, wide: number): boole
   return false;
 }
 
-/** Whether a band may be a table's row: no formula's rows (stacked, or a row of one), nor a justified paragraph's line. */
+/** Whether a band may be a table's row: no formula's (its stacked rows, or a row of its own), nor a justified paragraph's line. */
 const mayBeRow = (bands: readonly Band[], index: number, wide: number) => !bands[index].stacked && !formulaRow(bands[index]) && !inParagraph(bands, index, wide);
 
 /**

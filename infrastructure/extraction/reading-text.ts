@@ -19,8 +19,9 @@ const NEEDS_NORMALIZING = /[\uFB00-\uFB06\uFF01-\uFF5E\u00A0\u2000-\u200D\u202F\
 
 /**
  * Ligatures and presentation forms become their letters; every kind of space becomes a space;
- * invisible characters go; the Symbol font's pieces of big delimiters become Unicode's. Full NFKC is not applied to everything: it would also turn "m²" into
- * "m2" and "½" into "1⁄2", which changes what a passage says.
+ * invisible characters go; the Symbol font's pieces of big delimiters become Unicode's. Full NFKC
+ * is not applied to everything: it would also turn "m²" into "m2" and "½" into "1⁄2", which
+ * changes what a passage says.
  */
 export function normalizeText(text: string): string {
   if (!NEEDS_NORMALIZING.test(text)) return text;
