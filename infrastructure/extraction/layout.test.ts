@@ -158,6 +158,22 @@ describe("page layout", () => {
     expect(layoutPage(fragments, 600, 800, "p1").text.endsWith(`${prose("right", 3)}\n\nPreprint submitted to Elsevier June 8, 2018`)).toBe(true);
   });
 
+  it("reads a table at the top of the right column as the column's, with its caption, not as rows of a plot's tick labels beside it", () => {
+    const prose = (side: string, n: number) => `the ${side} column goes on with line ${n} of it`;
+    const rows = [["Gauge", "Distance (km)", "Outages"], ["G1 Lock approach", "0.4", "0"], ["G2 Fish quay", "0.9", "1"], ["G4 Ferry slip", "2.3", "0"]];
+    const fragments = [
+      // A plot's axis label and tick labels in the left column, beside the table's caption and rows in the right one.
+      fragment("level (m)", 85, 50), fragment("TABLE I", 420, 50), fragment("DELIVERY PER GAUGE", 360, 62),
+      ...rows.flatMap((cells, r) => [fragment(String(4 - r), 70, 80 + r * 12), fragment(cells[0], 320, 80 + r * 12), fragment(cells[1], 430, 80 + r * 12), fragment(cells[2], 510, 80 + r * 12)]),
+      fragment("0 2 4 6 8 hours", 80, 130),
+      fragment("Fig. 1. The surge at gauge G4 and its readings", 50, 146),
+      ...[0, 1, 2, 3].flatMap((n) => [fragment(prose("left", n), 50, 162 + n * 13), fragment(prose("right", n), 320, 162 + n * 13)]),
+    ];
+    expect(layoutPage(fragments, 600, 800, "p1").text).toContain(
+      `${prose("left", 3)}\n\nTABLE I\nDELIVERY PER GAUGE\n\nGauge | Distance (km) | Outages\nG1 Lock approach | 0.4 | 0\nG2 Fish quay | 0.9 | 1\nG4 Ferry slip | 2.3 | 0\n\n${prose("right", 0)}`,
+    );
+  });
+
   it("reads a display fraction as its author wrote it: the left side, the numerator, then the denominator, on one line", () => {
     const fragments = [
       fragment("the rate is the change over the time between", 50, 110),

@@ -571,10 +571,37 @@ function columnsFirstBand(run: Run, bands: readonly Band[]): number {
   return first;
 }
 
+/**
+ * The first band of the columns above the run's, if they go on up: bands that leave the gutter
+ * empty, with the right column's text (a table set in it, beside a plot's tick labels in the
+ * left) starting where that column starts, and no blank across the page between them; and over
+ * them, the line or two of that text's heading (a table's caption).
+ */
+function columnsAbove(run: Run, bands: readonly Band[], first: number): number {
+  let top = first;
+  let headings = 0;
+  for (let index = first - 1; index >= 0 && headings < HEADING_LINES; index--) {
+    const [band, below] = [bands[index], bands[index + 1]];
+    if (below.center - below.size / 2 - (band.center + band.size / 2) > BLANK_ACROSS * Math.max(band.size, below.size)) break;
+    let right: Piece | undefined;
+    for (const piece of band.pieces) {
+      if (piece.left < run.to && piece.right > run.from) return top;
+      if (!right && piece.left >= run.to) right = piece;
+    }
+    if (right && Math.abs(right.left - run.to) > 1) {
+      // Only over the right column's text that goes on up: not an author grid over the columns.
+      if (top === first) break;
+      headings++;
+    }
+    if (right) top = index;
+  }
+  return top;
+}
+
 /** A run that ended: a gutter when prose lines its both sides. */
 function endRun(run: Run, bands: readonly Band[], gutters: Gutter[]): void {
   if (!established(run)) return;
-  const [first, last] = [bands[columnsFirstBand(run, bands)], bands[run.last]];
+  const [first, last] = [bands[columnsAbove(run, bands, columnsFirstBand(run, bands))], bands[run.last]];
   gutters.push({ from: run.from, to: run.to, top: first.center - first.size / 2, bottom: last.center + last.size / 2 });
 }
 
