@@ -223,6 +223,13 @@ export interface Gutter {
 const GUTTER_WIDTH = 0.5;
 /** Lines with more than this many glyph heights of empty page between them have it across every column. */
 const BLANK_ACROSS = 2;
+/**
+ * Empty page across established columns up to this many glyph heights is a pause in both (a
+ * heading's space in one, the rule above the footnotes in the other), not the end of the columns,
+ * when the lines under it leave the whole gutter empty: a wide figure's empty space is taller, and
+ * a wide equation under its space runs into the gutter.
+ */
+const PAUSE = 4;
 /** How many lines of prose a column must have on each side of a gutter along its run. */
 const PROSE_LINES = 2;
 /** A piece of prose: at least this many words, and a fifth of the page's text width. */
@@ -270,10 +277,12 @@ const STACK = 0.75;
  */
 function stackFormulas(bands: readonly Band[]): Band[] {
   const stacked: Band[] = [];
+  // Where the last row sits, as the lower of its two readings (see rowMiddle).
   let lastRow = -Infinity;
   for (const band of bands) {
     const previous = stacked[stacked.length - 1];
-    if (previous && band.center - lastRow < STACK * Math.max(previous.size, band.size) && nested(previous, band)) {
+    const row = rowMiddle(band);
+    if (previous && Math.min(row, band.center) - lastRow < STACK * Math.max(previous.size, band.size) && nested(previous, band)) {
       const fragments: Fragment[] = [];
       for (const piece of previous.pieces) for (const f of piece.fragments) fragments.push(f);
       for (const piece of band.pieces) for (const f of piece.fragments) fragments.push(f);
@@ -283,9 +292,32 @@ function stackFormulas(bands: readonly Band[]): Band[] {
     } else {
       stacked.push(band);
     }
-    lastRow = band.center;
+    lastRow = Math.max(row, band.center);
   }
   return stacked;
+}
+
+/**
+ * Where a band's row sits by most of its glyphs of its own size: their middle. The band's anchor
+ * (its first largest glyph) says where it sits too, and the two differ only in a formula, where a
+ * big operator's or a radical's box lies far from its ink: two rows are as close as the nearer of
+ * the two readings, else such a box would set a fraction's numerator a line away from its row.
+ */
+function rowMiddle(band: Band): number {
+  // A line of text's glyphs sit on one baseline: nothing to sort (every line of a book asks).
+  let [low, high] = [Infinity, -Infinity];
+  for (const piece of band.pieces) {
+    for (const f of piece.fragments) {
+      if (f.size < 0.85 * band.size) continue;
+      low = Math.min(low, center(f));
+      high = Math.max(high, center(f));
+    }
+  }
+  if (high - low < 0.1 * band.size) return band.center;
+  const middles: number[] = [];
+  for (const piece of band.pieces) for (const f of piece.fragments) if (f.size >= 0.85 * band.size) middles.push(center(f));
+  middles.sort(ascending);
+  return middles[middles.length >> 1];
 }
 
 /**
@@ -327,10 +359,14 @@ function isProse(piece: Piece, wide: number): boolean {
   if (piece.right - piece.left < wide) return false;
   let words = 0;
   let characters = 0;
+  let reach = -Infinity;
   for (const fragment of piece.fragments) {
     const text = fragment.text;
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32 && i > 0 && text.charCodeAt(i - 1) !== 32) words++;
-    words++;
+    // A fragment set close against the one before goes on with its word: a formula's runs of
+    // digits, letters and Greek are drawn as fragments that touch, and are no words of prose.
+    if (fragment.left - reach > WORD_GAP * fragment.size || text.charCodeAt(0) === 32) words++;
+    reach = Math.max(reach, fragment.right);
     characters += text.length;
   }
   // Words of a few letters each: a letter-spaced title's letters are fragments, not words.
@@ -385,13 +421,16 @@ function findGutters(bands: readonly Band[]): Gutter[] {
     const least = GUTTER_WIDTH * band.size;
     const next: Run[] = [];
     // Empty page across both columns (a running head's margin above them, a wide figure) parts
-    // what is above from what is below: the columns, if any, start again under it.
-    const apart = blankAbove(bands, index);
+    // what is above from what is below: the columns, if any, start again under it; unless it is
+    // only a pause in established columns, or one column going on under it (an appendix under
+    // the references on a last page whose other column ended higher): that is read before the
+    // column beside it.
+    const blank = blankAbove(bands, index);
     for (const run of runs) {
-      // Text standing in the gutter itself (a page number under the columns) ends it. Under a
-      // blank, prose on one side only is that column going on (an appendix under the references
-      // on a last page whose other column ended higher): it is read before the column beside it.
-      if ((apart && !(established(run) && columnGoesOn(bands, index, run, wide))) || (established(run) && standsIn(pieces, run))) {
+      const apart = blank > BLANK_ACROSS && !(blank <= PAUSE && established(run) && !reachesInto(pieces, run)) && !(established(run) && columnGoesOn(bands, index, run, wide));
+      // Text standing in the gutter itself (a page number under the columns) ends it, and so does
+      // a foot line across them.
+      if (apart || (established(run) && (standsIn(pieces, run) || footLine(bands, index, run, textLeft, textRight)))) {
         endRun(run, bands, gutters);
         continue;
       }
@@ -479,11 +518,11 @@ function standsIn(pieces: readonly Piece[], run: Run): boolean {
   return false;
 }
 
-/** Whether empty page across the whole width parts `bands[index]` from the band above it. */
-function blankAbove(bands: readonly Band[], index: number): boolean {
-  if (index === 0) return false;
+/** The empty page between `bands[index]` and the band above it, in glyph heights. */
+function blankAbove(bands: readonly Band[], index: number): number {
+  if (index === 0) return 0;
   const [above, band] = [bands[index - 1], bands[index]];
-  return band.center - band.size / 2 - (above.center + above.size / 2) > BLANK_ACROSS * Math.max(band.size, above.size);
+  return (band.center - band.size / 2 - (above.center + above.size / 2)) / Math.max(band.size, above.size);
 }
 
 /**
@@ -494,7 +533,7 @@ function columnGoesOn(bands: readonly Band[], index: number, run: Run, wide: num
   let side = 0;
   let prose = false;
   for (let i = index; i < bands.length; i++) {
-    if (i > index && blankAbove(bands, i)) break;
+    if (i > index && blankAbove(bands, i) > BLANK_ACROSS) break;
     for (const piece of bands[i].pieces) {
       const here = piece.right <= run.from ? -1 : piece.left >= run.to ? 1 : 0;
       if (here === 0 || (side !== 0 && here !== side)) return false;
@@ -503,6 +542,28 @@ function columnGoesOn(bands: readonly Band[], index: number, run: Run, wide: num
     }
   }
   return prose;
+}
+
+/** Whether one of `pieces` reaches into the run's empty band. */
+function reachesInto(pieces: readonly Piece[], run: Run): boolean {
+  for (const piece of pieces) if (piece.left < run.to && piece.right > run.from) return true;
+  return false;
+}
+
+/** How far, in glyph heights, a foot line's halves keep from the gutter on either side. */
+const FOOT_APART = 2;
+
+/**
+ * Whether the band is the page's foot line across its columns ("Preprint submitted to Elsevier …
+ * June 8, 2018"): its last, from the text's left edge to its right edge, its halves far from the
+ * run's gutter on both sides, where the columns' lines end at it and start at it.
+ */
+function footLine(bands: readonly Band[], index: number, run: Run, textLeft: number, textRight: number): boolean {
+  const band = bands[index];
+  if (index !== bands.length - 1 || band.pieces.length < 2 || leftOf(band) > textLeft + 1 || rightOf(band) < textRight - 1) return false;
+  const apart = FOOT_APART * band.size;
+  for (const piece of band.pieces) if (piece.right > run.from - apart && piece.left < run.to + apart) return false;
+  return true;
 }
 
 /**
@@ -518,10 +579,56 @@ function acrossRuns(runs: readonly Run[], from: number, to: number): boolean {
   return false;
 }
 
+/** How many lines above a column's first line of prose may still be its own: its heading's. */
+const HEADING_LINES = 2;
+
+/**
+ * The first band of a run's columns: its first band with prose beside it, or a heading's line or
+ * two right over that band (as close as a paragraph's lines) that the run already parted, set on
+ * the same baseline as the other column's heading. An author grid stands further off, and stays
+ * front matter.
+ */
+function columnsFirstBand(run: Run, bands: readonly Band[]): number {
+  let first = run.firstProse;
+  while (first > run.first && run.firstProse - first < HEADING_LINES) {
+    const [above, band] = [bands[first - 1], bands[first]];
+    if (band.center - band.size / 2 - (above.center + above.size / 2) > PARAGRAPH_GAP * Math.max(band.size, above.size)) break;
+    first--;
+  }
+  return first;
+}
+
+/**
+ * The first band of the columns above the run's, if they go on up: bands that leave the gutter
+ * empty, with the right column's text (a table set in it, beside a plot's tick labels in the
+ * left) starting where that column starts, and no blank across the page between them; and over
+ * them, the line or two of that text's heading (a table's caption).
+ */
+function columnsAbove(run: Run, bands: readonly Band[], first: number): number {
+  let top = first;
+  let headings = 0;
+  for (let index = first - 1; index >= 0 && headings < HEADING_LINES; index--) {
+    const [band, below] = [bands[index], bands[index + 1]];
+    if (below.center - below.size / 2 - (band.center + band.size / 2) > BLANK_ACROSS * Math.max(band.size, below.size)) break;
+    let right: Piece | undefined;
+    for (const piece of band.pieces) {
+      if (piece.left < run.to && piece.right > run.from) return top;
+      if (!right && piece.left >= run.to) right = piece;
+    }
+    if (right && Math.abs(right.left - run.to) > 1) {
+      // Only over the right column's text that goes on up: not an author grid over the columns.
+      if (top === first) break;
+      headings++;
+    }
+    if (right) top = index;
+  }
+  return top;
+}
+
 /** A run that ended: a gutter when prose lines its both sides. */
 function endRun(run: Run, bands: readonly Band[], gutters: Gutter[]): void {
   if (!established(run)) return;
-  const [first, last] = [bands[run.firstProse], bands[run.last]];
+  const [first, last] = [bands[columnsAbove(run, bands, columnsFirstBand(run, bands))], bands[run.last]];
   gutters.push({ from: run.from, to: run.to, top: first.center - first.size / 2, bottom: last.center + last.size / 2 });
 }
 
@@ -531,16 +638,66 @@ function acrossGutter(gutters: readonly Gutter[], from: number, to: number, y: n
   return false;
 }
 
+/** A letter or a digit: a table's row holds some, a formula's big delimiters' pieces none. */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** A big operator (∑ ∏ ∫ ⋃ …) or a letter of the mathematical alphabets (𝑥, 𝜋): a formula's. */
+const FORMULA_SIGN = /[\u220F-\u2211\u222B-\u2233\u22C0-\u22C3\u2A00-\u2A1C\u{1D400}-\u{1D7FF}]/u;
+/** Two letters in a row, not of the mathematical alphabets: a word. */
+const WORD = /[^\P{L}\u{1D400}-\u{1D7FF}]{2}/u;
+
 /**
- * Where the gaps of a band's neighbours (rows above and below, but not across a gutter) lie, as
- * [right of one piece, left of the next].
+ * Whether a band is a formula's row rather than a table's: only the pieces of big delimiters, or
+ * a big operator or a mathematical letter with no word (the limits over and under a sum).
  */
-function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly Gutter[]): [number, number][] {
+function formulaRow(band: Band): boolean {
+  let letterOrDigit = false;
+  let sign = false;
+  for (const piece of band.pieces) {
+    for (const fragment of piece.fragments) {
+      if (WORD.test(fragment.text)) return false;
+      letterOrDigit ||= LETTER_OR_DIGIT.test(fragment.text);
+      sign ||= FORMULA_SIGN.test(fragment.text);
+    }
+  }
+  return sign || !letterOrDigit;
+}
+
+/** How far apart, in glyph heights, the right edges of a justified paragraph's lines may be. */
+const JUSTIFIED = 0.2;
+
+/**
+ * Whether the band is a line of a justified paragraph: right above or below it, as close as a
+ * paragraph's lines and of a similar size, is a line of prose in one piece ending where it ends.
+ * Its wide gaps are spaces a long word in the next line stretched, not a table's columns.
+ */
+function inParagraph(bands: readonly Band[], index: number, wide: number): boolean {
+  const band = bands[index];
+  for (let n = Math.max(0, index - 4); n < Math.min(bands.length, index + 5); n++) {
+    const other = bands[n];
+    if (other === band || other.pieces.length !== 1) continue;
+    const [upper, lower] = other.center < band.center ? [other, band] : [band, other];
+    const gap = lower.center - lower.size / 2 - (upper.center + upper.size / 2);
+    const size = Math.max(band.size, other.size);
+    const similar = size / Math.min(band.size, other.size) < 1.3;
+    if (similar && gap > -0.5 * size && gap < PARAGRAPH_GAP * size && Math.abs(rightOf(other) - rightOf(band)) < JUSTIFIED * size && isProse(other.pieces[0], wide)) return true;
+  }
+  return false;
+}
+
+/** Whether a band may be a table's row: no formula's (its stacked rows, or a row of its own), nor a justified paragraph's line. */
+const mayBeRow = (bands: readonly Band[], index: number, wide: number) => !bands[index].stacked && !formulaRow(bands[index]) && !inParagraph(bands, index, wide);
+
+/**
+ * Where the gaps of a band's neighbours (rows above and below that may be a table's, but not
+ * across a gutter) lie, as [right of one piece, left of the next].
+ */
+function neighbourGaps(bands: readonly Band[], index: number, gutters: readonly Gutter[], wide: number): [number, number][] {
   const band = bands[index];
   const zones: [number, number][] = [];
   for (let n = Math.max(0, index - 4); n < Math.min(bands.length, index + 5); n++) {
     const neighbour = bands[n];
-    if (neighbour === band || !(Math.abs(neighbour.center - band.center) < 2.5 * Math.max(neighbour.size, band.size))) continue;
+    if (neighbour === band || neighbour.pieces.length < 2 || !(Math.abs(neighbour.center - band.center) < 2.5 * Math.max(neighbour.size, band.size))) continue;
+    if (!mayBeRow(bands, n, wide)) continue;
     for (let i = 1; i < neighbour.pieces.length; i++) {
       const [from, to] = [neighbour.pieces[i - 1].right, neighbour.pieces[i].left];
       if (!acrossGutter(gutters, from, to, neighbour.center)) zones.push([from, to]);
@@ -621,7 +778,7 @@ export function groupLines(input: Fragment[]): { lines: Line[]; gutters: Gutter[
       continue;
     }
     // Rows above and below; the other column's lines may sit between them on their own baselines.
-    const zones = neighbourGaps(bands, index, gutters);
+    const zones = mayBeRow(bands, index, wide) ? neighbourGaps(bands, index, gutters, wide) : [];
     let current: Fragment[] = [];
     let cells: number[] = [];
     for (let i = 0; i < band.pieces.length; i++) {
@@ -739,6 +896,14 @@ function withinColumns(gutters: readonly Gutter[], y: number): boolean {
   return false;
 }
 
+/** Whether columns among `blocks` end above height `y`. */
+function columnsEndAbove(blocks: readonly Block[], gutters: readonly Gutter[], y: number): boolean {
+  let top = Infinity;
+  for (const block of blocks) top = Math.min(top, block.top);
+  for (const g of gutters) if (g.bottom <= y && g.bottom > top) return true;
+  return false;
+}
+
 /** `blocks` cut in two at `at`: those ending before it (their right edge, or with `down` false their bottom), and the rest. */
 function cutAt(blocks: readonly Block[], at: number, down: boolean): [Block[], Block[]] {
   const first: Block[] = [];
@@ -757,7 +922,10 @@ export function readingOrder(blocks: Block[], gutters: readonly Gutter[] = []): 
   const down = widestGap(blocks, true, gutters);
   // A column gutter wins over a wider horizontal gap: where one column ends early, the space under
   // it lines up with a heading's space in the other, and cutting across there would interleave them.
-  if (down && (!across || down.size > across.size || down.size >= GUTTER || atGutter(gutters, down.at))) {
+  // Not under the end of these blocks' columns: what lies below (the references, set in two
+  // columns of their own) is read after both.
+  const partsApart = across !== undefined && columnsEndAbove(blocks, gutters, across.at);
+  if (down && !partsApart && (!across || down.size > across.size || down.size >= GUTTER || atGutter(gutters, down.at))) {
     const [first, second] = cutAt(blocks, down.at, true);
     return [...readingOrder(first, gutters), ...readingOrder(second, gutters)];
   }

@@ -7,13 +7,21 @@ import { isAsciiLetter, isLetterCode } from "#infrastructure/extraction/text-qua
 
 const LIGATURES: Record<string, string> = { "ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st" };
 
+/**
+ * Adobe's Symbol font sets the pieces of big delimiters (a tall parenthesis's top, extension and
+ * bottom), and a few sans-serif signs, in the private use area, U+F8E6 to U+F8FE: their Unicode
+ * characters, in that order.
+ */
+const SYMBOL_PIECES = "⏐⎯®©™⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮⎞⎟⎠⎤⎥⎦⎫⎬⎭";
+
 /** Any character normalizeText changes; most text has none, and one test is cheaper than six replacements. */
-const NEEDS_NORMALIZING = /[\uFB00-\uFB06\uFF01-\uFF5E\u00A0\u2000-\u200D\u202F\u205F\u3000\u2010\u2011\u00AD\u2060\uFEFF]/;
+const NEEDS_NORMALIZING = /[\uFB00-\uFB06\uFF01-\uFF5E\u00A0\u2000-\u200D\u202F\u205F\u3000\u2010\u2011\u00AD\u2060\uFEFF\uF8E6-\uF8FE]/;
 
 /**
  * Ligatures and presentation forms become their letters; every kind of space becomes a space;
- * invisible characters go. Full NFKC is not applied to everything: it would also turn "m²" into
- * "m2" and "½" into "1⁄2", which changes what a passage says.
+ * invisible characters go; the Symbol font's pieces of big delimiters become Unicode's. Full NFKC
+ * is not applied to everything: it would also turn "m²" into "m2" and "½" into "1⁄2", which
+ * changes what a passage says.
  */
 export function normalizeText(text: string): string {
   if (!NEEDS_NORMALIZING.test(text)) return text;
@@ -27,6 +35,7 @@ export function normalizeText(text: string): string {
       // A soft hyphen at the end of a line is where the word was broken; elsewhere it is invisible.
       .replace(/\u00AD$/, "-")
       .replace(/[\u00AD\u200B-\u200D\u2060\uFEFF]/g, "")
+      .replace(/[\uF8E6-\uF8FE]/g, (ch) => SYMBOL_PIECES[ch.charCodeAt(0) - 0xf8e6])
   );
 }
 
