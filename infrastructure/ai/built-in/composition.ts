@@ -1,5 +1,5 @@
 import type { AnswerInput, Citation, Passage, TokenUsage } from "#application/ports/language-model";
-import { contentTerms } from "#application/shared/text-analysis";
+import { contentTermForms } from "#application/shared/text-analysis";
 import {
   DEFAULT_MIN_RELEVANCE,
   hasEvidence,
@@ -74,9 +74,9 @@ export function rankSentences(input: AnswerInput, options: CompositionOptions = 
   if (question.weights.size === 0 || input.passages.length === 0) return null;
   const sentences = dedupe(input.passages.flatMap((passage, i) => splitPassage(passage.text, i, passage.documentName)));
   const idf = idfOver(input.passages, input.termStatistics);
-  // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
-  const coverage = input.passages.map((p) => passageCoverage(new Set(contentTerms(p.text)), question, idf));
+  const coverage = input.passages.map((p) => passageCoverage(contentTermForms(p.text), question, idf));
   const closeness = input.passages.map((p) => semanticCloseness(p.similarity, options.semantic));
+  // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
   const byWords = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, coverage[s.passage]));
   const quotable = byWords.map((scored) => withMeaning(scored, closeness[scored.sentence.passage], options.semantic));
   return { byWords, quotable, withSimilarities: input.passages.some((p) => p.similarity !== undefined) };
