@@ -74,10 +74,18 @@ export function rankSentences(input: AnswerInput, options: CompositionOptions = 
   if (question.weights.size === 0 || input.passages.length === 0) return null;
   const sentences = dedupe(input.passages.flatMap((passage, i) => splitPassage(passage.text, i, passage.documentName)));
   const idf = idfOver(input.passages, input.termStatistics);
-  const coverage = input.passages.map((p) => passageCoverage(contentTermForms(p.text), question, idf));
+  // What the text around a sentence speaks of is its section: a chunk of a paper's page runs across several,
+  // and "Related Work" two sections down is not what a sentence of "5.5 Energy" is about.
+  const coverage = new Map<string, number>();
+  const sectionCoverage = ({ passage, section }: Sentence) => {
+    const key = `${passage}:${section.start}`;
+    let value = coverage.get(key);
+    if (value === undefined) coverage.set(key, (value = passageCoverage(contentTermForms(input.passages[passage].text.slice(section.start, section.end)), question, idf)));
+    return value;
+  };
   const closeness = input.passages.map((p) => semanticCloseness(p.similarity, options.semantic));
   // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
-  const byWords = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, coverage[s.passage]));
+  const byWords = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, sectionCoverage(s)));
   const quotable = byWords.map((scored) => withMeaning(scored, closeness[scored.sentence.passage], options.semantic));
   return { byWords, quotable, withSimilarities: input.passages.some((p) => p.similarity !== undefined) };
 }

@@ -73,9 +73,9 @@ export function holds(forms: TermForms, term: string, question: Question): boole
 }
 
 /**
- * Coverage of the question by a whole passage: a sentence answers better when
- * its passage speaks of everything the question names ("he died on the 4th of
- * July" on the page about Jefferson).
+ * Coverage of the question by the text around a sentence (its section of the
+ * passage): a sentence answers better when that text speaks of everything the
+ * question names ("he died on the 4th of July" on the page about Jefferson).
  */
 export function passageCoverage(forms: TermForms, question: Question, idf: (term: string) => number): number {
   let total = 0;
@@ -88,7 +88,7 @@ export function passageCoverage(forms: TermForms, question: Question, idf: (term
   return total > 0 ? matched / total : 0;
 }
 
-/** Share of a sentence's relevance that comes from its passage's coverage of the question. */
+/** Share of a sentence's relevance that comes from the coverage of the question by its section of the passage. */
 const PASSAGE_SHARE = 0.5;
 
 export function scoreSentence(sentence: Sentence, question: Question, idf: (term: string) => number, passage = 0): Scored {

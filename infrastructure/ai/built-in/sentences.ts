@@ -20,6 +20,8 @@ export interface Sentence {
   forms: TermForms;
   /** Terms of the sentence's heading, previous sentence and document name (with their forms): what "it" and "this" may refer to. */
   context: TermForms;
+  /** The span of the passage's text from the sentence's heading (or the passage's start) to the next heading (or its end). */
+  section: { start: number; end: number };
   passage: number;
   /** Position in the passage. */
   index: number;
@@ -77,6 +79,7 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
   const sentences: Sentence[] = [];
   // The document's name is context for all of its sentences: "the bridge" in a question about "The Kessling Bridge: A History".
   const title = contentTermForms(documentName);
+  const sections = sectionsOf(pieces, text.length);
   let heading: TermForms = new Map();
   let previous: TermForms = new Map();
   pieces.forEach((piece, index) => {
@@ -100,6 +103,7 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
       termSet,
       forms,
       context: mergeForms(title, heading, previous),
+      section: sections[index],
       passage,
       index,
       heading: piece.heading,
@@ -110,6 +114,22 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
     previous = forms;
   });
   return sentences;
+}
+
+/** Each piece's section: from the heading above it (or the text's start) to the next heading (or the text's end). */
+function sectionsOf(pieces: readonly { start: number; heading: boolean }[], length: number): { start: number; end: number }[] {
+  const sections: { start: number; end: number }[] = [];
+  let start = 0;
+  for (const piece of pieces) {
+    if (piece.heading) start = piece.start;
+    sections.push({ start, end: length });
+  }
+  let end = length;
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    sections[i].end = end;
+    if (pieces[i].heading) end = pieces[i].start;
+  }
+  return sections;
 }
 
 /** The forms of each term in any of the maps. */
