@@ -5,7 +5,9 @@ import { inflectionalStem, porterStem } from "./porter-stemmer";
  * matches text: the search index's terms (infrastructure/search/terms.ts),
  * the question reformulation of retrieval, and the built-in model's scoring
  * (infrastructure/ai/built-in). A question and a passage meet only if they are
- * cut and stemmed the same way, so there is exactly one tokenizer.
+ * cut and stemmed the same way, so there is exactly one tokenizer. The model
+ * also asks which forms a stem takes (`contentTermForms`), to tell apart
+ * words the stemmer joins.
  */
 
 /** Letters (with combining marks) and digits: the same classes FTS5's unicode61 keeps as token characters. */
