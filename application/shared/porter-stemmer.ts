@@ -22,13 +22,23 @@ export function porterStem(token: string): string {
 
 const MAX_TOKEN_BYTES = 64;
 
+/**
+ * A word up to its inflection: Porter's step 1 only (plural -s, -ed, -ing,
+ * y -> i), less a final e, so "engines" -> "engin", "engineers" -> "engineer",
+ * "licensing" and "license" -> "licens". Not what FTS5 indexes: its later
+ * steps strip derivations too, and so give "engines" and "engineers" one stem.
+ */
+export function inflectionalStem(token: string): string {
+  const ascii = /^[\x00-\x7f]*$/.test(token);
+  const bytes = ascii ? token : Buffer.from(token, "utf8").toString("latin1");
+  if (bytes.length < 3 || bytes.length > MAX_TOKEN_BYTES) return token;
+  const stemmed = step1(bytes).replace(/(?<=..)e$/, "");
+  if (stemmed === bytes) return token;
+  return ascii ? stemmed : Buffer.from(stemmed, "latin1").toString("utf8");
+}
+
 function stemBytes(word: string): string {
-  let w = step1a(word);
-  const [afterB, removed] = step1b(w);
-  w = afterB;
-  if (removed) w = step1bCleanup(w);
-  // Step 1c: (*v*) Y -> I
-  if (w.endsWith("y") && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
+  let w = step1(word);
   w = applyRules(w, STEP2, (stem) => measure(stem) > 0);
   w = applyRules(w, STEP3, (stem) => measure(stem) > 0);
   w = step4(w);
@@ -86,6 +96,16 @@ function endsCvc(stem: string): boolean {
 
 function endsWithSuffix(word: string, suffix: string): boolean {
   return word.length > suffix.length && word.endsWith(suffix);
+}
+
+function step1(word: string): string {
+  let w = step1a(word);
+  const [afterB, removed] = step1b(w);
+  w = afterB;
+  if (removed) w = step1bCleanup(w);
+  // Step 1c: (*v*) Y -> I
+  if (w.endsWith("y") && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
+  return w;
 }
 
 function step1a(w: string): string {

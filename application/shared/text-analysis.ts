@@ -1,11 +1,13 @@
-import { porterStem } from "./porter-stemmer";
+import { inflectionalStem, porterStem } from "./porter-stemmer";
 
 /**
  * One notion of "word", "same word" and "stop word" for everything that
  * matches text: the search index's terms (infrastructure/search/terms.ts),
  * the question reformulation of retrieval, and the built-in model's scoring
  * (infrastructure/ai/built-in). A question and a passage meet only if they are
- * cut and stemmed the same way, so there is exactly one tokenizer.
+ * cut and stemmed the same way, so there is exactly one tokenizer. The model
+ * also asks which forms a stem takes (`contentTermForms`), to tell apart
+ * words the stemmer joins.
  */
 
 /** Letters (with combining marks) and digits: the same classes FTS5's unicode61 keeps as token characters. */
@@ -28,8 +30,11 @@ export function foldDiacritics(word: string): string {
  * the Porter stemmer applies ("payments" -> "payment").
  */
 export function analyzeTerm(term: string): string {
-  const folded = /[^\x00-\x7f]/.test(term) ? term.normalize("NFD").replace(LATIN_DIACRITICS, "$1").normalize("NFC") : term;
-  return porterStem(folded);
+  return porterStem(foldLatinDiacritics(term));
+}
+
+function foldLatinDiacritics(term: string): string {
+  return /[^\x00-\x7f]/.test(term) ? term.normalize("NFD").replace(LATIN_DIACRITICS, "$1").normalize("NFC") : term;
 }
 
 /** A Latin letter followed by combining diacritical marks (U+0300–U+036F). */
@@ -54,6 +59,24 @@ export function contentTerms(text: string): string[] {
     if (term) terms.push(term);
   }
   return terms;
+}
+
+/**
+ * Content terms of a text, each with the forms it takes there up to
+ * inflection (`inflectionalStem`): Porter's stem makes one term of "engines"
+ * and "engineers", of "refer" and "references"; their forms tell them apart.
+ */
+export function contentTermForms(text: string): Map<string, Set<string>> {
+  const forms = new Map<string, Set<string>>();
+  for (const word of words(text)) {
+    const term = contentTerms(word)[0];
+    if (term === undefined) continue;
+    const form = inflectionalStem(foldLatinDiacritics(word));
+    const known = forms.get(term);
+    if (known) known.add(form);
+    else forms.set(term, new Set([form]));
+  }
+  return forms;
 }
 
 const TERMS = new Map<string, string>();

@@ -85,6 +85,26 @@ describe("ExtractiveModel", () => {
     expect(empty.citations).toEqual([]);
   });
 
+  it("takes a word of the question only as itself, up to inflection: engines say nothing of engineers", async () => {
+    const others = [passage("ferry", 2, "The harbour office opens at eight. Tickets are sold on board."), passage("ferry", 3, "Timetables change in October.")];
+    const ferry = (text: string) => [passage("ferry", 1, text, "Ferry report"), ...others];
+    const question = "How many engineers work on the ferry?";
+    expect((await ask(model, input(question, ferry("The ferry has two engines.")))).citations).toEqual([]);
+    expect((await ask(model, input(question, ferry("Two engineers work on the ferry.")))).citations).toMatchObject([{ documentId: "ferry", pageNumber: 1 }]);
+    expect((await ask(model, input("How many engineers worked on the ferry?", ferry("Two engineers work on the ferry.")))).citations).toHaveLength(1);
+  });
+
+  it("weighs the question's words around a sentence within its section only: a heading further down starts another subject", async () => {
+    const others = [passage("ferry", 2, "The harbour office opens at eight. Tickets are sold on board."), passage("ferry", 3, "Timetables change in October.")];
+    const question = "How many engineers work on the ferry?";
+    const sections = [passage("ferry", 1, "2 Timetable\n\nThe ferry sails twice a day.\n\n3 Crew\n\nThe engineers work in shifts.", "Ferry report"), ...others];
+    expect((await ask(model, input(question, sections))).citations).toEqual([]);
+    // Within its own section the words around a sentence still say what it is about.
+    const jefferson = passage("bio", 7, "3 Thomas Jefferson\n\nJefferson wrote the Declaration of Independence. He served two terms as president. He retired to Monticello in 1809.\n\n4 John Adams\n\nAdams was the second president.", "Founders");
+    const answer = await ask(model, input("When did Jefferson retire?", [jefferson, ...others]));
+    expect(answer.text).toContain("> He retired to Monticello in 1809. [1]");
+  });
+
   it("streams several text events, then exactly one done event, that add up to the composed answer", async () => {
     const question = "How much is the monthly rent and when is it due?";
     const answer = await ask(model, input(question, leasePassages()));

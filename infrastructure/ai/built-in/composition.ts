@@ -1,5 +1,5 @@
 import type { AnswerInput, Citation, Passage, TokenUsage } from "#application/ports/language-model";
-import { contentTerms } from "#application/shared/text-analysis";
+import { contentTermForms } from "#application/shared/text-analysis";
 import {
   DEFAULT_MIN_RELEVANCE,
   hasEvidence,
@@ -74,10 +74,18 @@ export function rankSentences(input: AnswerInput, options: CompositionOptions = 
   if (question.weights.size === 0 || input.passages.length === 0) return null;
   const sentences = dedupe(input.passages.flatMap((passage, i) => splitPassage(passage.text, i, passage.documentName)));
   const idf = idfOver(input.passages, input.termStatistics);
-  // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
-  const coverage = input.passages.map((p) => passageCoverage(new Set(contentTerms(p.text)), question, idf));
+  // What the text around a sentence speaks of is its section: a chunk of a paper's page runs across several,
+  // and "Related Work" two sections down is not what a sentence of "5.5 Energy" is about.
+  const coverage = new Map<string, number>();
+  const sectionCoverage = ({ passage, section }: Sentence) => {
+    const key = `${passage}:${section.start}`;
+    let value = coverage.get(key);
+    if (value === undefined) coverage.set(key, (value = passageCoverage(contentTermForms(input.passages[passage].text.slice(section.start, section.end)), question, idf)));
+    return value;
+  };
   const closeness = input.passages.map((p) => semanticCloseness(p.similarity, options.semantic));
-  const byWords = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, coverage[s.passage]));
+  // Headings label, unreadable text (a broken font's glyph soup) misleads: neither is ever quoted.
+  const byWords = sentences.filter((s) => !s.heading && !s.unreadable).map((s) => scoreSentence(s, question, idf, sectionCoverage(s)));
   const quotable = byWords.map((scored) => withMeaning(scored, closeness[scored.sentence.passage], options.semantic));
   return { byWords, quotable, withSimilarities: input.passages.some((p) => p.similarity !== undefined) };
 }

@@ -1,6 +1,7 @@
 import type { AnswerInput } from "#application/ports/language-model";
-import { contentTerms } from "#application/shared/text-analysis";
+import { contentTermForms, contentTerms } from "#application/shared/text-analysis";
 import { questionTerms } from "#application/conversation/retrieval";
+import { mergeForms, type TermForms } from "./sentences";
 
 /**
  * What a question asks: its terms (weighted) and the kind of answer it wants.
@@ -16,15 +17,23 @@ export interface Question {
   kind: AnswerKind | null;
   /** The question's words as written (lower-cased), so a name in the question is not taken for the answer. */
   words: Set<string>;
+  /** The forms its terms take, up to inflection: a sentence holds a term only in one of these (selection.ts). */
+  forms: TermForms;
 }
 
 export function analyzeQuestion(input: AnswerInput): Question {
   const weights = new Map<string, number>();
+  let forms: TermForms = new Map();
+  const addForms = (text: string) => {
+    forms = mergeForms(forms, contentTermForms(text));
+  };
   const add = (text: string, weight: number) => {
     for (const term of contentTerms(text)) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+    addForms(text);
   };
   const terms = questionTerms(input.question);
   for (const term of terms) weights.set(term, 1);
+  addForms(input.question);
   if (input.selectedText) add(input.selectedText.slice(0, 2_000), 0.5);
   // "And the deposit?" means little alone: borrow the previous question's terms, weakly.
   if (new Set(terms).size <= 2) {
@@ -34,7 +43,7 @@ export function analyzeQuestion(input: AnswerInput): Question {
   const bigrams = new Set<string>();
   for (let i = 1; i < terms.length; i++) bigrams.add(`${terms[i - 1]} ${terms[i]}`);
   const words = new Set((input.question.toLowerCase().match(/\p{L}+/gu) ?? []).map((w) => w.replace(/s$/, "")));
-  return { weights, bigrams, kind: answerKind(input.question), words };
+  return { weights, bigrams, kind: answerKind(input.question), words, forms };
 }
 
 /** English question words (other languages keep term matching; they only lose the answer-type cue). */

@@ -1,7 +1,7 @@
 import type { Passage, TermStatistics } from "#application/ports/language-model";
 import { contentTerms } from "#application/shared/text-analysis";
 import { holdsAnswerKind, type Question } from "./question";
-import type { Sentence } from "./sentences";
+import type { Sentence, TermForms } from "./sentences";
 
 /**
  * Which sentences answer the question best. General rules, never tuned to
@@ -61,22 +61,34 @@ export function idfOver(passages: Passage[], statistics?: TermStatistics): (term
 const ABSENT_DOCUMENT_FREQUENCY = 0;
 
 /**
- * Coverage of the question by a whole passage: a sentence answers better when
- * its passage speaks of everything the question names ("he died on the 4th of
- * July" on the page about Jefferson).
+ * Whether a text holds a term of the question as the same word, up to
+ * inflection ("worked" for "work", "engines" for "engine"). The index's
+ * Porter stems also join derivations, and retrieval may cast that wide net;
+ * but the model decides whether a sentence answers, and a derivation is
+ * often another thing: "engines" for "engineers", "references" for "refer".
  */
-export function passageCoverage(terms: Set<string>, question: Question, idf: (term: string) => number): number {
+export function holds(forms: TermForms, term: string, question: Question): boolean {
+  const written = forms.get(term);
+  return written !== undefined && [...(question.forms.get(term) ?? [])].some((form) => written.has(form));
+}
+
+/**
+ * Coverage of the question by the text around a sentence (its section of the
+ * passage): a sentence answers better when that text speaks of everything the
+ * question names ("he died on the 4th of July" on the page about Jefferson).
+ */
+export function passageCoverage(forms: TermForms, question: Question, idf: (term: string) => number): number {
   let total = 0;
   let matched = 0;
   for (const [term, weight] of question.weights) {
     const w = weight * idf(term);
     total += w;
-    if (terms.has(term)) matched += w;
+    if (holds(forms, term, question)) matched += w;
   }
   return total > 0 ? matched / total : 0;
 }
 
-/** Share of a sentence's relevance that comes from its passage's coverage of the question. */
+/** Share of a sentence's relevance that comes from the coverage of the question by its section of the passage. */
 const PASSAGE_SHARE = 0.5;
 
 export function scoreSentence(sentence: Sentence, question: Question, idf: (term: string) => number, passage = 0): Scored {
@@ -86,14 +98,16 @@ export function scoreSentence(sentence: Sentence, question: Question, idf: (term
   for (const [term, weight] of question.weights) {
     const w = weight * idf(term);
     total += w;
-    if (sentence.termSet.has(term)) {
+    if (holds(sentence.forms, term, question)) {
       matched += w;
       matchedTerms++;
-    } else if (sentence.context.has(term)) matched += w * CONTEXT_CREDIT;
+    } else if (holds(sentence.context, term, question)) matched += w * CONTEXT_CREDIT;
   }
+  // Bigrams and proximity over the terms the sentence holds as the question's words.
+  const terms = sentence.terms.map((term) => (holds(sentence.forms, term, question) ? term : ""));
   let bonus = 0;
-  for (let i = 1; i < sentence.terms.length; i++) if (question.bigrams.has(`${sentence.terms[i - 1]} ${sentence.terms[i]}`)) bonus += BIGRAM_BONUS;
-  bonus = Math.min(bonus, MAX_BIGRAM_BONUS) + (matchedTerms >= 2 ? PROXIMITY_BONUS * proximity(sentence.terms, question.weights) : 0);
+  for (let i = 1; i < terms.length; i++) if (question.bigrams.has(`${terms[i - 1]} ${terms[i]}`)) bonus += BIGRAM_BONUS;
+  bonus = Math.min(bonus, MAX_BIGRAM_BONUS) + (matchedTerms >= 2 ? PROXIMITY_BONUS * proximity(terms, question.weights) : 0);
   const coverage = (1 - PASSAGE_SHARE) * (total > 0 ? matched / total : 0) + PASSAGE_SHARE * passage;
   const kindHeld = question.kind === null || holdsAnswerKind(sentence.text, question);
   const relevance = (coverage + bonus) * (kindHeld ? 1 : MISSING_KIND) * shapeFactor(sentence);

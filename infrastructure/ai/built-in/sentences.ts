@@ -1,4 +1,4 @@
-import { contentTerms, foldDiacritics } from "#application/shared/text-analysis";
+import { contentTermForms, contentTerms, foldDiacritics } from "#application/shared/text-analysis";
 
 /**
  * Passages cut into the sentences the built-in model can quote. Each keeps
@@ -16,8 +16,12 @@ export interface Sentence {
   end: number;
   terms: string[];
   termSet: Set<string>;
-  /** Terms of the sentence's heading, previous sentence and document name: what "it" and "this" may refer to. */
-  context: Set<string>;
+  /** Its terms with the forms they take in it, up to inflection: what a question's word must be to count as held. */
+  forms: TermForms;
+  /** Terms of the sentence's heading, previous sentence and document name (with their forms): what "it" and "this" may refer to. */
+  context: TermForms;
+  /** The span of the passage's text from the sentence's heading (or the passage's start) to the next heading (or its end). */
+  section: { start: number; end: number };
   passage: number;
   /** Position in the passage. */
   index: number;
@@ -27,6 +31,9 @@ export interface Sentence {
   /** Looks like garbage (control characters, broken glyphs, letter soup): never quoted. */
   unreadable: boolean;
 }
+
+/** Term → the forms it is written in, up to inflection (`contentTermForms`). */
+export type TermForms = Map<string, Set<string>>;
 
 const ABBREVIATIONS = new Set(
   "mr mrs ms dr prof st no nr vs etc e.g i.e eg ie fig figs p pp inc ltd co corp jr sr approx art sec ch vol ed eds dept est min max".split(" "),
@@ -71,9 +78,10 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
 
   const sentences: Sentence[] = [];
   // The document's name is context for all of its sentences: "the bridge" in a question about "The Kessling Bridge: A History".
-  const title = contentTerms(documentName);
-  let heading = new Set<string>();
-  let previous = new Set<string>();
+  const title = contentTermForms(documentName);
+  const sections = sectionsOf(pieces, text.length);
+  let heading: TermForms = new Map();
+  let previous: TermForms = new Map();
   pieces.forEach((piece, index) => {
     const quote = text.slice(piece.start, piece.end);
     let shown = cleanText(quote);
@@ -82,8 +90,10 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
     const endsCut = index === pieces.length - 1 && !piece.heading && !ENDED.test(shown);
     if (startsCut) shown = `…${shown}`;
     if (endsCut) shown = `${shown}…`;
-    const terms = contentTerms(cleanText(quote));
+    const clean = cleanText(quote);
+    const terms = contentTerms(clean);
     const termSet = new Set(terms);
+    const forms = contentTermForms(clean);
     sentences.push({
       text: shown,
       quote,
@@ -91,17 +101,42 @@ export function splitPassage(text: string, passage: number, documentName = ""): 
       end: piece.end,
       terms,
       termSet,
-      context: new Set([...title, ...heading, ...previous]),
+      forms,
+      context: mergeForms(title, heading, previous),
+      section: sections[index],
       passage,
       index,
       heading: piece.heading,
       partial: startsCut || endsCut,
       unreadable: isUnreadable(quote),
     });
-    if (piece.heading) heading = termSet;
-    previous = termSet;
+    if (piece.heading) heading = forms;
+    previous = forms;
   });
   return sentences;
+}
+
+/** Each piece's section: from the heading above it (or the text's start) to the next heading (or the text's end). */
+function sectionsOf(pieces: readonly { start: number; heading: boolean }[], length: number): { start: number; end: number }[] {
+  const sections: { start: number; end: number }[] = [];
+  let start = 0;
+  for (const piece of pieces) {
+    if (piece.heading) start = piece.start;
+    sections.push({ start, end: length });
+  }
+  let end = length;
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    sections[i].end = end;
+    if (pieces[i].heading) end = pieces[i].start;
+  }
+  return sections;
+}
+
+/** The forms of each term in any of the maps. */
+export function mergeForms(...maps: TermForms[]): TermForms {
+  const merged: TermForms = new Map();
+  for (const map of maps) for (const [term, forms] of map) merged.set(term, new Set([...(merged.get(term) ?? []), ...forms]));
+  return merged;
 }
 
 /** Sentence spans [start, end) of text[from, to). */
