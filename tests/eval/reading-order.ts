@@ -41,6 +41,19 @@ export function readingOrderShare(file: string, storedPages: readonly string[]):
   return Math.max(...popplerOrders(file).map((reference) => sequenceShare(reference, stored)));
 }
 
+/**
+ * `pdftotext -raw` sets the LaTeX logo's raised, smaller A on a line of its own ("L" / "ATEX", or
+ * "L" / "A" / "TEX"), so the measure reads the word "atex" where we store "LATEX", as `pdftotext`
+ * without `-raw` prints it too. Poppler's orders with only that mended: what the figure would be
+ * but for the logo, printed beside the issue's figure, never in its place.
+ */
+export function logoMendedShare(file: string, storedPages: readonly string[]): number {
+  const stored = storedPages.join("\n");
+  return Math.max(...popplerOrders(file).map((reference) => sequenceShare(mendLatexLogo(reference), stored)));
+}
+
+export const mendLatexLogo = (reference: string) => reference.replace(/\bL\s*\n\s*A\s*\n?\s*TEX/g, "LATEX");
+
 /** Lines that hold the table-cell separator. */
 export function cellLines(storedPages: readonly string[]): string[] {
   return storedPages.flatMap((text) => text.split("\n")).filter((line) => line.includes(" | "));
