@@ -35,12 +35,12 @@ describe("page layout", () => {
       // The references end; the appendix opens lower in the same column, beside empty page, a blank
       // taller than the gutter is wide.
       fragment("A RESEARCH METHODS", 50, 230),
-      fragment("Lorem ipsum dolor sit amet, consectetur a", 50, 243),
-      fragment("elit: the appendix goes on in the column.", 50, 256),
+      fragment("The methods we used are set out below, as", 50, 243),
+      fragment("and the appendix goes on down its column.", 50, 256),
     ];
     const { text } = layoutPage(fragments, 600, 800, "p1");
     expect(text.indexOf("A RESEARCH METHODS")).toBeGreaterThan(text.indexOf(prose("left", 5)));
-    expect(text.indexOf("elit: the appendix goes on")).toBeLessThan(text.indexOf(prose("right", 0)));
+    expect(text.indexOf("and the appendix goes on down")).toBeLessThan(text.indexOf(prose("right", 0)));
   });
 
   it("reads each author of a paper's author grid as one stack, between the title and the columns", () => {

@@ -591,8 +591,7 @@ const HEADING_LINES = 2;
 function columnsFirstBand(run: Run, bands: readonly Band[]): number {
   let first = run.firstProse;
   while (first > run.first && run.firstProse - first < HEADING_LINES) {
-    const [above, band] = [bands[first - 1], bands[first]];
-    if (band.center - band.size / 2 - (above.center + above.size / 2) > PARAGRAPH_GAP * Math.max(band.size, above.size)) break;
+    if (blankAbove(bands, first) > PARAGRAPH_GAP) break;
     first--;
   }
   return first;
@@ -608,8 +607,8 @@ function columnsAbove(run: Run, bands: readonly Band[], first: number): number {
   let top = first;
   let headings = 0;
   for (let index = first - 1; index >= 0 && headings < HEADING_LINES; index--) {
-    const [band, below] = [bands[index], bands[index + 1]];
-    if (below.center - below.size / 2 - (band.center + band.size / 2) > BLANK_ACROSS * Math.max(band.size, below.size)) break;
+    const band = bands[index];
+    if (blankAbove(bands, index + 1) > BLANK_ACROSS) break;
     let right: Piece | undefined;
     for (const piece of band.pieces) {
       if (piece.left < run.to && piece.right > run.from) return top;

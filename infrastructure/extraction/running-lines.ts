@@ -115,7 +115,11 @@ export function removeRunningLines(pages: PageLines[]): number[] {
   for (let index = 0; index < pages.length; index++) {
     const onPage = new Set<string>();
     for (const edge of candidates[index]) for (const signature of edge.signatures) if (signature !== "") onPage.add(signature);
-    for (const signature of onPage) pagesWith.set(signature, [...(pagesWith.get(signature) ?? []), index]);
+    for (const signature of onPage) {
+      const found = pagesWith.get(signature);
+      if (found) found.push(index);
+      else pagesWith.set(signature, [index]);
+    }
   }
   const needed = Math.min(3, pages.length);
   const running = pages.map(() => new Set<Line>());

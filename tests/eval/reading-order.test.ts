@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DocumentReader } from "#infrastructure/extraction/document-reader";
 import { corpusFile } from "../support/corpus";
-import { cellLines, columnsJoined, logoMendedShare, mendLatexLogo, readingOrderShare, sequenceShare } from "./reading-order";
+import { cellLines, columnsJoined, mendLatexLogo, readingOrderShares, sequenceShare } from "./reading-order";
 
 const PAPERS = ["acm-sigconf-sample.pdf", "acm-sigplan-sample.pdf", "revtex-aps-sample.pdf", "elsarticle-5p-sample.pdf"];
 const MADE = ["kestrel-paper.pdf", "tidewatch-ieee.pdf", "selenide-revtex.pdf", "coldchain-elsarticle.pdf"].map((name) => fileURLToPath(new URL(`../fixtures/documents/${name}`, import.meta.url)));
@@ -31,11 +31,11 @@ describe.skipIf(missing.length > 0)("reading order of two-column papers, against
     const mended: number[] = [];
     for (const file of [...PAPERS.map((name) => corpusFile(name)!), ...MADE]) {
       const pages = await storedPages(file);
-      const share = readingOrderShare(file, pages);
+      const { share, logoMended } = readingOrderShares(file, pages);
       const joined = columnsJoined(pages);
       shares.push(share);
-      mended.push(logoMendedShare(file, pages));
-      rows.push(`${file.split("/").pop()}: ${(share * 100).toFixed(1)} % of poppler's 8-word sequences (${(mended[mended.length - 1] * 100).toFixed(1)} % with its split LaTeX logo mended), ${cellLines(pages).length} lines with " | ", ${joined.length} joining two columns`);
+      mended.push(logoMended);
+      rows.push(`${file.split("/").pop()}: ${(share * 100).toFixed(1)} % of poppler's 8-word sequences (${(logoMended * 100).toFixed(1)} % with its split LaTeX logo mended), ${cellLines(pages).length} lines with " | ", ${joined.length} joining two columns`);
       expect(joined, file).toEqual([]);
     }
     const mean = (of: number[]) => ((of.slice(0, PAPERS.length).reduce((a, b) => a + b, 0) / PAPERS.length) * 100).toFixed(1);
@@ -47,7 +47,7 @@ describe.skipIf(missing.length > 0)("reading order of two-column papers, against
   it("leaves a one-column book's order as poppler reads it", async () => {
     const book = corpusFile("pdkids.pdf");
     if (!book) return;
-    const share = readingOrderShare(book, await storedPages(book));
+    const { share } = readingOrderShares(book, await storedPages(book));
     console.log(`Reading order of pdkids.pdf (one column): ${(share * 100).toFixed(1)} %`);
     expect(share).toBeGreaterThanOrEqual(0.995);
   }, 120_000);

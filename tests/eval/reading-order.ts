@@ -22,9 +22,12 @@ function sequences(words: readonly string[]): Set<string> {
 
 /** The share (0–1) of `reference`'s 8-word sequences that `stored` holds. */
 export function sequenceShare(reference: string, stored: string): number {
+  return heldShare(reference, sequences(measuredWords(stored)));
+}
+
+function heldShare(reference: string, held: ReadonlySet<string>): number {
   const expected = sequences(measuredWords(reference));
   if (expected.size === 0) return 1;
-  const held = sequences(measuredWords(stored));
   let kept = 0;
   for (const sequence of expected) if (held.has(sequence)) kept++;
   return kept / expected.size;
@@ -35,21 +38,18 @@ export function popplerOrders(file: string): string[] {
   return [[], ["-raw"]].map((mode) => execFileSync("pdftotext", [...mode, "-enc", "UTF-8", file, "-"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }));
 }
 
-/** The better of poppler's two orders' shares for the stored pages' text. */
-export function readingOrderShare(file: string, storedPages: readonly string[]): number {
-  const stored = storedPages.join("\n");
-  return Math.max(...popplerOrders(file).map((reference) => sequenceShare(reference, stored)));
-}
-
 /**
- * `pdftotext -raw` sets the LaTeX logo's raised, smaller A on a line of its own ("L" / "ATEX", or
- * "L" / "A" / "TEX"), so the measure reads the word "atex" where we store "LATEX", as `pdftotext`
- * without `-raw` prints it too. Poppler's orders with only that mended: what the figure would be
- * but for the logo, printed beside the issue's figure, never in its place.
+ * The better of poppler's two orders' shares for the stored pages' text (the issue's figure), and
+ * the same with only poppler's split LaTeX logo mended. `pdftotext -raw` sets the logo's raised,
+ * smaller A on a line of its own ("L" / "ATEX", or "L" / "A" / "TEX"), so the measure reads the word
+ * "atex" where we store "LATEX", as `pdftotext` without `-raw` prints it too: the mended figure is
+ * what the share would be but for the logo, printed beside the issue's figure, never in its place.
  */
-export function logoMendedShare(file: string, storedPages: readonly string[]): number {
-  const stored = storedPages.join("\n");
-  return Math.max(...popplerOrders(file).map((reference) => sequenceShare(mendLatexLogo(reference), stored)));
+export function readingOrderShares(file: string, storedPages: readonly string[]): { share: number; logoMended: number } {
+  const held = sequences(measuredWords(storedPages.join("\n")));
+  const orders = popplerOrders(file);
+  const best = (references: string[]) => Math.max(...references.map((reference) => heldShare(reference, held)));
+  return { share: best(orders), logoMended: best(orders.map(mendLatexLogo)) };
 }
 
 export const mendLatexLogo = (reference: string) => reference.replace(/\bL\s*\n\s*A\s*\n?\s*TEX/g, "LATEX");
